@@ -1,0 +1,112 @@
+// The OpenAPI 3.1 document, generated from the operation list and the very zod schemas that validate.
+import { z } from 'zod';
+import { errorTable } from '../contract/errors.ts';
+import { operations } from '../contract/index.ts';
+import '../contract/shared.ts';
+
+type Json = Record<string, any>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function strip(schema: Json): Json {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+export function createOpenApiDocument(serverUrl: string, title = 'Vitae'): Json {
+  // Every schema with a `meta({ id })` becomes a component; references between them point into components.
+  const components = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' }).schemas;
+  const schemas = Object.fromEntries(Object.entries(components).map(([id, s]) => [id, strip(s as Json)]));
+  const paths: Json = {};
+
+  for (const op of operations) {
+    const outputId = op.output.meta()?.id as string | undefined;
+    if (!outputId) throw new Error(`Operation ${op.name}: its output schema needs meta({ id }) to appear in OpenAPI`);
+    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Json);
+    const required = new Set<string>(input.required ?? []);
+    const pathParams = [...op.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
+    const parameters: Json[] = [];
+    const bodyProps: Json = {};
+    const bodyRequired: string[] = [];
+    for (const [field, schema] of Object.entries<Json>(input.properties ?? {})) {
+      const restName = op.rest.rename?.[field] ?? field;
+      const { description, ...fieldSchema } = schema;
+      if (pathParams.includes(field)) parameters.push({ name: restName, in: 'path', required: true, description, schema: fieldSchema });
+      else if (from === 'query' || from === 'query+body') parameters.push({ name: restName, in: 'query', required: required.has(field), description, schema: fieldSchema });
+      if (!pathParams.includes(field) && from !== 'query') {
+        bodyProps[field] = schema;
+        if (required.has(field)) bodyRequired.push(field);
+      }
+    }
+
+    const responses: Json = {
+      200: {
+        description: op.summary,
+        content: {
+          ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: { type: 'string' } } } : {}),
+          'application/json': { schema: ref(outputId) },
+        },
+      },
+    };
+    if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.' };
+    for (const code of op.errors) {
+      const status = errorTable[code].status;
+      const entry = (responses[status] ??= { description: '', content: { 'application/json': { schema: ref('Error') } } });
+      entry.description = [entry.description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' ');
+    }
+    if (op.errors.includes('repo_error')) responses[409] = { description: '`repo_error`: the branch moved under the request (stale sha, conflict).', content: { 'application/json': { schema: ref('Error') } } };
+
+    const operation: Json = {
+      operationId: op.name,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: [op.auth === 'admin' ? 'admin' : 'public'],
+      ...(parameters.length ? { parameters } : {}),
+      ...(Object.keys(bodyProps).length && op.rest.method !== 'GET'
+        ? {
+            requestBody: {
+              required: bodyRequired.length > 0,
+              content: { 'application/json': { schema: { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } },
+            },
+          }
+        : {}),
+      responses,
+      ...(op.auth === 'admin' ? { security: [{ bearerAuth: [] }] } : {}),
+      'x-mcp-tool': op.name,
+      'x-cli': `vitae ${op.cli}`,
+    };
+    const path = op.rest.path;
+    paths[path] ??= {};
+    paths[path][op.rest.method.toLowerCase()] = operation;
+  }
+
+  paths['/api/health'] = {
+    get: {
+      operationId: 'health',
+      summary: 'Liveness and configuration (never secrets)',
+      tags: ['service'],
+      responses: { 200: { description: 'The service is up', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${title} — Vitae API`,
+      version: '1.0.0',
+      description: 'Read the profile, search it and ask about it. Every operation is also an MCP tool (`x-mcp-tool`) and a CLI command (`x-cli`).',
+    },
+    servers: [{ url: serverUrl }],
+    tags: [
+      { name: 'public', description: 'Public, read-only profile operations' },
+      { name: 'admin', description: 'Content editing (bearer token)' },
+      { name: 'service', description: 'Service endpoints' },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// A build: the content model at one commit, resolved into every locale (translations applied, stale or
+// missing ones falling back to English), plus the search index. Immutable once made.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { documentNames, lensIds, locales, type DocumentName, type LensId, type Locale } from '../contract/shared.ts';
+import type { Document, EntryLong, Lens } from '../contract/public.ts';
+import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
+import { createSearchIndex, splitPassages, type Passage, type SearchIndex } from './search.ts';
+
+export type EntryRecord = z.output<typeof EntryLong>;
+export type LensRecord = z.output<typeof Lens>;
+export type DocumentRecord = z.output<typeof Document>;
+
+export interface LocaleView {
+  brief: { markdown: string; title: string; translated: boolean };
+  /** newest first */
+  entries: EntryRecord[];
+  entryBySlug: Map<string, EntryRecord>;
+  lenses: LensRecord[];
+  lensById: Map<LensId, LensRecord>;
+  documents: Map<DocumentName, DocumentRecord>;
+  skills: Map<string, { name: string; description: string; translated: boolean }>;
+}
+
+export interface Build {
+  /** Identifies the build (the commit it was made from); also the HTTP ETag base. */
+  id: string;
+  commit: string;
+  builtAt: string;
+  siteUrl: string;
+  model: ContentModel;
+  locales: Record<Locale, LocaleView>;
+  search: SearchIndex;
+}
+
+const intlLocale: Record<Locale, string> = { en: 'en-GB', zh: 'zh-CN', 'zh-hant': 'zh-TW', ja: 'ja-JP', fr: 'fr-FR', es: 'es-ES', eo: 'eo' };
+const presentWord: Record<Locale, string> = { en: 'present', zh: '至今', 'zh-hant': '至今', ja: '現在', fr: 'aujourd’hui', es: 'actualidad', eo: 'nun' };
+
+export function periodLabel(start: string, end: string | null, locale: Locale): string {
+  const format = new Intl.DateTimeFormat(intlLocale[locale], { year: 'numeric', month: 'short', timeZone: 'UTC' });
+  const month = (ym: string) => format.format(new Date(`${ym}-01T00:00:00Z`));
+  if (end === start) return month(start);
+  return `${month(start)} – ${end ? month(end) : presentWord[locale]}`;
+}
+
+/** The public page of a record in a locale: English unprefixed, the others under `/{locale}/`. */
+export function pageUrl(siteUrl: string, locale: Locale, path: string): string {
+  return `${siteUrl}${locale === 'en' ? '' : `/${locale}`}${path}`;
+}
+
+export function createBuild(model: ContentModel, options: { commit: string; siteUrl: string; builtAt?: Date }): Build {
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const view = {} as Record<Locale, LocaleView>;
+  const passages: Passage[] = [];
+  for (const locale of locales) view[locale] = localeView(model, locale, siteUrl, passages);
+  return {
+    id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
+    commit: options.commit,
+    builtAt: (options.builtAt ?? new Date()).toISOString(),
+    siteUrl,
+    model,
+    locales: view,
+    search: createSearchIndex(passages),
+  };
+}
+
+/** The fields of a source file in a locale: the current translation over the English, or the English. */
+function resolve<F extends Record<string, unknown>>(model: ContentModel, file: SourceFile<F>, locale: Locale) {
+  const translation: TranslationFile | undefined = locale === 'en' ? undefined : model.translations.get(file.path)?.get(locale);
+  if (!translation || translation.stale) return { fields: file.fields, body: file.body, translated: locale === 'en' };
+  const { source: _source, ...translated } = translation.fields;
+  return { fields: { ...file.fields, ...translated } as F, body: translation.body || file.body, translated: true };
+}
+
+function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[]): LocaleView {
+  const entries = [...model.entries.values()].map((file) => entryRecord(model, file, locale, siteUrl));
+  entries.sort(
+    (a, b) => b.period.start.localeCompare(a.period.start) || Number(b.period.end === null) - Number(a.period.end === null) || a.slug.localeCompare(b.slug),
+  );
+  for (const entry of entries) if (entry.translated) passages.push(...entryPassages(entry));
+
+  const lenses: LensRecord[] = [];
+  for (const id of lensIds) {
+    const file = model.lenses.get(id);
+    if (!file) continue;
+    const { fields, body, translated } = resolve(model, file, locale);
+    const evidence = { entries: 0, experience: 0, projects: 0, community: 0, education: 0 };
+    for (const entry of model.entries.values()) {
+      if (!entry.fields.lenses.includes(id)) continue;
+      evidence.entries++;
+      evidence[entry.kind === 'project' ? 'projects' : entry.kind]++;
+    }
+    lenses.push({ id, title: fields.title, pitch: body, honestGaps: fields.honestGaps, evidence, url: pageUrl(siteUrl, locale, `/lenses/${id}`), locale, translated });
+  }
+
+  const documents = new Map<DocumentName, DocumentRecord>();
+  for (const name of documentNames) {
+    const file = model.documents.get(name)!;
+    const { fields, body, translated } = resolve(model, file, locale);
+    const record: DocumentRecord = { name, title: fields.title, markdown: body, updatedAt: fields.updatedAt, locale, translated };
+    documents.set(name, record);
+    if (translated) {
+      const url = pageUrl(siteUrl, locale, `/documents/${name}`);
+      for (const text of splitPassages(body)) passages.push({ slug: name, kind: 'document', title: record.title, text, url });
+    }
+  }
+
+  const skills = new Map<string, { name: string; description: string; translated: boolean }>();
+  for (const [slug, file] of model.skills) {
+    const { fields, body, translated } = resolve(model, file, locale);
+    skills.set(slug, { name: fields.name, description: body, translated });
+  }
+
+  const brief = resolve(model, model.brief, locale);
+  return {
+    brief: { markdown: brief.body, title: brief.fields.title, translated: brief.translated },
+    entries,
+    entryBySlug: new Map(entries.map((e) => [e.slug, e])),
+    lenses,
+    lensById: new Map(lenses.map((l) => [l.id, l])),
+    documents,
+    skills,
+  };
+}
+
+function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteUrl: string): EntryRecord {
+  const { fields, body, translated } = resolve(model, file, locale);
+  const end = fields.end ?? null;
+  return {
+    slug: file.slug,
+    kind: file.kind,
+    title: fields.title,
+    organisation: fields.organisation,
+    period: { start: fields.start, end, label: periodLabel(fields.start, end, locale) },
+    summary: fields.summary,
+    keyResult: fields.keyResult,
+    tags: fields.tags,
+    lenses: fields.lenses,
+    url: pageUrl(siteUrl, locale, `/entries/${file.slug}`),
+    locale,
+    translated,
+    overview: body,
+    contributions: fields.contributions,
+    achievements: fields.achievements,
+    whyItMatters: fields.whyItMatters,
+    keyResults: fields.keyResults,
+    skills: fields.skills,
+    proofLinks: fields.proofLinks,
+  };
+}
+
+function entryPassages(e: EntryRecord): Passage[] {
+  const base = { slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, url: e.url };
+  const texts = [
+    `${e.summary} ${e.keyResult}`,
+    ...splitPassages(e.overview),
+    e.contributions.join(' '),
+    [...e.achievements, ...e.keyResults].join(' '),
+    e.whyItMatters,
+  ].filter((t) => t.trim());
+  return texts.map((text) => ({ ...base, text }));
+}

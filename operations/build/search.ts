@@ -1,0 +1,85 @@
+// Full-text search over passages of every entry and document in every locale (BM25F, wink-bm25-text-search).
+// Built once per build and never changed afterwards.
+import bm25 from 'wink-bm25-text-search';
+import { tokenize } from './tokenize.ts';
+
+export interface Passage {
+  slug: string;
+  kind: 'entry' | 'document';
+  title: string;
+  text: string;
+  url: string;
+}
+
+export interface SearchHit extends Omit<Passage, 'text'> {
+  passage: string;
+  score: number;
+}
+
+export interface SearchIndex {
+  readonly size: number;
+  search(query: string, limit: number): SearchHit[];
+}
+
+export function createSearchIndex(passages: readonly Passage[]): SearchIndex {
+  if (passages.length < 3) return createLinearIndex(passages); // wink-bm25 needs three documents to learn from
+  const engine = bm25();
+  engine.defineConfig({ fldWeights: { title: 2, text: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+  engine.definePrepTasks([tokenize]);
+  passages.forEach((p, i) => engine.addDoc({ title: p.title, text: p.text }, i));
+  engine.consolidate(4);
+  return {
+    size: passages.length,
+    search(query, limit) {
+      // Ask for more than `limit`: several passages of one record collapse into its best one.
+      const raw = engine.search(query, Math.min(passages.length, limit * 6 + 10));
+      const seen = new Set<string>();
+      const hits: SearchHit[] = [];
+      for (const [id, score] of raw) {
+        const p = passages[Number(id)]!;
+        const key = `${p.kind}:${p.slug}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: Math.round(score * 1000) / 1000, url: p.url });
+        if (hits.length >= limit) break;
+      }
+      return hits;
+    },
+  };
+}
+
+function createLinearIndex(passages: readonly Passage[]): SearchIndex {
+  const tokenized = passages.map((p) => new Set(tokenize(`${p.title} ${p.text}`)));
+  return {
+    size: passages.length,
+    search(query, limit) {
+      const q = tokenize(query);
+      return passages
+        .map((p, i) => ({ p, score: q.filter((t) => tokenized[i]!.has(t)).length }))
+        .filter((x) => x.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit)
+        .map(({ p, score }) => ({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score, url: p.url }));
+    },
+  };
+}
+
+/** Splits Markdown into passages of readable size, keeping paragraphs whole where possible. */
+export function splitPassages(markdown: string, maxChars = 600): string[] {
+  const blocks = markdown
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  let current = '';
+  for (const block of blocks) {
+    const isHeading = /^#{1,6}\s/.test(block) && !block.includes('\n');
+    if (current && (isHeading || current.length + block.length + 2 > maxChars)) {
+      out.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n\n${block}` : block;
+  }
+  if (current) out.push(current);
+  return out;
+}

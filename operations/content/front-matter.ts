@@ -1,0 +1,100 @@
+// Splits a Markdown file into YAML front matter and body, and validates the front matter with a zod
+// schema, reporting every problem with the line it is on.
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import type { Problem } from '../contract/errors.ts';
+
+export interface ParsedFile<T> {
+  data?: T;
+  body: string;
+  problems: Problem[];
+}
+
+const FENCE = /^---[ \t]*\r?\n/;
+
+export function parseMarkdownFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
+  const source = text.replace(/^\uFEFF/, '');
+  if (!FENCE.test(source)) {
+    return { body: source, problems: [{ path, line: 1, message: 'must start with YAML front matter between "---" lines' }] };
+  }
+  const afterOpen = source.replace(FENCE, '');
+  const close = /^---[ \t]*$/m.exec(afterOpen);
+  if (!close) {
+    return { body: '', problems: [{ path, line: 1, message: 'front matter is not closed: add a line with "---" after it' }] };
+  }
+  const yamlText = afterOpen.slice(0, close.index);
+  const body = afterOpen.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line + 1; // +1 for the opening fence
+  if (doc.errors.length) {
+    return {
+      body,
+      problems: doc.errors.map((e) => ({ path, line: lineAt(e.pos[0]), message: `YAML: ${firstLine(e.message)}` })),
+    };
+  }
+  const result = schema.safeParse(doc.toJS() ?? {});
+  if (result.success) return { data: result.data, body, problems: [] };
+  return { body, problems: result.error.issues.map((issue) => problemFromIssue(path, issue, doc, lineAt)) };
+}
+
+export function parseJsonFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const match = /position (\d+)/.exec(String((error as Error).message));
+    const line = match ? text.slice(0, Number(match[1])).split('\n').length : undefined;
+    return { body: '', problems: [{ path, line, message: `JSON: ${(error as Error).message}` }] };
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return { data: result.data, body: '', problems: [] };
+  return { body: '', problems: result.error.issues.map((issue) => ({ path, pointer: pointerOf(issue.path), message: describeIssue(issue) })) };
+}
+
+function problemFromIssue(path: string, issue: z.core.$ZodIssue, doc: Document, lineAt: (offset: number) => number): Problem {
+  const keys = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
+  // The node of the failing value, else its closest existing parent, gives the line.
+  let line: number | undefined;
+  for (let depth = keys.length; depth >= 0 && line === undefined; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(keys.slice(0, depth), true);
+    if (isNode(node) && node.range) line = lineAt(node.range[0]);
+  }
+  return { path, pointer: pointerOf(keys), message: describeIssue(issue), line: line ?? 2 };
+}
+
+export function pointerOf(path: readonly PropertyKey[]): string {
+  return '/' + path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+/** A message a person can act on: the field, what is wrong, and the allowed values where there is a list. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length ? issue.path.map(String).join('.') : 'value';
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${field} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in ${field}` : ''}`;
+    case 'invalid_type':
+      if ((issue as { input?: unknown }).input === undefined) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters`;
+      return `${field} must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `${field} has at most ${issue.maximum} items`;
+      if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters`;
+      return `${field} must be at most ${issue.maximum}`;
+    default:
+      return `${field} ${issue.message}`;
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!;
+}

@@ -1,0 +1,105 @@
+// Zod schemas of every file kind in the content tree. Validation, the build and the admin schema
+// operation all use these, so what the editor is told is exactly what the build enforces.
+import { z } from 'zod';
+import { DocumentName, LensId, Slug, Tag, locales } from '../contract/shared.ts';
+
+const Text = z.string().trim().min(1, 'must not be empty');
+const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written "YYYY-MM", in quotes');
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written "YYYY-MM-DD", in quotes');
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const TextList = z.array(Text);
+
+export const ProofLink = z.strictObject({ label: Text, url: HttpUrl });
+
+export const EntryFields = z
+  .strictObject({
+    title: Text.max(160).describe('Role, project or degree name'),
+    organisation: Text.max(160),
+    location: Text.max(120).optional(),
+    start: YearMonth.describe('First month, "YYYY-MM"'),
+    end: YearMonth.nullable().optional().describe('Last month, "YYYY-MM"; null or absent while ongoing'),
+    featured: z.boolean().optional().describe('Shown as a highlight on the home page'),
+    summary: Text.max(300).describe('One or two sentences'),
+    keyResult: Text.max(200).describe('The most important measurable result, one line'),
+    tags: z.array(Tag).min(1).describe('Industry tags'),
+    lenses: z.array(LensId).min(1).describe('Role lenses this entry is evidence for'),
+    skills: z.array(Slug).min(1).describe('Skill slugs; each must exist under content/skills/'),
+    contributions: TextList.min(1).describe('What the subject did'),
+    achievements: TextList.default([]),
+    keyResults: TextList.default([]),
+    whyItMatters: Text.describe('Markdown: why this matters to an employer'),
+    proofLinks: z.array(ProofLink).default([]),
+  })
+  .refine((e) => !e.end || e.end >= e.start, { message: 'end must not be before start', path: ['end'] });
+
+export const LensFields = z.strictObject({
+  title: Text.max(120),
+  honestGaps: TextList.min(1).describe('Plain statements of what is thin or missing for this role'),
+});
+
+export const SkillFields = z.strictObject({
+  name: Text.max(80),
+  category: z.enum(['language', 'ai', 'engineering', 'infrastructure', 'leadership', 'business', 'communication', 'hospitality', 'creative']),
+});
+
+export const DocumentFields = z.strictObject({ title: Text.max(160), updatedAt: Day });
+export const BriefFields = z.strictObject({ title: Text.max(160) });
+
+export const SiteFile = z.strictObject({
+  name: Text,
+  shortName: Slug.describe('Short name; also the MCP server name'),
+  fictional: z.boolean().default(false),
+  notice: z.string().optional(),
+  description: Text.max(300),
+  defaultLocale: z.enum(locales).default('en'),
+  subject: z.strictObject({
+    name: Text,
+    headline: Text,
+    location: Text.optional(),
+    email: z.email().optional(),
+  }),
+  links: z.array(ProofLink).default([]),
+});
+
+const Source = z.string().min(1).describe('Hash of the English fields this translation was made from');
+
+export const EntryTranslationFields = z.strictObject({
+  source: Source,
+  title: Text.optional(),
+  organisation: Text.optional(),
+  location: Text.optional(),
+  summary: Text.optional(),
+  keyResult: Text.optional(),
+  contributions: TextList.optional(),
+  achievements: TextList.optional(),
+  keyResults: TextList.optional(),
+  whyItMatters: Text.optional(),
+});
+export const LensTranslationFields = z.strictObject({ source: Source, title: Text.optional(), honestGaps: TextList.optional() });
+export const SkillTranslationFields = z.strictObject({ source: Source, name: Text.optional() });
+export const DocumentTranslationFields = z.strictObject({ source: Source, title: Text.optional() });
+export const BriefTranslationFields = DocumentTranslationFields;
+
+/** The kinds of file in the content tree, with where they live and what their front matter holds. */
+export const fileKinds = {
+  entry: { pattern: 'content/corpus/{experiences,projects,community,education}/<slug>.md', fields: EntryFields, translation: EntryTranslationFields, body: 'overview (Markdown)' },
+  lens: { pattern: 'content/lenses/<lens id>.md', fields: LensFields, translation: LensTranslationFields, body: 'pitch (Markdown)' },
+  skill: { pattern: 'content/skills/<slug>.md', fields: SkillFields, translation: SkillTranslationFields, body: 'how the subject uses it (Markdown)' },
+  document: { pattern: 'content/documents/<name>.md', fields: DocumentFields, translation: DocumentTranslationFields, body: 'the document (Markdown)' },
+  brief: { pattern: 'content/brief.md', fields: BriefFields, translation: BriefTranslationFields, body: 'the brief (Markdown)' },
+} as const;
+
+export type FileKind = keyof typeof fileKinds;
+
+/** Fields a translation may carry, per kind (the body is always translatable). */
+export const translatableFields: Record<FileKind, readonly string[]> = {
+  entry: ['title', 'organisation', 'location', 'summary', 'keyResult', 'contributions', 'achievements', 'keyResults', 'whyItMatters'],
+  lens: ['title', 'honestGaps'],
+  skill: ['name'],
+  document: ['title'],
+  brief: ['title'],
+};
+
+export const corpusFolders = { experiences: 'experience', projects: 'project', community: 'community', education: 'education' } as const;
+
+export { DocumentName };

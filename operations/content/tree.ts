@@ -1,0 +1,222 @@
+// The content tree as data: every file parsed and checked on its own, then the whole tree checked for
+// references (skills, lenses, translations, unique slugs). The result is a model or a list of problems.
+import { z } from 'zod';
+import type { Problem } from '../contract/errors.ts';
+import { documentNames, lensIds, locales, type DocumentName, type Kind, type LensId, type Locale } from '../contract/shared.ts';
+import { parseJsonFile, parseMarkdownFile } from './front-matter.ts';
+import { corpusFolders, fileKinds, SiteFile, type FileKind } from './schema.ts';
+import { sourceHash } from './source-hash.ts';
+
+/** path (relative to the repository root, e.g. `content/brief.md`) → file text */
+export type ContentFiles = ReadonlyMap<string, string>;
+
+export type EntryFields = z.output<typeof fileKinds.entry.fields>;
+export type LensFields = z.output<typeof fileKinds.lens.fields>;
+export type SkillFields = z.output<typeof fileKinds.skill.fields>;
+export type DocumentFields = z.output<typeof fileKinds.document.fields>;
+export type BriefFields = z.output<typeof fileKinds.brief.fields>;
+export type Site = z.output<typeof SiteFile>;
+
+export interface SourceFile<F> {
+  path: string;
+  fields: F;
+  body: string;
+  hash: string;
+}
+export interface EntryFile extends SourceFile<EntryFields> {
+  slug: string;
+  kind: Kind;
+}
+export interface TranslationFile {
+  path: string;
+  locale: Exclude<Locale, 'en'>;
+  sourcePath: string;
+  fields: Record<string, unknown> & { source: string };
+  body: string;
+  /** The English changed since this translation was made. */
+  stale: boolean;
+}
+
+export interface ContentModel {
+  site: Site;
+  brief: SourceFile<BriefFields>;
+  entries: Map<string, EntryFile>;
+  lenses: Map<LensId, SourceFile<LensFields>>;
+  skills: Map<string, SourceFile<SkillFields>>;
+  documents: Map<DocumentName, SourceFile<DocumentFields>>;
+  /** sourcePath → locale → translation */
+  translations: Map<string, Map<Locale, TranslationFile>>;
+}
+
+export type Located =
+  | { kind: 'site' }
+  | { kind: FileKind; id: string; entryKind?: Kind }
+  | { kind: 'translation'; locale: Exclude<Locale, 'en'>; sourcePath: string }
+  | { kind: 'unknown'; reason: string };
+
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Where a path sits in the content tree, or why it has no place there. */
+export function locate(path: string): Located {
+  if (path === 'content/site.json') return { kind: 'site' };
+  if (path === 'content/brief.md') return { kind: 'brief', id: 'brief' };
+  const i18n = /^content\/i18n\/([^/]+)\/(.+)$/.exec(path);
+  if (i18n) {
+    const locale = i18n[1] as Locale;
+    if (!(locales as readonly string[]).includes(locale) || locale === 'en') {
+      return { kind: 'unknown', reason: `"${i18n[1]}" is not a translation locale (use one of: ${locales.filter((l) => l !== 'en').join(', ')})` };
+    }
+    const sourcePath = `content/${i18n[2]}`;
+    const target = locate(sourcePath);
+    if (target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'site') {
+      return { kind: 'unknown', reason: `translations mirror a source path, and "${sourcePath}" is not a translatable source file` };
+    }
+    return { kind: 'translation', locale: locale as Exclude<Locale, 'en'>, sourcePath };
+  }
+  const m = /^content\/(corpus\/([^/]+)|lenses|skills|documents)\/([^/]+)\.md$/.exec(path);
+  if (!m) return { kind: 'unknown', reason: 'not a place in the content tree (see the schema operation for the layout)' };
+  const id = m[3]!;
+  if (!slugPattern.test(id)) return { kind: 'unknown', reason: `"${id}" is not a slug: use lowercase letters, digits and single hyphens` };
+  if (m[2] !== undefined) {
+    const kind = corpusFolders[m[2] as keyof typeof corpusFolders];
+    if (!kind) return { kind: 'unknown', reason: `entries live in content/corpus/{${Object.keys(corpusFolders).join(',')}}/` };
+    return { kind: 'entry', id, entryKind: kind };
+  }
+  if (m[1] === 'lenses') {
+    if (!(lensIds as readonly string[]).includes(id)) return { kind: 'unknown', reason: `"${id}" is not a lens id (one of: ${lensIds.join(', ')})` };
+    return { kind: 'lens', id };
+  }
+  if (m[1] === 'documents') {
+    if (!(documentNames as readonly string[]).includes(id)) return { kind: 'unknown', reason: `"${id}" is not a document name (one of: ${documentNames.join(', ')})` };
+    return { kind: 'document', id };
+  }
+  return { kind: 'skill', id };
+}
+
+export interface LoadResult {
+  model?: ContentModel;
+  problems: Problem[];
+}
+
+/** Parses and validates a whole content tree. `model` is present only when there are no problems. */
+export function loadContent(files: ContentFiles): LoadResult {
+  const problems: Problem[] = [];
+  let site: Site | undefined;
+  let brief: SourceFile<BriefFields> | undefined;
+  const entries = new Map<string, EntryFile>();
+  const lenses = new Map<LensId, SourceFile<LensFields>>();
+  const skills = new Map<string, SourceFile<SkillFields>>();
+  const documents = new Map<DocumentName, SourceFile<DocumentFields>>();
+  const pendingTranslations: Array<{ path: string; text: string; where: Extract<Located, { kind: 'translation' }> }> = [];
+  const sources = new Map<string, { kind: FileKind; fields: Record<string, unknown>; body: string; hash: string }>();
+
+  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const where = locate(path);
+    if (where.kind === 'unknown') {
+      problems.push({ path, message: `unexpected file: ${where.reason}` });
+      continue;
+    }
+    if (where.kind === 'site') {
+      const parsed = parseJsonFile(path, text, SiteFile);
+      problems.push(...parsed.problems);
+      site = parsed.data;
+      continue;
+    }
+    if (where.kind === 'translation') {
+      pendingTranslations.push({ path, text, where });
+      continue;
+    }
+    const parsed = parseMarkdownFile(path, text, fileKinds[where.kind].fields);
+    problems.push(...parsed.problems);
+    if (!parsed.data) continue;
+    const body = parsed.body.trim();
+    if (!body) {
+      problems.push({ path, pointer: '/body', message: `the body (${fileKinds[where.kind].body}) must not be empty` });
+      continue;
+    }
+    const fields = parsed.data as Record<string, unknown>;
+    const file = { path, fields, body, hash: sourceHash(where.kind, fields, body) };
+    sources.set(path, { kind: where.kind, ...file });
+    switch (where.kind) {
+      case 'entry':
+        entries.set(where.id, { ...file, fields: parsed.data as EntryFields, slug: where.id, kind: where.entryKind! });
+        break;
+      case 'lens':
+        lenses.set(where.id as LensId, file as SourceFile<LensFields>);
+        break;
+      case 'skill':
+        skills.set(where.id, file as SourceFile<SkillFields>);
+        break;
+      case 'document':
+        documents.set(where.id as DocumentName, file as SourceFile<DocumentFields>);
+        break;
+      case 'brief':
+        brief = file as SourceFile<BriefFields>;
+        break;
+    }
+  }
+
+  // Whole-tree rules: required files, unique slugs, references.
+  if (!files.has('content/site.json')) problems.push({ path: 'content/site.json', message: 'the site file is missing' });
+  if (!files.has('content/brief.md')) problems.push({ path: 'content/brief.md', message: 'the brief is missing' });
+  for (const name of documentNames) {
+    const path = `content/documents/${name}.md`;
+    if (!files.has(path)) problems.push({ path, message: `the "${name}" document is missing` });
+  }
+  const owners = new Map<string, string>();
+  for (const [slug, path] of [
+    ...[...entries].map(([s, e]) => [s, e.path] as const),
+    ...[...lenses].map(([s, e]) => [s, e.path] as const),
+    ...[...skills].map(([s, e]) => [s, e.path] as const),
+  ]) {
+    const first = owners.get(slug);
+    if (first) problems.push({ path, message: `slug "${slug}" is already used by ${first}; slugs are unique across entries, lenses and skills` });
+    else owners.set(slug, path);
+  }
+  for (const entry of entries.values()) {
+    entry.fields.skills.forEach((skill, index) => {
+      if (!skills.has(skill)) {
+        problems.push({ path: entry.path, pointer: `/skills/${index}`, message: `skill "${skill}" does not exist: add content/skills/${skill}.md or use an existing skill`, line: lineOfKey(files.get(entry.path)!, 'skills') });
+      }
+    });
+  }
+
+  const translations = new Map<string, Map<Locale, TranslationFile>>();
+  for (const { path, text, where } of pendingTranslations) {
+    const source = sources.get(where.sourcePath);
+    if (!source) {
+      if (!files.has(where.sourcePath)) problems.push({ path, message: `translation of ${where.sourcePath}, which does not exist` });
+      continue; // a broken source was reported already
+    }
+    const parsed = parseMarkdownFile(path, text, fileKinds[source.kind].translation);
+    problems.push(...parsed.problems);
+    if (!parsed.data) continue;
+    const fields = parsed.data as TranslationFile['fields'];
+    const list = source.fields as Record<string, unknown>;
+    for (const key of ['contributions', 'achievements', 'keyResults', 'honestGaps']) {
+      const translated = fields[key];
+      const english = list[key];
+      if (Array.isArray(translated) && Array.isArray(english) && translated.length !== english.length) {
+        problems.push({ path, pointer: `/${key}`, message: `${key} has ${translated.length} items but the English has ${english.length}`, line: lineOfKey(text, key) });
+      }
+    }
+    const byLocale = translations.get(where.sourcePath) ?? new Map<Locale, TranslationFile>();
+    byLocale.set(where.locale, { path, locale: where.locale, sourcePath: where.sourcePath, fields, body: parsed.body.trim(), stale: fields.source !== source.hash });
+    translations.set(where.sourcePath, byLocale);
+  }
+
+  if (problems.length || !site || !brief) return { problems };
+  return { model: { site, brief, entries, lenses, skills, documents, translations }, problems };
+}
+
+function lineOfKey(text: string, key: string): number | undefined {
+  const index = text.split('\n').findIndex((line) => line.startsWith(`${key}:`));
+  return index >= 0 ? index + 1 : undefined;
+}
+
+/** `path:line: message`, the form printed at start and by the CLI. */
+export function formatProblem(p: Problem): string {
+  const where = p.path ? `${p.path}${p.line ? `:${p.line}` : ''}` : '';
+  const field = p.pointer && !p.message.includes(p.pointer.slice(1).replace(/\//g, '.')) ? ` (${p.pointer})` : '';
+  return `${where ? `${where}: ` : ''}${p.message}${field}`;
+}

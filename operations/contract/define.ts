@@ -1,0 +1,47 @@
+// `defineOperation`: one operation is plain data (name, REST route, CLI usage, schemas, auth, errors).
+// Every surface (REST, OpenAPI, MCP, CLI, HTTP client) is derived from these definitions.
+import type { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RestBinding {
+  method: HttpMethod;
+  /** Path template with `{param}` placeholders, e.g. `/api/v1/entries/{slug}`. */
+  path: string;
+  /** REST names of input fields that differ from the tool argument names: `{ query: 'q' }`. */
+  rename?: Record<string, string>;
+  /** Where non-path fields come from: `query` for GET, `body` for writes, `query+body` to accept both. */
+  from?: 'query' | 'body' | 'query+body';
+  /**
+   * A text representation served by default instead of JSON (JSON stays available with `Accept: application/json`).
+   * Used by the brief, which is Markdown first.
+   */
+  text?: { mediaType: string; field: string };
+}
+
+export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  summary: string;
+  description?: string;
+  rest: RestBinding;
+  /** CLI usage after `vitae`, e.g. `get <slug>` or `admin put <path> <file>`. */
+  cli: string;
+  input: I;
+  output: O;
+  auth: 'public' | 'admin';
+  errors: ErrorCode[];
+  /** The answer depends only on the input and the live build, so it may be cached per build. */
+  pure?: boolean;
+  /** Available to the site's own agent as a tool (public read operations). */
+  agentTool?: boolean;
+}
+
+export type AnyOperation = OperationDef<z.ZodObject, z.ZodType>;
+export type InputOf<Op extends AnyOperation> = z.output<Op['input']>;
+export type RawInputOf<Op extends AnyOperation> = z.input<Op['input']>;
+export type OutputOf<Op extends AnyOperation> = z.output<Op['output']>;
+
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(def: OperationDef<I, O>): OperationDef<I, O> {
+  return def;
+}

@@ -1,0 +1,99 @@
+// The one error table: every error code the service answers with, its HTTP status, and the CLI exit code.
+// Surfaces never pick a status themselves; they look it up here.
+
+export const errorTable = {
+  bad_request: { status: 400, exit: 2, summary: 'The request does not match the operation’s schema.' },
+  unauthorized: { status: 401, exit: 4, summary: 'Missing or invalid admin credentials.' },
+  forbidden: { status: 403, exit: 5, summary: 'The request is not allowed (for example a cross-site write).' },
+  forbidden_path: { status: 403, exit: 5, summary: 'The path is not a writable content file.' },
+  not_found: { status: 404, exit: 3, summary: 'The addressed resource does not exist.' },
+  method_not_allowed: { status: 405, exit: 2, summary: 'The route exists but not for this method.' },
+  payload_too_large: { status: 413, exit: 2, summary: 'The request body is too large.' },
+  invalid: { status: 422, exit: 6, summary: 'The content fails validation; `errors` lists the problems.' },
+  rate_limited: { status: 429, exit: 8, summary: 'Too many requests; retry after the `Retry-After` seconds.' },
+  repo_error: { status: 502, exit: 7, summary: 'The repository refused (409: the branch moved) or failed (502).' },
+  repo_not_configured: { status: 503, exit: 9, summary: 'No repository backend is usable.' },
+  chat_not_configured: { status: 503, exit: 9, summary: 'No model provider is configured.' },
+  transcription_not_configured: { status: 503, exit: 9, summary: 'No model provider is configured for transcription.' },
+  unavailable: { status: 503, exit: 9, summary: 'The service cannot answer right now.' },
+  internal: { status: 500, exit: 1, summary: 'An unexpected error; the server log has the details.' },
+} as const;
+
+export type ErrorCode = keyof typeof errorTable;
+
+/** Exit codes of the CLI by error class, documented in `vitae --help` and the README. */
+export const exitCodes = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  not_found: 3,
+  auth: 4,
+  forbidden: 5,
+  invalid: 6,
+  conflict: 7,
+  rate_limited: 8,
+  unavailable: 9,
+} as const;
+
+export interface Problem {
+  path?: string;
+  pointer?: string;
+  message: string;
+  line?: number;
+}
+
+/** An error as a value: a code from the table, a message a person can act on, and optional details. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: Problem[];
+  readonly headers?: Record<string, string>;
+  readonly details?: Record<string, unknown>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; errors?: Problem[]; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? errorTable[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.details = options.details;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.details ?? {}),
+    };
+  }
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  errors?: Problem[];
+  [key: string]: unknown;
+}
+
+export const notFound = (message: string): never => {
+  throw new AppError('not_found', message);
+};
+
+/** The CLI exit code for an HTTP status (and so for every error code). */
+export function exitCodeForStatus(status: number): number {
+  if (status === 400 || status === 405 || status === 413) return exitCodes.usage;
+  if (status === 401) return exitCodes.auth;
+  if (status === 403) return exitCodes.forbidden;
+  if (status === 404) return exitCodes.not_found;
+  if (status === 409) return exitCodes.conflict;
+  if (status === 422) return exitCodes.invalid;
+  if (status === 429) return exitCodes.rate_limited;
+  if (status >= 500) return exitCodes.unavailable;
+  return exitCodes.error;
+}

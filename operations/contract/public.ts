@@ -1,0 +1,181 @@
+// The public read operations: the profile over REST `/api/v1`, the public MCP server and the CLI.
+import { z } from 'zod';
+import { defineOperation } from './define.ts';
+import { DocumentName, Kind, LensId, Locale, Slug, Tag } from './shared.ts';
+
+const Translated = {
+  locale: Locale,
+  translated: z.boolean().describe('false when this record fell back to English for the requested locale'),
+};
+
+export const Period = z
+  .object({
+    start: z.string().describe('YYYY-MM'),
+    end: z.string().nullable().describe('YYYY-MM, or null while ongoing'),
+    label: z.string().describe('Human label in the requested locale, e.g. "Mar 2021 – present"'),
+  })
+  .meta({ id: 'Period' });
+
+export const EntryShort = z
+  .object({
+    slug: z.string(),
+    kind: Kind,
+    title: z.string(),
+    organisation: z.string(),
+    period: Period,
+    summary: z.string(),
+    keyResult: z.string(),
+    tags: z.array(Tag),
+    lenses: z.array(LensId),
+    url: z.string().describe('Page of the entry on the site'),
+    ...Translated,
+  })
+  .meta({ id: 'EntryShort' });
+
+export const EntryLong = EntryShort.extend({
+  overview: z.string().describe('Markdown'),
+  contributions: z.array(z.string()).describe('What the subject did'),
+  achievements: z.array(z.string()),
+  whyItMatters: z.string().describe('Markdown: why it matters to employers'),
+  keyResults: z.array(z.string()),
+  skills: z.array(z.string()),
+  proofLinks: z.array(z.object({ label: z.string(), url: z.string() })),
+}).meta({ id: 'EntryLong' });
+
+export const Lens = z
+  .object({
+    id: LensId,
+    title: z.string(),
+    pitch: z.string().describe('Markdown'),
+    honestGaps: z.array(z.string()),
+    evidence: z
+      .object({
+        entries: z.number().int(),
+        experience: z.number().int(),
+        projects: z.number().int(),
+        community: z.number().int(),
+        education: z.number().int(),
+      })
+      .describe('How many entries support this lens, in total and per kind'),
+    url: z.string(),
+    ...Translated,
+  })
+  .meta({ id: 'Lens' });
+
+export const Document = z
+  .object({
+    name: DocumentName,
+    title: z.string(),
+    markdown: z.string(),
+    updatedAt: z.string().describe('YYYY-MM-DD'),
+    ...Translated,
+  })
+  .meta({ id: 'Document' });
+
+export const SearchResult = z
+  .object({
+    slug: z.string().describe('Entry slug, or document name'),
+    kind: z.enum(['entry', 'document']),
+    title: z.string(),
+    passage: z.string(),
+    score: z.number(),
+    url: z.string(),
+  })
+  .meta({ id: 'SearchResult' });
+
+export const getBrief = defineOperation({
+  name: 'get_brief',
+  summary: 'The one-page brief of the subject',
+  description:
+    'A one-page Markdown brief: positioning, current role, career arc, strengths, languages, contact and how to explore further. ' +
+    'Over REST it is served as text/markdown; ask for application/json to get { markdown }.',
+  rest: { method: 'GET', path: '/api/v1/brief', text: { mediaType: 'text/markdown; charset=utf-8', field: 'markdown' } },
+  cli: 'brief',
+  input: z.object({ locale: Locale.default('en') }),
+  output: z.object({ markdown: z.string(), locale: Locale, translated: z.boolean() }).meta({ id: 'Brief' }),
+  auth: 'public',
+  errors: ['bad_request'],
+  pure: true,
+  agentTool: true,
+});
+
+export const listExperience = defineOperation({
+  name: 'list_experience',
+  summary: 'List entries (experience, projects, community roles, education), newest first',
+  description: 'Entries in short form, newest first by start month (ongoing first on ties). Filters combine: tag AND lens AND kind.',
+  rest: { method: 'GET', path: '/api/v1/entries' },
+  cli: 'list',
+  input: z.object({
+    tag: Tag.optional().describe('Industry tag'),
+    lens: LensId.optional().describe('Role lens'),
+    kind: Kind.optional(),
+    locale: Locale.default('en'),
+  }),
+  output: z.object({ entries: z.array(EntryShort), total: z.number().int() }).meta({ id: 'EntryList' }),
+  auth: 'public',
+  errors: ['bad_request'],
+  pure: true,
+  agentTool: true,
+});
+
+export const getEntry = defineOperation({
+  name: 'get_entry',
+  summary: 'One entry in long form',
+  description: 'Overview, what the subject did, achievements, why it matters to employers, key results, skills and proof links.',
+  rest: { method: 'GET', path: '/api/v1/entries/{slug}' },
+  cli: 'get <slug>',
+  input: z.object({ slug: Slug.describe('Entry slug, as returned by list_experience or search_subject'), locale: Locale.default('en') }),
+  output: EntryLong,
+  auth: 'public',
+  errors: ['bad_request', 'not_found'],
+  pure: true,
+  agentTool: true,
+});
+
+export const listLenses = defineOperation({
+  name: 'list_lenses',
+  summary: 'The role lenses: a pitch, honest gaps and evidence counts for each',
+  rest: { method: 'GET', path: '/api/v1/lenses' },
+  cli: 'lenses',
+  input: z.object({ locale: Locale.default('en') }),
+  output: z.object({ lenses: z.array(Lens) }).meta({ id: 'LensList' }),
+  auth: 'public',
+  errors: ['bad_request'],
+  pure: true,
+  agentTool: true,
+});
+
+export const searchSubject = defineOperation({
+  name: 'search_subject',
+  summary: 'Search every entry and document, in every language',
+  description: 'The best-matching passages, best first, each with its slug. A question in Japanese finds Japanese passages.',
+  rest: { method: 'GET', path: '/api/v1/search', rename: { query: 'q' } },
+  cli: 'search <query>',
+  input: z.object({
+    query: z.string().trim().min(1, 'give a search query').max(500).describe('Words or a question, in any supported language'),
+    limit: z.coerce.number().int().min(1).max(50).default(10).describe('How many passages, 1–50 (default 10)'),
+  }),
+  output: z.object({ query: z.string(), results: z.array(SearchResult) }).meta({ id: 'SearchResults' }),
+  auth: 'public',
+  errors: ['bad_request'],
+  pure: true,
+  agentTool: true,
+});
+
+export const getDocument = defineOperation({
+  name: 'get_document',
+  summary: 'One of the five reference documents',
+  description:
+    'profile (core profile), credentials (education, certifications), capabilities (capability to evidence map), ' +
+    'talks (talks, podcasts, writing), thinking (worldview).',
+  rest: { method: 'GET', path: '/api/v1/documents/{name}' },
+  cli: 'doc <name>',
+  input: z.object({ name: DocumentName, locale: Locale.default('en') }),
+  output: Document,
+  auth: 'public',
+  errors: ['bad_request', 'not_found'],
+  pure: true,
+  agentTool: true,
+});
+
+export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument];

@@ -1,0 +1,48 @@
+// Vocabulary shared by every operation: locales, kinds, tags, lenses, documents and the error body.
+import { z } from 'zod';
+
+export const locales = ['en', 'zh', 'zh-hant', 'ja', 'fr', 'es', 'eo'] as const;
+export const kinds = ['experience', 'education', 'community', 'project'] as const;
+export const tags = ['it', 'engineering', 'ai', 'devrel', 'web3', 'business', 'marketing', 'consulting', 'hospitality', 'community', 'creative'] as const;
+export const lensIds = [
+  'head-of-ai', 'ai-transformation-consultant', 'engineering-manager', 'solution-architect', 'system-integrator',
+  'support-engineer', 'ict-specialist', 'developer-advocate', 'developer-evangelist', 'digital-marketer', 'hospitality',
+] as const;
+export const documentNames = ['profile', 'credentials', 'capabilities', 'talks', 'thinking'] as const;
+export const branches = ['main', 'dev'] as const;
+
+export type Locale = (typeof locales)[number];
+export type Kind = (typeof kinds)[number];
+export type Tag = (typeof tags)[number];
+export type LensId = (typeof lensIds)[number];
+export type DocumentName = (typeof documentNames)[number];
+export type Branch = (typeof branches)[number];
+
+export const Locale = z.enum(locales).describe('Locale of translated fields; records without a current translation fall back to English.');
+export const Kind = z.enum(kinds);
+export const Tag = z.enum(tags);
+export const LensId = z.enum(lensIds);
+export const DocumentName = z.enum(documentNames);
+export const Branch = z.enum(branches);
+export const Slug = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, like "concierge-copilot"');
+
+export const Problem = z
+  .object({
+    path: z.string().optional().describe('File path, for content problems'),
+    pointer: z.string().optional().describe('JSON pointer to the field'),
+    message: z.string(),
+    line: z.number().int().optional(),
+  })
+  .meta({ id: 'Problem' });
+
+export const ErrorBody = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    errors: z.array(Problem).optional(),
+  })
+  .meta({ id: 'Error' });

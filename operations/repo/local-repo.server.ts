@@ -1,0 +1,127 @@
+// The embedded content repository: a bare git repository under DATA_DIR, seeded from the product's own
+// `content/` on first start with branches `main` and `dev`. Reading a tree never touches a working copy.
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { AppError } from '../contract/errors.ts';
+import type { Branch } from '../contract/shared.ts';
+import { createGit, type Git } from './git.server.ts';
+
+export interface TreeFile {
+  path: string;
+  mode: string;
+  sha: string;
+  size: number;
+}
+
+/** Reads every regular file under `dir` (a folder named `content`) into a path → text map. */
+export async function readContentDir(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  async function walk(dir: string) {
+    for (const dirent of await readdir(dir, { withFileTypes: true })) {
+      const full = join(dir, dirent.name);
+      if (dirent.isDirectory()) await walk(full);
+      else if (dirent.isFile()) files.set(relative(join(root, '..'), full).split(sep).join('/'), await readFile(full, 'utf8'));
+    }
+  }
+  await walk(root);
+  return files;
+}
+
+export async function openLocalRepo(gitDir: string): Promise<Git> {
+  const git = createGit(gitDir);
+  if (!existsSync(join(gitDir, 'HEAD'))) {
+    await mkdir(gitDir, { recursive: true });
+    await git.run(['init', '--bare', '--quiet', '--initial-branch=main']);
+    await git.run(['config', 'core.logAllRefUpdates', 'always']); // reflogs keep every published state recoverable
+    await git.run(['config', 'gc.auto', '0']);
+  }
+  return git;
+}
+
+/** Creates the first commit from a content folder and points `main` and `dev` at it. */
+export async function seedRepo(git: Git, files: ReadonlyMap<string, string>, message = 'Seed content from the product'): Promise<string> {
+  const tree = await writeTree(git, [...files].map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') })));
+  const commit = await git.text(['commit-tree', tree, '-m', message]);
+  await git.run(['update-ref', 'refs/heads/main', commit, '']);
+  await git.run(['update-ref', 'refs/heads/dev', commit, '']);
+  return commit;
+}
+
+/** Writes blobs and a tree for a complete set of files (through a private index, so no work tree is involved). */
+export async function writeTree(git: Git, files: Array<{ path: string; content: Buffer }>): Promise<string> {
+  const shas = await hashObjects(git, files.map((f) => f.content));
+  const index = join(git.gitDir, `index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    const lines = files.map((f, i) => `100644 ${shas[i]}\t${f.path}`).join('\n');
+    await git.run(['update-index', '--add', '--index-info'], { input: lines + '\n', env });
+    return await git.text(['write-tree'], { env });
+  } finally {
+    await rm(index, { force: true });
+  }
+}
+
+/** Stores blobs in one git process and returns their shas in order. */
+export async function hashObjects(git: Git, contents: Buffer[]): Promise<string[]> {
+  if (!contents.length) return [];
+  const shas: string[] = [];
+  // One `hash-object -w --stdin` per blob, a few at a time: simple, and fast enough for content-sized trees.
+  const batch = 16;
+  for (let i = 0; i < contents.length; i += batch) {
+    const part = await Promise.all(contents.slice(i, i + batch).map((c) => git.text(['hash-object', '-w', '--stdin'], { input: c })));
+    shas.push(...part);
+  }
+  return shas;
+}
+
+export async function resolveBranch(git: Git, branch: Branch): Promise<string | null> {
+  const { stdout, code } = await git.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { okCodes: [1] });
+  return code === 0 ? stdout.toString('utf8').trim() : null;
+}
+
+/** Lists the files of `content/` at a commit: path, mode, blob sha and size. */
+export async function listTree(git: Git, commit: string): Promise<TreeFile[]> {
+  const out = (await git.run(['ls-tree', '-r', '-l', '-z', '--full-tree', commit, '--', 'content'])).stdout.toString('utf8');
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode, , sha, size] = line.slice(0, tab).split(/\s+/);
+      return { path: line.slice(tab + 1), mode: mode!, sha: sha!, size: Number(size) || 0 };
+    });
+}
+
+/** Reads many blobs with one `cat-file --batch` process. */
+export async function readBlobs(git: Git, shas: string[]): Promise<Map<string, Buffer>> {
+  const result = new Map<string, Buffer>();
+  if (!shas.length) return result;
+  const unique = [...new Set(shas)];
+  const out = (await git.run(['cat-file', '--batch'], { input: unique.join('\n') + '\n' })).stdout;
+  let offset = 0;
+  for (const sha of unique) {
+    const headerEnd = out.indexOf(0x0a, offset);
+    const header = out.subarray(offset, headerEnd).toString('utf8');
+    const [, type, size] = header.split(' ');
+    if (type !== 'blob') throw new AppError('repo_error', `object ${sha} is not a blob (${header})`);
+    const start = headerEnd + 1;
+    result.set(sha, out.subarray(start, start + Number(size)));
+    offset = start + Number(size) + 1;
+  }
+  return result;
+}
+
+/** The content files at a commit as path → text; symlinks and other non-regular entries are reported, not read. */
+export async function readContentAt(git: Git, commit: string): Promise<{ files: Map<string, string>; irregular: TreeFile[] }> {
+  const entries = await listTree(git, commit);
+  const regular = entries.filter((e) => e.mode === '100644' || e.mode === '100755');
+  const blobs = await readBlobs(git, regular.map((e) => e.sha));
+  const files = new Map<string, string>();
+  for (const e of regular) files.set(e.path, blobs.get(e.sha)!.toString('utf8'));
+  return { files, irregular: entries.filter((e) => !regular.includes(e)) };
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}

@@ -1,0 +1,70 @@
+// Configuration: parsed once from the environment with zod. A bad value stops the start with one line
+// that names the variable.
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const Url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+const Flag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const EnvSchema = z
+  .object({
+    PORT: Port.default(3000),
+    PREVIEW_PORT: Port.default(3001),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('.data'),
+    CONTENT_DIR: z.string().min(1).default('content'),
+    REPO_BACKEND: z.enum(['local', 'github']).default('local'),
+    GITHUB_TOKEN: z.string().optional(),
+    GITHUB_REPOSITORY: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name').optional(),
+    GITHUB_API_URL: Url.default('https://api.github.com'),
+    BASE_URL: Url.optional(),
+    DEV_URL: Url.optional(),
+    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    OPENAI_BASE_URL: Url.optional(),
+    CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    TRANSLATE_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
+    TRUST_PROXY: Flag.default(false),
+    RATE_LIMIT_STORE: z.union([z.literal('memory'), z.string().regex(/^rediss?:\/\//, 'must be "memory" or a redis:// URL')]).default('memory'),
+    LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.REPO_BACKEND === 'github' && !env.GITHUB_REPOSITORY) {
+      ctx.addIssue({ code: 'custom', path: ['GITHUB_REPOSITORY'], message: 'is required when REPO_BACKEND=github (owner/name)' });
+    }
+  });
+
+export type Env = z.output<typeof EnvSchema>;
+
+export interface Config extends Env {
+  baseUrl: string;
+  devUrl: string;
+  chatConfigured: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as in most twelve-factor apps.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const got = cleaned[name];
+    const secret = /TOKEN|SECRET|KEY/.test(name);
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${got !== undefined && !secret ? ` (got "${got}")` : ''}`);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    baseUrl: parsed.BASE_URL ?? `http://localhost:${parsed.PORT || 3000}`,
+    devUrl: parsed.DEV_URL ?? `http://localhost:${parsed.PREVIEW_PORT || 3001}`,
+    chatConfigured: Boolean(parsed.OPENAI_API_KEY || parsed.OPENAI_BASE_URL),
+  };
+}

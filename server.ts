@@ -1,0 +1,56 @@
+// `npm start`: parse the configuration, open the content repository, build, and serve the site, the API
+// and the preview. Any problem at start is one clear message and exit code 1.
+import express from 'express';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import { existsSync } from 'node:fs';
+import { ConfigError, loadConfig } from './operations/server/config.server.ts';
+import { StartupError } from './operations/server/runtime.server.ts';
+import { serve, type WebHandler } from './operations/adapters/serve.server.ts';
+import type { Branch } from './operations/contract/shared.ts';
+import type { Runtime } from './operations/server/runtime.server.ts';
+
+async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
+  const buildPath = new URL('./build/index.js', import.meta.url);
+  if (!existsSync(buildPath)) {
+    console.warn('[vitae] the web build is missing (run `npm run build`); serving the API only');
+    return (_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('The website is not built. Run `npm run build` (npm start does it for you).\n');
+    };
+  }
+  const build = (await import(buildPath.href)) as ServerBuild;
+  const apps = new Map<Branch, express.Express>();
+  for (const branch of ['main', 'dev'] as const) {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y', index: false }));
+    app.use(express.static('public', { maxAge: '1h', index: false }));
+    app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV ?? 'production', getLoadContext: () => ({ runtime: getRuntime(), branch }) }));
+    apps.set(branch, app);
+  }
+  return (req, res, branch) => apps.get(branch)!(req, res);
+}
+
+async function main() {
+  const config = loadConfig();
+  let runtime: Runtime | undefined;
+  const web = await webHandler(() => runtime!);
+  const service = await serve(config, { web });
+  runtime = service.runtime;
+  const main = runtime.build('main');
+  console.log(`Vitae: ${main.model.site.name} — ${main.model.entries.size} entries, commit ${main.commit.slice(0, 7)}`);
+  console.log(`  site       ${config.baseUrl}   (listening on ${service.urls.main})`);
+  if (service.urls.dev) console.log(`  preview    ${config.devUrl}   (dev branch, listening on ${service.urls.dev})`);
+  console.log(`  API        ${config.baseUrl}/api/v1/entries   OpenAPI ${config.baseUrl}/openapi.json`);
+  const stop = () => service.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
+  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
+  else console.error(error);
+  process.exit(1);
+});

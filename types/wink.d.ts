@@ -1,0 +1,21 @@
+declare module 'wink-bm25-text-search' {
+  interface BM25Engine {
+    defineConfig(config: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number }; ovFieldNames?: string[] }): boolean;
+    definePrepTasks(tasks: Array<(input: any) => any>, field?: string): number;
+    addDoc(doc: Record<string, string>, id: string | number): number;
+    consolidate(fp?: number): boolean;
+    search(text: string, limit?: number, filter?: (fieldValues: any, params: any) => boolean, params?: unknown): Array<[string, number]>;
+    exportJSON(): string;
+    importJSON(json: string): boolean;
+    reset(): boolean;
+  }
+  const bm25: () => BM25Engine;
+  export default bm25;
+}
+declare module 'wink-nlp-utils' {
+  const nlp: {
+    string: { stem(word: string): string };
+    tokens: { removeWords(tokens: string[], stopWords?: unknown): string[] };
+  };
+  export default nlp;
+}
