@@ -76,8 +76,8 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in ${field}` : ''}`;
     case 'invalid_type':
-      if ((issue as { input?: unknown }).input === undefined) return `${field} is required`;
-      return `${field} must be ${article(issue.expected)}`;
+      if (/received undefined/.test(issue.message)) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}${/received object/.test(issue.message) && issue.expected === 'string' ? ' (quote text that contains ": ")' : ''}`;
     case 'too_small':
       if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters`;

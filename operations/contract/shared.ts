@@ -30,7 +30,7 @@ export const Slug = z
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, like "concierge-copilot"');
 
-export const Problem = z
+export const ProblemSchema = z
   .object({
     path: z.string().optional().describe('File path, for content problems'),
     pointer: z.string().optional().describe('JSON pointer to the field'),
@@ -39,10 +39,10 @@ export const Problem = z
   })
   .meta({ id: 'Problem' });
 
-export const ErrorBody = z
+export const ErrorBodySchema = z
   .object({
     code: z.string(),
     message: z.string(),
-    errors: z.array(Problem).optional(),
+    errors: z.array(ProblemSchema).optional(),
   })
   .meta({ id: 'Error' });

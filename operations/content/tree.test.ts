@@ -1,0 +1,145 @@
+// Whole-tree validation: every problem is found, located (path, pointer, line) and explained.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { readContentDir } from '../repo/local-repo.server.ts';
+import { formatProblem, loadContent, locate } from './tree.ts';
+import { sourceHash } from './source-hash.ts';
+import { lensIds, tags } from '../contract/shared.ts';
+
+const seed = await readContentDir(resolve('content'));
+const withFiles = (changes: Record<string, string | null>) => {
+  const files = new Map(seed);
+  for (const [path, text] of Object.entries(changes)) text === null ? files.delete(path) : files.set(path, text);
+  return files;
+};
+const entryPath = 'content/corpus/projects/concierge-copilot.md';
+const original = seed.get(entryPath)!;
+
+describe('the demo content', () => {
+  it('is valid and rich enough to show every feature', () => {
+    const { model, problems } = loadContent(seed);
+    assert.deepEqual(problems.map(formatProblem), []);
+    assert.ok(model!.entries.size >= 24);
+    assert.deepEqual(new Set([...model!.entries.values()].map((e) => e.kind)), new Set(['experience', 'education', 'community', 'project']));
+    const usedTags = new Set([...model!.entries.values()].flatMap((e) => e.fields.tags));
+    const usedLenses = new Set([...model!.entries.values()].flatMap((e) => e.fields.lenses));
+    assert.deepEqual([...tags].filter((t) => !usedTags.has(t)), []);
+    assert.deepEqual([...lensIds].filter((l) => !usedLenses.has(l)), []);
+    assert.equal(model!.lenses.size, 11);
+    assert.ok(model!.skills.size >= 20);
+    assert.equal(model!.documents.size, 5);
+    assert.equal(model!.site.fictional, true);
+  });
+
+  it('has every translation the product promises, and exactly one stale one', () => {
+    const { model } = loadContent(seed);
+    const sources = [model!.brief.path, ...[...model!.entries.values()].map((e) => e.path), ...[...model!.lenses.values()].map((l) => l.path)];
+    for (const path of sources) {
+      for (const locale of ['zh', 'zh-hant', 'ja', 'fr', 'es', 'eo'] as const) {
+        assert.ok(model!.translations.get(path)?.get(locale), `${locale} translation of ${path}`);
+      }
+    }
+    for (const doc of model!.documents.values()) {
+      for (const locale of ['fr', 'ja', 'zh'] as const) assert.ok(model!.translations.get(doc.path)?.get(locale), `${locale} translation of ${doc.path}`);
+    }
+    const stale = [...model!.translations.values()].flatMap((m) => [...m.values()]).filter((t) => t.stale);
+    assert.equal(stale.length, 1, stale.map((t) => t.path).join(', '));
+  });
+});
+
+describe('validation of one file', () => {
+  it('reports a bad field with its pointer and line, and names the allowed values', () => {
+    const broken = original.replace(/^tags: .*$/m, 'tags: [ai, cooking]');
+    const { problems } = loadContent(withFiles({ [entryPath]: broken }));
+    assert.equal(problems.length, 1);
+    const [p] = problems;
+    assert.equal(p!.path, entryPath);
+    assert.equal(p!.pointer, '/tags/1');
+    assert.equal(p!.line, broken.split('\n').findIndex((l) => l.startsWith('tags:')) + 1);
+    assert.match(p!.message, /hospitality/);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const broken = original.replace(/^title: .*$/m, 'title: [unclosed');
+    const { problems } = loadContent(withFiles({ [entryPath]: broken }));
+    assert.ok(problems.length >= 1);
+    assert.match(problems[0]!.message, /^YAML/);
+    assert.ok(problems[0]!.line! >= 2);
+  });
+
+  it('reports a missing required field, an unknown field and a missing front matter', () => {
+    const missing = loadContent(withFiles({ [entryPath]: original.replace(/^summary: .*$/m, '') })).problems;
+    assert.ok(missing.some((p) => p.pointer === '/summary' && /required/.test(p.message)));
+    const unknown = loadContent(withFiles({ [entryPath]: original.replace(/^title: /m, 'titel: x\ntitle: ') })).problems;
+    assert.ok(unknown.some((p) => /unknown field "titel"/.test(p.message)));
+    const bare = loadContent(withFiles({ [entryPath]: 'Just text' })).problems;
+    assert.ok(bare.some((p) => /front matter/.test(p.message) && p.line === 1));
+  });
+
+  it('rejects an end before the start', () => {
+    const broken = original.replace(/^end: .*$/m, 'end: "2001-01"');
+    const { problems } = loadContent(withFiles({ [entryPath]: broken }));
+    assert.ok(problems.some((p) => p.pointer === '/end' && /before start/.test(p.message)));
+  });
+});
+
+describe('validation of the whole tree', () => {
+  it('reports an entry naming a skill that does not exist', () => {
+    const { problems } = loadContent(withFiles({ 'content/skills/typescript.md': null }));
+    assert.ok(problems.length > 0);
+    assert.ok(problems.every((p) => /skill "typescript" does not exist/.test(p.message)));
+  });
+
+  it('reports a translation whose source was deleted', () => {
+    const { problems } = loadContent(withFiles({ [entryPath]: null }));
+    assert.ok(problems.some((p) => p.path === 'content/i18n/fr/corpus/projects/concierge-copilot.md' && /does not exist/.test(p.message)));
+  });
+
+  it('reports a duplicate slug across entries, lenses and skills', () => {
+    const { problems } = loadContent(withFiles({ 'content/corpus/education/python.md': original }));
+    assert.ok(problems.some((p) => /slug "python" is already used/.test(p.message)));
+  });
+
+  it('reports files outside the layout and missing required files', () => {
+    const { problems } = loadContent(withFiles({ 'content/notes.txt': 'x', 'content/documents/talks.md': null, 'content/i18n/de/brief.md': 'x' }));
+    assert.ok(problems.some((p) => p.path === 'content/notes.txt'));
+    assert.ok(problems.some((p) => p.path === 'content/documents/talks.md' && /missing/.test(p.message)));
+    assert.ok(problems.some((p) => p.path === 'content/i18n/de/brief.md' && /locale/.test(p.message)));
+  });
+
+  it('reports a translation list whose length differs from the English', () => {
+    const path = 'content/i18n/fr/corpus/projects/concierge-copilot.md';
+    const text = seed.get(path)!.replace(/^contributions:\n/m, 'contributions:\n  - "Un élément de trop"\n');
+    const { problems } = loadContent(withFiles({ [path]: text }));
+    assert.ok(problems.some((p) => p.path === path && p.pointer === '/contributions'));
+  });
+});
+
+describe('translation staleness', () => {
+  it('marks a translation stale when the English it was made from changes', () => {
+    const path = 'content/i18n/ja/corpus/projects/concierge-copilot.md';
+    assert.equal(loadContent(seed).model!.translations.get(entryPath)!.get('ja')!.stale, false);
+    const changed = original.replace(/^keyResult: (.*)$/m, 'keyResult: "A different result"');
+    const { model } = loadContent(withFiles({ [entryPath]: changed }));
+    assert.equal(model!.translations.get(entryPath)!.get('ja')!.stale, true, path);
+  });
+
+  it('hashes only the translatable fields and the body', () => {
+    const a = sourceHash('entry', { title: 'T', tags: ['ai'] }, 'Body');
+    assert.equal(a, sourceHash('entry', { title: 'T', tags: ['web3'] }, 'Body\n'));
+    assert.notEqual(a, sourceHash('entry', { title: 'U', tags: ['ai'] }, 'Body'));
+  });
+});
+
+describe('locate', () => {
+  it('places every kind of path, and explains what has no place', () => {
+    assert.deepEqual(locate('content/corpus/projects/x.md'), { kind: 'entry', id: 'x', entryKind: 'project' });
+    assert.equal(locate('content/lenses/head-of-ai.md').kind, 'lens');
+    assert.equal(locate('content/lenses/chef.md').kind, 'unknown');
+    assert.equal(locate('content/i18n/ja/brief.md').kind, 'translation');
+    assert.equal(locate('content/i18n/en/brief.md').kind, 'unknown');
+    assert.equal(locate('content/corpus/hobbies/x.md').kind, 'unknown');
+    assert.equal(locate('content/skills/Bad_Slug.md').kind, 'unknown');
+  });
+});

@@ -1,0 +1,40 @@
+// The operation list is the single source of truth: every surface must agree with it, in both directions.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { operations } from './index.ts';
+import { createOpenApiDocument } from '../adapters/openapi.ts';
+import { compileRoutes } from '../adapters/routes.ts';
+
+describe('the operation list', () => {
+  it('has unique names, routes and CLI commands', () => {
+    const unique = (xs: string[]) => assert.equal(new Set(xs).size, xs.length, `duplicates in ${xs}`);
+    unique(operations.map((op) => op.name));
+    unique(operations.map((op) => `${op.rest.method} ${op.rest.path}`));
+    unique(operations.map((op) => op.cli.split(/\s+[<[]/)[0]!));
+  });
+
+  it('names tools in snake_case, as MCP clients expect', () => {
+    for (const op of operations) assert.match(op.name, /^[a-z]+(_[a-z]+)*$/);
+  });
+
+  it('gives every output schema an id, so OpenAPI can name it', () => {
+    for (const op of operations) assert.ok(op.output.meta()?.id, op.name);
+  });
+
+  it('binds every path parameter of a route to an input field', () => {
+    for (const op of operations) {
+      for (const [, name] of op.rest.path.matchAll(/\{(\w+)\}/g)) assert.ok(name! in op.input.shape, `${op.name}: {${name}}`);
+    }
+  });
+
+  it('is what the REST routes and the OpenAPI paths are made of, and nothing else', () => {
+    const routes = compileRoutes(operations).map((r) => `${r.method} ${r.op.rest.path}`).sort();
+    const doc = createOpenApiDocument('http://x');
+    const documented = Object.entries<any>(doc.paths)
+      .flatMap(([path, methods]) => Object.entries<any>(methods).map(([m, o]) => ({ key: `${m.toUpperCase()} ${path}`, id: o.operationId })))
+      .filter((o) => o.id !== 'health');
+    assert.deepEqual(routes, operations.map((op) => `${op.rest.method} ${op.rest.path}`).sort());
+    assert.deepEqual(documented.map((d) => d.key).sort(), routes);
+    assert.deepEqual(documented.map((d) => d.id).sort(), operations.map((op) => op.name).sort());
+  });
+});

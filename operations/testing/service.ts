@@ -1,0 +1,32 @@
+// Test support: a real service on random loopback ports over a temporary DATA_DIR, and a tiny HTTP client.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../server/config.server.ts';
+import { serve, type RunningService } from '../adapters/serve.server.ts';
+
+export interface TestService extends RunningService {
+  url: string;
+  devUrl: string;
+  dataDir: string;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vitae-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env });
+  const service = await serve(config, { listen: { main: 0, dev: 0 } });
+  const url = service.urls.main!;
+  return {
+    ...service,
+    url,
+    devUrl: service.urls.dev!,
+    dataDir,
+    get: (path, init) => fetch(url + path, init),
+    async stop() {
+      await service.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
