@@ -6,6 +6,7 @@ import type { Branch } from '../contract/shared.ts';
 import type { Config } from '../server/config.server.ts';
 import { startRuntime, type Runtime } from '../server/runtime.server.ts';
 import { createApiHandler, sendError } from './http.server.ts';
+import { createMcpHandler } from './mcp-http.server.ts';
 import { AppError } from '../contract/errors.ts';
 
 export type WebHandler = (req: IncomingMessage, res: ServerResponse, branch: Branch) => void;
@@ -37,7 +38,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const listeners = Object.entries(listen) as Array<[Branch, number]>;
 
   for (const [branch, port] of listeners) {
-    const api = createApiHandler(runtime, branch);
+    const api = createApiHandler(runtime, branch, { extra: [createMcpHandler(runtime, branch)] });
     const server = createServer((req, res) => {
       api(req, res).then(
         (handled) => {

@@ -9,10 +9,16 @@ import { formatProblem, loadContent } from '../content/tree.ts';
 import type { Git } from '../repo/git.server.ts';
 import { openLocalRepo, readContentAt, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import type { Config } from './config.server.ts';
+import { loadOrCreateSecret } from './secrets.server.ts';
 
 export interface Runtime {
   config: Config;
   git: Git;
+  dataDir: string;
+  /** The admin bearer token (from ADMIN_TOKEN or generated once into DATA_DIR). */
+  adminToken: string;
+  /** True when this start generated the admin token. */
+  adminTokenGenerated: boolean;
   startedAt: number;
   build(branch: Branch): Build;
   /** Builds `branch` at its current commit and makes it live. */
@@ -27,6 +33,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const git = await openLocalRepo(join(dataDir, 'content.git'));
+  const adminToken = await loadOrCreateSecret(dataDir, 'admin-token', config.ADMIN_TOKEN);
 
   if (!(await resolveBranch(git, 'main'))) {
     const files = await readContentDir(resolve(config.CONTENT_DIR));
@@ -69,6 +76,9 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   return {
     config,
     git,
+    dataDir,
+    adminToken: adminToken.value,
+    adminTokenGenerated: adminToken.generated,
     startedAt: Date.now(),
     build(branch) {
       return live.get(branch)!;

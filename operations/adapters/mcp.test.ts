@@ -1,0 +1,181 @@
+// The MCP servers through the official SDK client over Streamable HTTP, and the protocol edges by hand.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { operations } from '../contract/index.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
+
+let service: TestService;
+before(async () => {
+  service = await startTestService({ ADMIN_TOKEN: 'test-admin-token-0123456789' });
+});
+after(() => service.stop());
+
+async function connect(path = '/mcp', headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'vitae-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(service.url + path), { requestInit: { headers } }));
+  return client;
+}
+
+const validArguments: Record<string, Record<string, unknown>> = {
+  get_brief: { locale: 'fr' },
+  list_experience: { tag: 'ai', locale: 'ja' },
+  get_entry: { slug: 'concierge-copilot', locale: 'es' },
+  list_lenses: {},
+  search_subject: { query: 'hotel guests', limit: 3 },
+  get_document: { name: 'thinking', locale: 'zh' },
+};
+const invalidArguments: Record<string, Record<string, unknown>> = {
+  get_brief: { locale: 'xx' },
+  list_experience: { tag: 'cooking' },
+  get_entry: {},
+  list_lenses: { locale: 42 },
+  search_subject: { query: '' },
+  get_document: { name: 'diary' },
+};
+
+const rpc = (body: unknown, headers: Record<string, string> = {}, path = '/mcp') =>
+  fetch(service.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+
+describe('public MCP server /mcp', () => {
+  it('lists exactly the public operations as tools, with input and output schemas', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), operations.filter((op) => op.auth === 'public').map((op) => op.name).sort());
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.equal(tool.outputSchema?.type, 'object');
+      assert.ok(tool.description && tool.description.length > 10);
+    }
+    await client.close();
+  });
+
+  it('answers every tool with structured content matching its output schema', async () => {
+    const client = await connect();
+    for (const op of operations.filter((o) => o.auth === 'public')) {
+      const args = validArguments[op.name];
+      assert.ok(args, `arguments for ${op.name}`);
+      const result = await client.callTool({ name: op.name, arguments: args });
+      assert.notEqual(result.isError, true, `${op.name}: ${JSON.stringify(result.content)}`);
+      op.output.parse(result.structuredContent);
+      assert.deepEqual(JSON.parse((result.content as any)[0].text), result.structuredContent, 'a text copy for older clients');
+    }
+    await client.close();
+  });
+
+  it('rejects invalid arguments with -32602 naming the field', async () => {
+    const client = await connect();
+    for (const op of operations.filter((o) => o.auth === 'public')) {
+      await assert.rejects(client.callTool({ name: op.name, arguments: invalidArguments[op.name] }), (e: any) => e.code === -32602 && /Invalid arguments/.test(e.message), op.name);
+    }
+    await assert.rejects(client.callTool({ name: 'admin_write_file', arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool/.test(e.message));
+    await client.close();
+  });
+
+  it('returns isError with the error body when the operation fails', async () => {
+    const client = await connect();
+    const result = await client.callTool({ name: 'get_entry', arguments: { slug: 'no-such-entry' } });
+    assert.equal(result.isError, true);
+    const body = JSON.parse((result.content as any)[0].text);
+    assert.equal(body.code, 'not_found');
+    assert.match(body.message, /no-such-entry/);
+    await client.close();
+  });
+
+  it('gives 50 concurrent clients their own answers', async () => {
+    const { body } = { body: (await (await service.get('/api/v1/entries')).json()) as any };
+    const slugs: string[] = body.entries.map((e: any) => e.slug);
+    const locales = ['en', 'fr', 'ja', 'zh', 'es', 'eo', 'zh-hant'];
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const client = await connect();
+        const slug = slugs[i % slugs.length]!;
+        const locale = locales[i % locales.length]!;
+        if (i % 2) {
+          const r = await client.callTool({ name: 'get_entry', arguments: { slug, locale } });
+          assert.equal((r.structuredContent as any).slug, slug);
+          assert.equal((r.structuredContent as any).locale, locale);
+        } else {
+          const r = await client.callTool({ name: 'list_experience', arguments: { locale, kind: 'project' } });
+          assert.ok((r.structuredContent as any).entries.every((e: any) => e.locale === locale && e.kind === 'project'));
+        }
+        await client.close();
+      }),
+    );
+  });
+});
+
+describe('MCP protocol', () => {
+  it('initialises with the site short name, version 1.1.0 and protocol 2025-06-18, whatever the client asks', async () => {
+    for (const asked of ['2025-06-18', '2025-11-25', '2024-11-05']) {
+      const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as any;
+      assert.equal(body.result.protocolVersion, '2025-06-18');
+      assert.equal(body.result.serverInfo.name, 'noa-castellan');
+      assert.equal(body.result.serverInfo.version, '1.1.0');
+    }
+  });
+
+  it('answers 400 to an unsupported MCP-Protocol-Version header', async () => {
+    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '1999-01-01' });
+    assert.equal(res.status, 400);
+  });
+
+  it('rejects JSON-RPC batches with -32600 and malformed JSON with -32700', async () => {
+    const batch = await rpc([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+    assert.equal(((await batch.json()) as any).error.code, -32600);
+    const bad = await fetch(service.url + '/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
+    assert.equal(((await bad.json()) as any).error.code, -32700);
+  });
+
+  it('serves the discovery document on GET, 405 for an event stream or DELETE', async () => {
+    const res = await service.get('/mcp');
+    const doc = (await res.json()) as any;
+    assert.equal(doc.name, 'noa-castellan');
+    assert.equal(doc.version, '1.1.0');
+    assert.equal(doc.protocolVersion, '2025-06-18');
+    assert.equal(doc.transport, 'streamable-http');
+    assert.equal(doc.endpoint, 'http://vitae.test/mcp');
+    assert.equal(doc.auth, 'none');
+    assert.deepEqual(doc.tools.map((t: any) => t.name).sort(), operations.filter((op) => op.auth === 'public').map((op) => op.name).sort());
+    assert.equal((await service.get('/mcp', { headers: { Accept: 'text/event-stream' } })).status, 405);
+    assert.equal((await service.get('/mcp', { method: 'DELETE' })).status, 405);
+  });
+
+  it('refuses a foreign browser Origin, a foreign Host, and an oversized body', async () => {
+    const foreign = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { Origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(service.url + '/mcp', { method: 'GET', headers: { Host: 'attacker.example' } }, (res) => resolve(res.statusCode!));
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(status, 403);
+    const huge = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1_100_000) } });
+    assert.equal(huge.status, 413);
+  });
+});
+
+describe('admin MCP server /mcp/admin', () => {
+  it('answers 401 with WWW-Authenticate without the token or with a wrong one, and never echoes it', async () => {
+    for (const headers of [{}, { Authorization: 'Bearer wrong-token' }]) {
+      const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers, '/mcp/admin');
+      assert.equal(res.status, 401);
+      assert.match(res.headers.get('www-authenticate')!, /^Bearer/);
+      assert.doesNotMatch(await res.text(), /wrong-token|test-admin-token/);
+    }
+    assert.equal((await service.get('/mcp/admin')).status, 401);
+  });
+
+  it('lists exactly the admin operations for the bearer token', async () => {
+    const client = await connect('/mcp/admin', { Authorization: 'Bearer test-admin-token-0123456789' });
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), operations.filter((op) => op.auth === 'admin').map((op) => op.name).sort());
+    await client.close();
+    const doc = (await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json()) as any;
+    assert.equal(doc.auth, 'bearer');
+  });
+});

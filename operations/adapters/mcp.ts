@@ -1,0 +1,73 @@
+// MCP servers generated from the operation list. The same builder serves `/mcp` and `/mcp/admin` over
+// stateless Streamable HTTP (calling handlers in process) and `vitae mcp [--admin]` over stdio
+// (forwarding calls to the REST API). No tool is written by hand.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { AnyOperation } from '../contract/define.ts';
+import { AppError, type ErrorBody } from '../contract/errors.ts';
+import { describeIssue, pointerOf } from '../content/front-matter.ts';
+
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+export const MCP_SERVER_VERSION = '1.1.0';
+/** Header versions we accept after initialisation; we always negotiate MCP_PROTOCOL_VERSION. */
+export const MCP_ACCEPTED_HEADER_VERSIONS = ['2025-06-18', '2025-03-26'];
+
+const noIds = z.registry(); // inline every schema: MCP clients expect self-contained tool schemas
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, metadata: noIds, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, unknown>;
+  return rest as { type: 'object'; [key: string]: unknown };
+}
+
+export interface ToolDescription {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema: { type: 'object'; [key: string]: unknown };
+}
+
+export function describeTools(ops: readonly AnyOperation[]): ToolDescription[] {
+  return ops.map((op) => ({
+    name: op.name,
+    title: op.summary,
+    description: [op.summary + '.', op.description].filter(Boolean).join(' '),
+    inputSchema: jsonSchema(op.input, 'input'),
+    outputSchema: jsonSchema(op.output, 'output'),
+  }));
+}
+
+/** Runs an operation with already-validated input; throws errors that carry an error body. */
+export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>) => Promise<unknown>;
+
+/** Turns whatever a caller threw into the error body of DESIGN.md (AppError, or the client's ApiError). */
+export type ErrorBodyOf = (error: unknown) => ErrorBody | undefined;
+
+export function createMcpServer(options: { name: string; ops: readonly AnyOperation[]; call: ToolCaller; errorBody: ErrorBodyOf }): Server {
+  const byName = new Map(options.ops.map((op) => [op.name, op]));
+  const tools = describeTools(options.ops);
+  const server = new Server({ name: options.name, version: MCP_SERVER_VERSION }, { capabilities: { tools: { listChanged: false } } });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const op = byName.get(request.params.name);
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
+    const parsed = op.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((issue) => ({ pointer: pointerOf(issue.path as PropertyKey[]), message: describeIssue(issue) }));
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${op.name}: ${errors.map((e) => e.message).join('; ')}`, { code: 'bad_request', errors });
+    }
+    try {
+      const output = (await options.call(op, parsed.data as Record<string, unknown>)) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+    } catch (error) {
+      const body = options.errorBody(error);
+      if (!body) throw error;
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }
+  });
+  return server;
+}
+
+export const appErrorBody: ErrorBodyOf = (error) => (error instanceof AppError ? error.toBody() : undefined);
