@@ -49,7 +49,7 @@ export function generatePassages(n: number): Passage[] {
     const japanese = i % 7 === 0;
     const length = 40 + Math.floor(random() * 60);
     const text = Array.from({ length }, () => (japanese ? pick(ja) : zipfWord())).join(japanese ? '' : ' ');
-    return { slug: `entry-${i % 2000}`, kind: 'entry' as const, title: `${zipfWord()} ${zipfWord()}`, text, url: `http://x/entries/${i}` };
+    return { locale: japanese ? 'ja' : 'en', slug: `entry-${i % 2000}`, kind: 'entry' as const, title: `${zipfWord()} ${zipfWord()}`, text, url: `http://x/entries/${i}` };
   });
 }
 

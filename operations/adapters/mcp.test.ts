@@ -161,7 +161,7 @@ describe('MCP protocol', () => {
 
 describe('admin MCP server /mcp/admin', () => {
   it('answers 401 with WWW-Authenticate without the token or with a wrong one, and never echoes it', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer wrong-token' }] as Array<Record<string, string>>) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers, '/mcp/admin');
       assert.equal(res.status, 401);
       assert.match(res.headers.get('www-authenticate')!, /^Bearer/);

@@ -101,7 +101,7 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
     documents.set(name, record);
     if (translated) {
       const url = pageUrl(siteUrl, locale, `/documents/${name}`);
-      for (const text of splitPassages(body)) passages.push({ slug: name, kind: 'document', title: record.title, text, url });
+      for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
     }
   }
 
@@ -150,7 +150,7 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
 }
 
 function entryPassages(e: EntryRecord): Passage[] {
-  const base = { slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, url: e.url };
+  const base = { locale: e.locale, slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, url: e.url };
   const texts = [
     `${e.summary} ${e.keyResult}`,
     ...splitPassages(e.overview),

@@ -4,6 +4,8 @@ import bm25 from 'wink-bm25-text-search';
 import { tokenize } from './tokenize.ts';
 
 export interface Passage {
+  /** Language of the passage's text; used to prefer passages in the language of the query. */
+  locale: string;
   slug: string;
   kind: 'entry' | 'document';
   title: string;
@@ -11,7 +13,7 @@ export interface Passage {
   url: string;
 }
 
-export interface SearchHit extends Omit<Passage, 'text'> {
+export interface SearchHit extends Omit<Passage, 'text' | 'locale'> {
   passage: string;
   score: number;
 }
@@ -28,15 +30,28 @@ export function createSearchIndex(passages: readonly Passage[]): SearchIndex {
   engine.definePrepTasks([tokenize]);
   passages.forEach((p, i) => engine.addDoc({ title: p.title, text: p.text }, i));
   engine.consolidate(4);
+  // Which words each language uses, to tell which languages a query is written in.
+  const vocabulary = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const words = vocabulary.get(p.locale) ?? new Set<string>();
+    for (const token of tokenize(`${p.title} ${p.text}`)) words.add(token);
+    vocabulary.set(p.locale, words);
+  }
   return {
     size: passages.length,
     search(query, limit) {
+      const preferred = queryLocales(tokenize(query), vocabulary);
       // Ask for more than `limit`: several passages of one record collapse into its best one.
-      const raw = engine.search(query, Math.min(passages.length, limit * 6 + 10));
+      const raw = engine.search(query, Math.min(passages.length, limit * 8 + 20));
+      const ranked = raw
+        .map(([id, score]) => {
+          const p = passages[Number(id)]!;
+          return { p, score: preferred.has(p.locale) ? score : score * OTHER_LANGUAGE_WEIGHT };
+        })
+        .sort((a, b) => b.score - a.score);
       const seen = new Set<string>();
       const hits: SearchHit[] = [];
-      for (const [id, score] of raw) {
-        const p = passages[Number(id)]!;
+      for (const { p, score } of ranked) {
         const key = `${p.kind}:${p.slug}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -46,6 +61,22 @@ export function createSearchIndex(passages: readonly Passage[]): SearchIndex {
       return hits;
     },
   };
+}
+
+/** Passages in a language the query is not written in still match, but rank below those that are. */
+const OTHER_LANGUAGE_WEIGHT = 0.6;
+
+/** The languages whose vocabulary covers most of the query's words; English wins ties (it is the source text). */
+function queryLocales(tokens: string[], vocabulary: Map<string, Set<string>>): Set<string> {
+  let best = 0;
+  let winners: string[] = [];
+  for (const [locale, words] of vocabulary) {
+    const covered = tokens.filter((t) => words.has(t)).length;
+    if (covered > best) [best, winners] = [covered, [locale]];
+    else if (covered === best) winners.push(locale);
+  }
+  if (winners.includes('en')) return new Set(['en']);
+  return new Set(winners);
 }
 
 function createLinearIndex(passages: readonly Passage[]): SearchIndex {

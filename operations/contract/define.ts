@@ -25,8 +25,13 @@ export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.Z
   summary: string;
   description?: string;
   rest: RestBinding;
-  /** CLI usage after `vitae`, e.g. `get <slug>` or `admin put <path> <file>`. */
+  /**
+   * CLI usage after `vitae`, e.g. `get <slug>` or `admin put <path> <file>`. Each `<positional>` fills the
+   * input field of the same name unless `cliArgs` says otherwise; every other field becomes an `--option`.
+   */
   cli: string;
+  /** How positionals that are not field names map onto the input. */
+  cliArgs?: Record<string, CliArg>;
   input: I;
   output: O;
   auth: 'public' | 'admin';
@@ -36,6 +41,12 @@ export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.Z
   /** Available to the site's own agent as a tool (public read operations). */
   agentTool?: boolean;
 }
+
+export type CliArg =
+  /** The positional is a file name (or `-` for stdin) whose text fills `field` (parsed as JSON with `json`). */
+  | { readInto: string; json?: boolean }
+  /** The positional is a content path when it contains a `/` or a file extension, else a slug. */
+  | { pathOrSlug: true };
 
 export type AnyOperation = OperationDef<z.ZodObject, z.ZodType>;
 export type InputOf<Op extends AnyOperation> = z.output<Op['input']>;

@@ -1,0 +1,93 @@
+// Search quality and tokenisation: a question in a language finds passages in that language.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { readContentDir } from '../repo/local-repo.server.ts';
+import { loadContent } from '../content/tree.ts';
+import { createBuild } from './corpus.ts';
+import { createSearchIndex, splitPassages } from './search.ts';
+import { tokenize } from './tokenize.ts';
+
+const { model } = loadContent(await readContentDir(resolve('content')));
+const build = createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
+const localeOf = (url: string) => /^http:\/\/site\/(zh-hant|zh|ja|fr|es|eo)\//.exec(url)?.[1] ?? 'en';
+
+// question → the slug that must be in the top five, and the language its passage must be in
+const table: Array<[string, string, string]> = [
+  ['hotel guest assistant', 'concierge-copilot', 'en'],
+  ['overbookings channel manager', 'pms-channel-bridge', 'en'],
+  ['Esperanto translation volunteer', 'libera-tradukado-volunteer', 'en'],
+  ['evaluation harness for retrieval', 'rag-evaluation-harness', 'en'],
+  ['clinical notes summarisation', 'clinical-notes-summariser', 'en'],
+  ['wallet onboarding', 'wallet-onboarding-kit', 'en'],
+  ['how does she think about AI adoption', 'thinking', 'en'],
+  ['certifications', 'credentials', 'en'],
+  ['meetup Osaka', 'kansai-web-meetup', 'en'],
+  ['hiring engineers team', 'engineering-manager-tessera-health', 'en'],
+  ['ホテルの宿泊客向けアシスタント', 'concierge-copilot', 'ja'],
+  ['臨床ノート 要約', 'clinical-notes-summariser', 'ja'],
+  ['サイトコントローラー', 'pms-channel-bridge', 'ja'],
+  ['写真', 'kansai-nights-photo-zine', 'ja'],
+  ['临床笔记摘要', 'clinical-notes-summariser', 'zh'],
+  ['开发者社区', 'kansai-web-meetup', 'zh'],
+  ['客務部主任', 'front-office-supervisor-harbour-crown', 'zh-hant'],
+  ['traduction bénévole espéranto', 'libera-tradukado-volunteer', 'fr'],
+  ['incorporación de monederos', 'wallet-onboarding-kit', 'es'],
+  ['hotela gasto', 'concierge-copilot', 'eo'],
+];
+
+describe('search quality', () => {
+  for (const [question, slug, locale] of table) {
+    it(`"${question}" finds ${slug} in ${locale}`, () => {
+      const top = build.search.search(question, 5);
+      const hit = top.find((r) => r.slug === slug);
+      assert.ok(hit, `top five: ${top.map((r) => r.slug).join(', ')}`);
+      assert.equal(localeOf(hit.url), locale);
+    });
+  }
+
+  it('gives at most one passage per record, best first, and honours the limit', () => {
+    const results = build.search.search('AI', 50);
+    assert.equal(new Set(results.map((r) => `${r.kind}:${r.slug}`)).size, results.length);
+    assert.ok(results.length <= 50);
+    assert.deepEqual(results.map((r) => r.score), [...results].map((r) => r.score).sort((a, b) => b - a));
+    assert.equal(build.search.search('AI', 3).length, 3);
+  });
+
+  it('finds nothing for words the profile does not contain', () => {
+    assert.deepEqual(build.search.search('zzzxxqq', 10), []);
+  });
+
+  it('only indexes text that is really in a language (no English fallbacks under another locale)', () => {
+    const stale = build.search.search('Más de la mitad de las preguntas habituales', 10).find((r) => r.slug === 'concierge-copilot');
+    assert.equal(stale, undefined, 'the stale Spanish translation is served in English and not indexed as Spanish');
+  });
+});
+
+describe('tokenize', () => {
+  it('folds case and accents and stems Latin words', () => {
+    assert.deepEqual(tokenize('Évaluations'), tokenize('evaluation'));
+    assert.deepEqual(tokenize('Hotels'), tokenize('hotel'));
+  });
+  it('segments Japanese and Chinese into words and bigrams', () => {
+    const ja = tokenize('機械学習の評価');
+    assert.ok(ja.includes('評価'));
+    assert.ok(ja.some((t) => t.includes('学習')));
+    assert.ok(tokenize('临床笔记摘要').length >= 2);
+  });
+  it('drops stop words', () => {
+    assert.deepEqual(tokenize('the and of'), []);
+  });
+});
+
+describe('createSearchIndex', () => {
+  it('works on tiny corpora too', () => {
+    const index = createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
+    assert.equal(index.search('hotel', 5)[0]?.slug, 'a');
+  });
+  it('splits Markdown into readable passages at headings and paragraph boundaries', () => {
+    const parts = splitPassages('## One\n\nfirst para\n\n## Two\n\n' + 'x'.repeat(700));
+    assert.ok(parts.length >= 2);
+    assert.ok(parts[0]!.startsWith('## One'));
+  });
+});

@@ -1,0 +1,43 @@
+// Which paths an editor may write: regular `.md` and `.json` files under `content/`, nothing that could
+// leave it or touch anything else. Anything else is 403 forbidden_path.
+import { AppError } from '../contract/errors.ts';
+
+export function writablePathProblem(path: string): string | undefined {
+  if (typeof path !== 'string' || !path) return 'the path is empty';
+  if (path.includes('\0')) return 'the path contains a NUL byte';
+  if (path.includes('\\')) return 'backslashes are not allowed; use "/"';
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return 'absolute paths are not allowed; paths start with "content/"';
+  if (/%[0-9a-fA-F]{2}/.test(path)) return 'percent-encoded characters are not allowed in a content path';
+  const segments = path.split('/');
+  if (segments.some((s) => s === '..' || s === '.')) return '"." and ".." segments are not allowed';
+  if (segments.some((s) => s === '')) return 'empty path segments ("//" or a trailing "/") are not allowed';
+  if (segments.some((s) => s.startsWith('.'))) return 'dot-files and dot-folders are not writable';
+  if (segments[0] !== 'content' || segments.length < 2) return 'only files under content/ are writable';
+  if (!/\.(md|json)$/.test(path)) return 'only .md and .json files are writable';
+  if (/[\u0000-\u001f\u007f]/.test(path)) return 'control characters are not allowed';
+  return undefined;
+}
+
+export function assertWritablePath(path: string): void {
+  const problem = writablePathProblem(path);
+  if (problem) throw new AppError('forbidden_path', `"${printable(path)}" is not a writable content file: ${problem}.`);
+}
+
+/** A folder filter for listings: same rules, but for a directory. */
+export function assertContentDir(dir: string): string {
+  const clean = dir.replace(/\/+$/, '');
+  if (!clean) return 'content';
+  const problem = writablePathProblem(`${clean}/x.md`);
+  if (problem) throw new AppError('forbidden_path', `"${printable(dir)}" is not a content folder: ${problem}.`);
+  return clean;
+}
+
+function printable(path: string): string {
+  return String(path).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).slice(0, 200);
+}
+
+export const writablePathRules = [
+  'Regular .md and .json files under content/ only.',
+  'No "..", ".", empty segments, absolute paths, backslashes, NUL or control characters, percent-encoding.',
+  'No dot-files or dot-folders; symlinks are never written or followed.',
+];

@@ -1,0 +1,188 @@
+// The admin operations: read and change the content repository through validated commits, follow the
+// publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
+import { z } from 'zod';
+import { defineOperation } from './define.ts';
+import { Branch, documentNames, kinds, lensIds, locales, ProblemSchema, tags } from './shared.ts';
+
+const ContentPath = z
+  .string()
+  .min(1)
+  .max(300)
+  .describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
+const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'a sha is 40 hexadecimal characters').describe('Blob sha the change was based on; 409 if the file changed since');
+const Message = z.string().trim().min(1, 'give a commit message').max(500).describe('Commit message');
+const Content = z.string().max(512 * 1024, 'a content file is at most 512 kB').describe('The whole file: YAML front matter and Markdown body, or JSON');
+
+export const CommitResult = z
+  .object({
+    branch: Branch,
+    commit: z.object({ sha: z.string(), message: z.string(), url: z.string().optional() }),
+    files: z.array(z.object({ path: z.string(), sha: z.string().nullable().describe('New blob sha; null when deleted') })),
+  })
+  .meta({ id: 'CommitResult' });
+
+export const Change = z.union([
+  z.strictObject({ path: ContentPath, content: Content, sha: Sha.optional() }),
+  z.strictObject({ path: ContentPath, delete: z.literal(true), sha: Sha.optional() }),
+]);
+
+const FieldInfo = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  description: z.string().optional(),
+  allowed: z.array(z.string()).optional(),
+  rules: z.array(z.string()).optional(),
+});
+
+export const ContentSchema = z
+  .object({
+    fileKinds: z.array(
+      z.object({
+        kind: z.string(),
+        pattern: z.string(),
+        body: z.string(),
+        fields: z.array(FieldInfo),
+        translationFields: z.array(z.string()),
+      }),
+    ),
+    kinds: z.array(z.enum(kinds)),
+    tags: z.array(z.enum(tags)),
+    lenses: z.array(z.enum(lensIds)),
+    documents: z.array(z.enum(documentNames)),
+    locales: z.array(z.enum(locales)),
+    skills: z.array(z.string()).describe('Skill slugs that exist on main'),
+    writablePaths: z.array(z.string()),
+    conventions: z.array(z.string()),
+    jsonSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of each file kind’s front matter'),
+  })
+  .meta({ id: 'ContentSchema' });
+
+export const DeployRun = z
+  .object({
+    id: z.string(),
+    branch: Branch,
+    commit: z.string(),
+    status: z.enum(['queued', 'running', 'success', 'failure', 'cancelled']),
+    stages: z.array(
+      z.object({
+        name: z.enum(['translate', 'build', 'deploy']),
+        status: z.enum(['queued', 'running', 'success', 'failure', 'skipped', 'cancelled']),
+        startedAt: z.string().nullable(),
+        finishedAt: z.string().nullable(),
+        note: z.string().optional(),
+      }),
+    ),
+    createdAt: z.string(),
+    error: z.string().optional(),
+    url: z.string(),
+    siteUrl: z.string(),
+  })
+  .meta({ id: 'DeployRun' });
+
+export const adminSchema = defineOperation({
+  name: 'admin_schema',
+  summary: 'The content schema: file kinds, fields and rules, vocabularies, writable paths, conventions',
+  rest: { method: 'GET', path: '/api/admin/schema' },
+  cli: 'admin schema',
+  input: z.object({}),
+  output: ContentSchema,
+  auth: 'admin',
+  errors: ['unauthorized'],
+});
+
+export const adminListFiles = defineOperation({
+  name: 'admin_list_files',
+  summary: 'List content files with path, size and sha',
+  rest: { method: 'GET', path: '/api/admin/files' },
+  cli: 'admin ls [dir]',
+  input: z.object({ dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'), branch: Branch.default('main') }),
+  output: z.object({ branch: Branch, files: z.array(z.object({ path: z.string(), size: z.number().int(), sha: z.string() })) }).meta({ id: 'FileList' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminReadFile = defineOperation({
+  name: 'admin_read_file',
+  summary: 'Read one content file’s raw source and sha, by path or by slug',
+  rest: { method: 'GET', path: '/api/admin/file' },
+  cli: 'admin get <path|slug>',
+  cliArgs: { 'path|slug': { pathOrSlug: true } },
+  input: z
+    .object({ path: ContentPath.optional(), slug: z.string().max(100).optional().describe('An entry, lens or skill slug'), branch: Branch.default('main') })
+    .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
+  output: z.object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch }).meta({ id: 'ContentFile' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminValidate = defineOperation({
+  name: 'admin_validate',
+  summary: 'Validate a file as if written: the problems of the whole tree after the change (empty when valid)',
+  rest: { method: 'POST', path: '/api/admin/validate' },
+  cli: 'admin validate <path> <file>',
+  cliArgs: { file: { readInto: 'content' } },
+  input: z.object({ path: ContentPath, content: Content, branch: Branch.default('main') }),
+  output: z.object({ valid: z.boolean(), problems: z.array(ProblemSchema) }).meta({ id: 'ValidationResult' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminWriteFile = defineOperation({
+  name: 'admin_write_file',
+  summary: 'Create or replace a content file in one validated commit',
+  rest: { method: 'PUT', path: '/api/admin/file' },
+  cli: 'admin put <path> <file>',
+  cliArgs: { file: { readInto: 'content' } },
+  input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
+  output: CommitResult,
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminDeleteFile = defineOperation({
+  name: 'admin_delete_file',
+  summary: 'Delete a content file in one validated commit (history keeps it)',
+  rest: { method: 'DELETE', path: '/api/admin/file', from: 'query+body' },
+  cli: 'admin rm <path>',
+  input: z.object({ path: ContentPath, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
+  output: CommitResult,
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminCommitChanges = defineOperation({
+  name: 'admin_commit_changes',
+  summary: 'Write and delete several content files in one validated commit',
+  rest: { method: 'POST', path: '/api/admin/changes' },
+  cli: 'admin commit <changes>',
+  cliArgs: { changes: { readInto: 'changes', json: true } },
+  input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), message: Message, branch: Branch.default('main') }),
+  output: CommitResult,
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminDeployStatus = defineOperation({
+  name: 'admin_deploy_status',
+  summary: 'Recent publish runs (translate → build → deploy), newest first',
+  rest: { method: 'GET', path: '/api/admin/deploys' },
+  cli: 'admin deploys',
+  input: z.object({ branch: Branch.default('main'), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+  output: z.object({ runs: z.array(DeployRun) }).meta({ id: 'DeployRuns' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request'],
+});
+
+export const adminPromote = defineOperation({
+  name: 'admin_promote',
+  summary: 'Merge dev into main (fast-forward when possible) and publish it',
+  rest: { method: 'POST', path: '/api/admin/promote' },
+  cli: 'admin promote',
+  input: z.object({ message: Message.optional() }),
+  output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured'],
+});
+
+export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminDeployStatus, adminPromote];
