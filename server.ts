@@ -43,6 +43,15 @@ async function main() {
   console.log(`  site       ${config.baseUrl}   (listening on ${service.urls.main})`);
   if (service.urls.dev) console.log(`  preview    ${config.devUrl}   (dev branch, listening on ${service.urls.dev})`);
   console.log(`  API        ${config.baseUrl}/api/v1/entries   OpenAPI ${config.baseUrl}/openapi.json`);
+  console.log(`  MCP        ${config.baseUrl}/mcp   admin ${config.baseUrl}/mcp/admin`);
+  if (runtime.adminTokenGenerated) {
+    console.log(`  admin      ${config.baseUrl}/api/admin   token (generated once, kept in ${config.DATA_DIR}/secrets/admin-token):`);
+    console.log(`             ${runtime.adminToken}`);
+  } else if (!config.ADMIN_TOKEN) {
+    console.log(`  admin      ${config.baseUrl}/api/admin   token in ${config.DATA_DIR}/secrets/admin-token`);
+  } else {
+    console.log(`  admin      ${config.baseUrl}/api/admin   token from ADMIN_TOKEN`);
+  }
   const stop = () => service.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

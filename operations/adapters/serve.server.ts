@@ -7,6 +7,8 @@ import type { Config } from '../server/config.server.ts';
 import { startRuntime, type Runtime } from '../server/runtime.server.ts';
 import { createApiHandler, sendError } from './http.server.ts';
 import { createMcpHandler } from './mcp-http.server.ts';
+import { createAdminAuth } from './admin-auth.server.ts';
+import { createSessionStore } from '../server/sessions.server.ts';
 import { AppError } from '../contract/errors.ts';
 
 export type WebHandler = (req: IncomingMessage, res: ServerResponse, branch: Branch) => void;
@@ -37,8 +39,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const listen = options.listen ?? { main: config.PORT, ...(config.PREVIEW_PORT ? { dev: config.PREVIEW_PORT } : {}) };
   const listeners = Object.entries(listen) as Array<[Branch, number]>;
 
+  const sessions = await createSessionStore(runtime.dataDir, runtime.sessionSecret, runtime.adminToken);
   for (const [branch, port] of listeners) {
-    const api = createApiHandler(runtime, branch, { extra: [createMcpHandler(runtime, branch)] });
+    const adminAuth = createAdminAuth(runtime, branch, sessions);
+    const api = createApiHandler(runtime, branch, { extra: [adminAuth.routes, createMcpHandler(runtime, branch)], authorize: adminAuth.authorize });
     const server = createServer((req, res) => {
       api(req, res).then(
         (handled) => {
@@ -69,6 +73,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
           s.closeAllConnections();
         })),
       );
+      if (!options.runtime) await runtime.close();
     },
   };
 }

@@ -1,8 +1,9 @@
 // The operation list: the single source of truth for REST routes, OpenAPI, MCP tools and CLI commands.
 import type { AnyOperation } from './define.ts';
 import { publicReadOperations } from './public.ts';
+import { adminOperations } from './admin.ts';
 
-export const operations: readonly AnyOperation[] = [...publicReadOperations];
+export const operations: readonly AnyOperation[] = [...publicReadOperations, ...adminOperations];
 
 export const operationsByName: ReadonlyMap<string, AnyOperation> = new Map(operations.map((op) => [op.name, op]));
 

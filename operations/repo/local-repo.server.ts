@@ -36,6 +36,9 @@ export async function openLocalRepo(gitDir: string): Promise<Git> {
     await git.run(['config', 'core.logAllRefUpdates', 'always']); // reflogs keep every published state recoverable
     await git.run(['config', 'gc.auto', '0']);
   }
+  // A commit that was answered 200 must survive a power cut: fsync objects and refs before returning.
+  await git.run(['config', 'core.fsync', 'committed']);
+  await git.run(['config', 'core.fsyncMethod', 'fsync']);
   return git;
 }
 

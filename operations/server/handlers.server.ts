@@ -6,8 +6,9 @@ import { operations, type AnyOperation } from '../contract/index.ts';
 import { describeIssue, pointerOf } from '../content/front-matter.ts';
 import type { Handler, OperationContext } from './context.server.ts';
 import { publicHandlers } from './public.server.ts';
+import { adminHandlers } from './admin.server.ts';
 
-export const handlers: Record<string, Handler> = { ...publicHandlers };
+export const handlers: Record<string, Handler> = { ...publicHandlers, ...adminHandlers };
 
 for (const op of operations) {
   if (!handlers[op.name]) throw new Error(`Operation ${op.name} has no handler`);

@@ -17,7 +17,7 @@ export function healthReport(runtime: Runtime, branch: Branch) {
     content: { commit: build.commit, builtAt: build.builtAt, entries: build.model.entries.size },
     chat: { configured: config.chatConfigured },
     transcription: { configured: config.chatConfigured },
-    repo: { backend: config.REPO_BACKEND, configured: config.REPO_BACKEND === 'local' || Boolean(config.GITHUB_TOKEN && config.GITHUB_REPOSITORY) },
+    repo: { backend: config.REPO_BACKEND, configured: config.REPO_BACKEND === 'local' },
     admin: { configured: operations.some((op) => op.auth === 'admin') },
   };
 }

@@ -1,5 +1,5 @@
-// The running service's state: the content repository and the live build of each branch.
-// Reads only ever see a complete build; a new build replaces the old one in a single assignment.
+// The running service's state: the content repository, the publish pipeline and the live build of each
+// branch. Reads only ever see a complete build; a deploy replaces it in a single assignment.
 import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
@@ -7,33 +7,44 @@ import type { Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import type { Git } from '../repo/git.server.ts';
-import { openLocalRepo, readContentAt, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
+import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
+import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
 import type { Config } from './config.server.ts';
 import { loadOrCreateSecret } from './secrets.server.ts';
+import { readJson, writeFileAtomic } from './files.server.ts';
+import { createPipeline, type Pipeline } from './pipeline.server.ts';
 
 export interface Runtime {
   config: Config;
   git: Git;
+  repo: ContentRepo;
+  pipeline: Pipeline;
   dataDir: string;
   /** The admin bearer token (from ADMIN_TOKEN or generated once into DATA_DIR). */
   adminToken: string;
   /** True when this start generated the admin token. */
   adminTokenGenerated: boolean;
+  sessionSecret: string;
   startedAt: number;
   build(branch: Branch): Build;
-  /** Builds `branch` at its current commit and makes it live. */
-  rebuild(branch: Branch): Promise<Build>;
   siteUrl(branch: Branch): string;
+  /** Stops background work and waits for the pipeline to finish what it is doing. */
+  close(): Promise<void>;
 }
 
 export class StartupError extends Error {}
 
-/** Opens (or seeds) the content repository and builds `main` and `dev`. */
+const BRANCHES: Branch[] = ['main', 'dev'];
+/** How often the repository is checked for commits pushed from outside the service. */
+const WATCH_INTERVAL_MS = 3000;
+
+/** Opens (or seeds) the content repository, serves the last deployed build of each branch, and publishes what is newer. */
 export async function startRuntime(config: Config): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const git = await openLocalRepo(join(dataDir, 'content.git'));
   const adminToken = await loadOrCreateSecret(dataDir, 'admin-token', config.ADMIN_TOKEN);
+  const sessionSecret = await loadOrCreateSecret(dataDir, 'session-secret', config.SESSION_SECRET);
 
   if (!(await resolveBranch(git, 'main'))) {
     const files = await readContentDir(resolve(config.CONTENT_DIR));
@@ -47,47 +58,98 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     await git.run(['update-ref', 'refs/heads/dev', (await resolveBranch(git, 'main'))!, '']);
   }
 
+  const localRepo = createContentRepo(git);
+  // Only the local backend is built so far; with REPO_BACKEND=github the site is served from the seed and
+  // the admin surface says plainly that no repository backend is usable.
+  const repo: ContentRepo =
+    config.REPO_BACKEND === 'local'
+      ? localRepo
+      : new Proxy(localRepo, {
+          get(target, key) {
+            if (key === 'filesAt' || key === 'head' || key === 'git') return target[key as keyof ContentRepo];
+            return () => Promise.reject(new AppError('repo_not_configured', 'The github repository backend is not available in this version; run with REPO_BACKEND=local.'));
+          },
+        });
   const live = new Map<Branch, Build>();
   const siteUrl = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl);
+  const deployedFile = join(dataDir, 'deployed.json');
+  const deployed = await readJson<Partial<Record<Branch, string>>>(deployedFile, {});
 
-  async function buildBranch(branch: Branch): Promise<Build> {
-    const commit = await resolveBranch(git, branch);
-    if (!commit) throw new AppError('repo_error', `branch ${branch} does not exist in the content repository`);
-    const { files, irregular } = await readContentAt(git, commit);
-    const { model, problems } = loadContent(files);
-    for (const entry of irregular) problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+  async function buildAt(branch: Branch, commit: string): Promise<Build> {
+    const { tree, texts } = await localRepo.filesAt(commit);
+    const { model, problems } = loadContent(texts);
+    for (const entry of tree) if (entry.mode !== '100644' && entry.mode !== '100755') problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
     if (!model || problems.length) {
-      throw new AppError('invalid', `The content of ${branch} at ${commit.slice(0, 7)} is invalid`, { errors: problems });
+      throw new AppError('invalid', `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, { errors: problems });
     }
     return createBuild(model, { commit, siteUrl: siteUrl(branch) });
   }
 
-  for (const branch of ['main', 'dev'] as const) {
+  // Serve what was deployed last; a newer head is published by the pipeline (below), not at start.
+  for (const branch of BRANCHES) {
+    const commit = deployed[branch] ?? (await resolveBranch(git, branch))!;
     try {
-      live.set(branch, await buildBranch(branch));
+      live.set(branch, await buildAt(branch, commit));
     } catch (error) {
       if (error instanceof AppError && error.errors) {
-        throw new StartupError(`${error.message}:\n${error.errors.map(formatProblem).join('\n')}`);
+        throw new StartupError(`The content of ${branch} at ${commit.slice(0, 7)} is invalid:\n${error.errors.map(formatProblem).join('\n')}`);
       }
       throw error;
     }
   }
 
+  const pipeline = await createPipeline(
+    dataDir,
+    {
+      async translate() {
+        return {
+          status: 'skipped',
+          note: config.chatConfigured ? 'automatic translation is not part of this version yet' : 'no model provider configured (set OPENAI_API_KEY or OPENAI_BASE_URL)',
+        };
+      },
+      build: buildAt,
+      async deploy(branch, build) {
+        live.set(branch, build);
+        deployed[branch] = build.commit;
+        await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
+      },
+    },
+    config.LOG_LEVEL === 'silent' ? undefined : (line) => console.error(line),
+  );
+  await pipeline.recover();
+
+  const seen = new Map<Branch, string>();
+  async function watch() {
+    for (const branch of BRANCHES) {
+      const head = await resolveBranch(git, branch).catch(() => null);
+      if (!head || seen.get(branch) === head) continue;
+      seen.set(branch, head);
+      if (head !== live.get(branch)!.commit) await pipeline.ensure(branch, head);
+    }
+  }
+  await watch();
+  let watching: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    watching ??= watch().catch(() => {}).finally(() => (watching = undefined));
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+
   return {
     config,
     git,
+    repo,
+    pipeline,
     dataDir,
     adminToken: adminToken.value,
     adminTokenGenerated: adminToken.generated,
+    sessionSecret: sessionSecret.value,
     startedAt: Date.now(),
-    build(branch) {
-      return live.get(branch)!;
-    },
-    async rebuild(branch) {
-      const build = await buildBranch(branch);
-      live.set(branch, build);
-      return build;
-    },
+    build: (branch) => live.get(branch)!,
     siteUrl,
+    async close() {
+      clearInterval(timer);
+      await watching;
+      await pipeline.idle();
+    },
   };
 }

@@ -1,0 +1,214 @@
+// Validated, atomic commits to the content repository through git plumbing and a private index:
+// blobs → tree → commit → `update-ref` with the old value (compare-and-swap). No working tree exists,
+// so a crash can leave unreferenced objects at worst, never a half-applied change.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError, type Problem } from '../contract/errors.ts';
+import type { Branch } from '../contract/shared.ts';
+import { loadContent } from '../content/tree.ts';
+import { assertWritablePath } from '../content/paths.ts';
+import { createKeyedLock } from '../server/files.server.ts';
+import type { Git } from './git.server.ts';
+import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
+
+export interface FileChange {
+  path: string;
+  content?: string;
+  delete?: true;
+  /** Blob sha the change was based on (null: the file must not exist yet). */
+  sha?: string | null;
+}
+
+export interface CommitOutcome {
+  branch: Branch;
+  commit: { sha: string; message: string };
+  files: Array<{ path: string; sha: string | null }>;
+  /** false when the change left the tree as it was (no commit was made). */
+  changed: boolean;
+}
+
+const ZERO = '0000000000000000000000000000000000000000';
+const REGULAR = new Set(['100644', '100755']);
+
+export function createContentRepo(git: Git) {
+  const withLock = createKeyedLock();
+  const textCache = new Map<string, Map<string, string>>(); // blob sha → text is immutable; cache per commit
+
+  async function head(branch: Branch): Promise<string> {
+    const sha = await resolveBranch(git, branch);
+    if (!sha) throw new AppError('repo_not_configured', `The content repository has no branch "${branch}".`);
+    return sha;
+  }
+
+  async function filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }> {
+    const tree = await listTree(git, commit);
+    let texts = textCache.get(commit);
+    if (!texts) {
+      const regular = tree.filter((e) => REGULAR.has(e.mode));
+      const blobs = await readBlobs(git, regular.map((e) => e.sha));
+      texts = new Map(regular.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')]));
+      textCache.set(commit, texts);
+      if (textCache.size > 8) textCache.delete(textCache.keys().next().value!);
+    }
+    return { tree, texts };
+  }
+
+  /** Problems of the whole tree at `commit` with `changes` applied (irregular files included). */
+  async function problemsWith(commit: string, changes: FileChange[]): Promise<Problem[]> {
+    const { tree, texts } = await filesAt(commit);
+    const files = new Map(texts);
+    for (const change of changes) change.delete ? files.delete(change.path) : files.set(change.path, change.content!);
+    const { problems } = loadContent(files);
+    for (const entry of tree) {
+      if (!REGULAR.has(entry.mode) && !changes.some((c) => c.path === entry.path && c.delete)) {
+        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+      }
+    }
+    return problems;
+  }
+
+  function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
+    const byPath = new Map(tree.map((e) => [e.path, e]));
+    const seen = new Set<string>();
+    for (const change of changes) {
+      assertWritablePath(change.path);
+      if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
+      seen.add(change.path);
+      const existing = byPath.get(change.path);
+      if (existing && !REGULAR.has(existing.mode)) throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
+      const segments = change.path.split('/');
+      for (let i = 1; i < segments.length; i++) {
+        const prefix = byPath.get(segments.slice(0, i).join('/'));
+        if (prefix) throw new AppError('forbidden_path', `"${prefix.path}" is a file or symlink, so "${change.path}" cannot be written under it.`);
+      }
+    }
+  }
+
+  function checkBase(changes: FileChange[], tree: TreeFile[]): void {
+    const byPath = new Map(tree.map((e) => [e.path, e]));
+    for (const change of changes) {
+      const current = byPath.get(change.path)?.sha ?? null;
+      if (change.sha !== undefined && change.sha !== current) {
+        throw new AppError('repo_error', `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`, { status: 409, details: { path: change.path, currentSha: current } });
+      }
+      if (change.delete && !current) throw new AppError('not_found', `"${change.path}" does not exist on this branch, so it cannot be deleted.`);
+    }
+  }
+
+  /** Builds a tree from `base` with changes applied, using a private index file. */
+  async function writeTreeWith(base: string, changes: FileChange[]): Promise<{ tree: string; blobs: Map<string, string> }> {
+    const writes = changes.filter((c) => !c.delete);
+    const shas = await hashObjects(git, writes.map((c) => Buffer.from(c.content!, 'utf8')));
+    const blobs = new Map(writes.map((c, i) => [c.path, shas[i]!]));
+    const index = join(git.gitDir, `vitae-index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const env = { GIT_INDEX_FILE: index };
+    try {
+      await git.run(['read-tree', base], { env });
+      const lines = changes.map((c) => (c.delete ? `0 ${ZERO}\t${c.path}` : `100644 ${blobs.get(c.path)}\t${c.path}`));
+      await git.run(['update-index', '--index-info'], { input: lines.join('\n') + '\n', env });
+      return { tree: await git.text(['write-tree'], { env }), blobs };
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  async function casUpdate(branch: Branch, next: string, expected: string): Promise<void> {
+    const { code } = await git.run(['update-ref', '-m', 'vitae', `refs/heads/${branch}`, next, expected], { okCodes: [128, 1] });
+    if (code !== 0) throw new AppError('repo_error', `The branch ${branch} moved while committing; nothing was written. Try again.`, { status: 409 });
+  }
+
+  return {
+    git,
+    head,
+    filesAt,
+
+    async listFiles(branch: Branch, dir: string): Promise<TreeFile[]> {
+      const { tree } = await filesAt(await head(branch));
+      return tree.filter((e) => REGULAR.has(e.mode) && (e.path === dir || e.path.startsWith(`${dir}/`)));
+    },
+
+    async readFile(branch: Branch, path: string): Promise<{ sha: string; content: string }> {
+      const { tree, texts } = await filesAt(await head(branch));
+      const entry = tree.find((e) => e.path === path);
+      if (!entry) throw new AppError('not_found', `No file "${path}" on ${branch}.`);
+      if (!REGULAR.has(entry.mode)) throw new AppError('forbidden_path', `"${path}" is a symlink or submodule and is not readable as content.`);
+      return { sha: entry.sha, content: texts.get(path)! };
+    },
+
+    async validate(branch: Branch, changes: FileChange[]): Promise<Problem[]> {
+      const commit = await head(branch);
+      checkPaths(changes, (await filesAt(commit)).tree);
+      return problemsWith(commit, changes);
+    },
+
+    /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
+    commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome> {
+      for (const change of changes) assertWritablePath(change.path);
+      return withLock(branch, async () => {
+        const base = await head(branch);
+        const { tree } = await filesAt(base);
+        checkPaths(changes, tree);
+        checkBase(changes, tree);
+        const problems = await problemsWith(base, changes);
+        if (problems.length) {
+          throw new AppError('invalid', `The change would leave the content invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written.`, { errors: problems });
+        }
+        const { tree: newTree, blobs } = await writeTreeWith(base, changes);
+        const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : blobs.get(c.path)! }));
+        if (newTree === (await git.text(['rev-parse', `${base}^{tree}`]))) {
+          return { branch, commit: { sha: base, message: await git.text(['log', '-1', '--format=%s', base]) }, files, changed: false };
+        }
+        const commit = await git.text(['commit-tree', newTree, '-p', base, '-m', message]);
+        await casUpdate(branch, commit, base);
+        return { branch, commit: { sha: commit, message }, files, changed: true };
+      });
+    },
+
+    /** Merges dev into main: fast-forward when possible, else a merge commit; conflicts change nothing. */
+    promote(message: string | undefined): Promise<CommitOutcome & { merged: boolean; fastForward: boolean }> {
+      return withLock('main', async () => {
+        const main = await head('main');
+        const dev = await head('dev');
+        const isAncestor = async (a: string, b: string) => (await git.run(['merge-base', '--is-ancestor', a, b], { okCodes: [1] })).code === 0;
+        // The files a promotion changes on main, with their new blob shas (null when deleted).
+        const changedFiles = async (from: string, to: string) => {
+          const rows = (await git.text(['diff-tree', '-r', '--no-commit-id', '--name-status', from, to])).split('\n').filter(Boolean).map((line) => {
+            const [status, path] = line.split('\t');
+            return { path: path!, deleted: status === 'D' };
+          });
+          const kept = rows.filter((r) => !r.deleted);
+          const shas = kept.length ? (await git.text(['rev-parse', ...kept.map((r) => `${to}:${r.path}`)])).split('\n') : [];
+          return rows.map((r) => ({ path: r.path, sha: r.deleted ? null : shas[kept.indexOf(r)]! }));
+        };
+        if (main === dev || (await isAncestor(dev, main))) {
+          return { branch: 'main', commit: { sha: main, message: await git.text(['log', '-1', '--format=%s', main]) }, files: [], changed: false, merged: false, fastForward: false };
+        }
+        if (await isAncestor(main, dev)) {
+          const problems = await problemsWith(dev, []);
+          if (problems.length) throw new AppError('invalid', 'dev is not valid content; fix it before promoting.', { errors: problems });
+          await casUpdate('main', dev, main);
+          return { branch: 'main', commit: { sha: dev, message: await git.text(['log', '-1', '--format=%s', dev]) }, files: await changedFiles(main, dev), changed: true, merged: true, fastForward: true };
+        }
+        const merge = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', main, dev], { okCodes: [1] });
+        const lines = merge.stdout.toString('utf8').trim().split('\n');
+        if (merge.code === 1) {
+          const paths = [...new Set(lines.slice(1).filter(Boolean))];
+          throw new AppError('repo_error', `dev and main both changed ${paths.join(', ')}; resolve the conflict on dev (make it match main where needed) and promote again. Nothing was changed.`, { status: 409, details: { conflicts: paths } });
+        }
+        const tree = lines[0]!;
+        const texts = new Map<string, string>();
+        const merged = await listTree(git, tree);
+        const blobs = await readBlobs(git, merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha));
+        for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, blobs.get(e.sha)!.toString('utf8'));
+        const { problems } = loadContent(texts);
+        if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
+        const text = message ?? 'Promote dev to main';
+        const commit = await git.text(['commit-tree', tree, '-p', main, '-p', dev, '-m', text]);
+        await casUpdate('main', commit, main);
+        return { branch: 'main', commit: { sha: commit, message: text }, files: await changedFiles(main, commit), changed: true, merged: true, fastForward: false };
+      });
+    },
+  };
+}
+
+export type ContentRepo = ReturnType<typeof createContentRepo>;

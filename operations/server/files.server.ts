@@ -1,0 +1,48 @@
+// Small durable-file helpers: write to a temporary file, fsync, rename, so a crash leaves the old or
+// the new version and never half of one.
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export async function writeFileAtomic(path: string, data: string, mode = 0o644): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const handle = await open(tmp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
+  const dir = await open(dirname(path), 'r');
+  try {
+    await dir.sync();
+  } catch {
+    // some file systems cannot fsync a directory; the rename is still atomic
+  } finally {
+    await dir.close();
+  }
+}
+
+export async function readJson<T>(path: string, fallback: T): Promise<T> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Runs tasks for the same key one after another (writers to one branch are serialised). */
+export function createKeyedLock() {
+  const tails = new Map<string, Promise<unknown>>();
+  return function withLock<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = tails.get(key) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => {});
+    tails.set(key, tail);
+    tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}

@@ -1,0 +1,186 @@
+// The publish pipeline: every new commit on main or dev gets a durable run, translate → build → deploy.
+// Run records live under DATA_DIR/runs and survive restarts; a run cut short by a crash is marked failed
+// and queued again. A failed run leaves the previous build live.
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Branch } from '../contract/shared.ts';
+import { readJson, writeFileAtomic } from './files.server.ts';
+
+export type RunStatus = 'queued' | 'running' | 'success' | 'failure' | 'cancelled';
+export type StageStatus = 'queued' | 'running' | 'success' | 'failure' | 'skipped' | 'cancelled';
+export type StageName = 'translate' | 'build' | 'deploy';
+
+export interface Stage {
+  name: StageName;
+  status: StageStatus;
+  startedAt: string | null;
+  finishedAt: string | null;
+  note?: string;
+}
+
+export interface Run {
+  id: string;
+  branch: Branch;
+  commit: string;
+  status: RunStatus;
+  stages: Stage[];
+  createdAt: string;
+  error?: string;
+  /** When a run was re-queued after an interruption, the run it replaces. */
+  retryOf?: string;
+}
+
+export interface StageResult {
+  status: 'success' | 'skipped';
+  note?: string;
+}
+
+export interface PipelineSteps<B> {
+  /** Translate stale and missing translations; may commit and so return a newer commit to build. */
+  translate(branch: Branch, commit: string): Promise<StageResult & { commit?: string }>;
+  build(branch: Branch, commit: string): Promise<B>;
+  deploy(branch: Branch, build: B): Promise<void>;
+}
+
+const STAGES: StageName[] = ['translate', 'build', 'deploy'];
+const now = () => new Date().toISOString();
+
+export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>, log: (line: string) => void = () => {}) {
+  const dir = join(dataDir, 'runs');
+  const runs = new Map<string, Run>();
+  const listeners = new Set<(run: Run) => void>();
+  const working = new Set<Branch>();
+  let counter = 0;
+
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const run = await readJson<Run | null>(join(dir, name), null);
+    if (run?.id) runs.set(run.id, run);
+  }
+
+  async function save(run: Run) {
+    await writeFileAtomic(join(dir, `${run.id}.json`), JSON.stringify(run, null, 2));
+    for (const listener of listeners) listener(run);
+  }
+
+  function newRun(branch: Branch, commit: string, retryOf?: string): Run {
+    const id = `${now().replace(/[-:.TZ]/g, '')}-${String(counter++).padStart(4, '0')}-${randomBytes(3).toString('hex')}`;
+    return {
+      id, branch, commit, status: 'queued', createdAt: now(),
+      stages: STAGES.map((name) => ({ name, status: 'queued', startedAt: null, finishedAt: null })),
+      ...(retryOf ? { retryOf } : {}),
+    };
+  }
+
+  async function enqueue(branch: Branch, commit: string, retryOf?: string): Promise<Run> {
+    const run = newRun(branch, commit, retryOf);
+    runs.set(run.id, run);
+    await save(run);
+    void work(branch);
+    return run;
+  }
+
+  /** Works through a branch's queue; only the newest queued commit is built, older ones are superseded. */
+  async function work(branch: Branch) {
+    if (working.has(branch)) return;
+    working.add(branch);
+    try {
+      for (;;) {
+        const queued = [...runs.values()].filter((r) => r.branch === branch && r.status === 'queued').sort((a, b) => a.id.localeCompare(b.id));
+        const run = queued.pop();
+        if (!run) break;
+        for (const older of queued) {
+          older.status = 'cancelled';
+          older.error = `superseded by run ${run.id}`;
+          older.stages.forEach((s) => (s.status = 'cancelled'));
+          await save(older);
+        }
+        await execute(run);
+      }
+    } finally {
+      working.delete(branch);
+    }
+  }
+
+  async function execute(run: Run) {
+    run.status = 'running';
+    await save(run);
+    let commit = run.commit;
+    let build: B | undefined;
+    for (const stage of run.stages) {
+      stage.status = 'running';
+      stage.startedAt = now();
+      await save(run);
+      try {
+        if (stage.name === 'translate') {
+          const result = await steps.translate(run.branch, commit);
+          stage.status = result.status;
+          if (result.note) stage.note = result.note;
+          if (result.commit) commit = result.commit;
+        } else if (stage.name === 'build') {
+          build = await steps.build(run.branch, commit);
+          stage.status = 'success';
+        } else {
+          await steps.deploy(run.branch, build!);
+          stage.status = 'success';
+        }
+        stage.finishedAt = now();
+      } catch (error) {
+        stage.status = 'failure';
+        stage.finishedAt = now();
+        stage.note = (error as Error).message;
+        for (const later of run.stages) if (later.status === 'queued') later.status = 'cancelled';
+        run.status = 'failure';
+        run.error = `${stage.name} failed: ${(error as Error).message}`;
+        log(`[vitae] run ${run.id} on ${run.branch} failed: ${run.error}`);
+        await save(run);
+        return;
+      }
+      await save(run);
+    }
+    run.status = 'success';
+    await save(run);
+  }
+
+  return {
+    /** Marks runs interrupted by a crash as failed and queues them again; resumes queued work. */
+    async recover(): Promise<void> {
+      for (const run of [...runs.values()]) {
+        if (run.status !== 'running') continue;
+        run.status = 'failure';
+        run.error = 'interrupted: the server stopped during this run; it was queued again';
+        for (const stage of run.stages) if (stage.status === 'running' || stage.status === 'queued') stage.status = 'cancelled';
+        await save(run);
+        await enqueue(run.branch, run.commit, run.id);
+      }
+      for (const branch of ['main', 'dev'] as const) void work(branch);
+    },
+    enqueue,
+    /** Queues a run for `commit` unless one exists already for it. */
+    async ensure(branch: Branch, commit: string): Promise<Run | undefined> {
+      if ([...runs.values()].some((r) => r.branch === branch && r.commit === commit && r.status !== 'cancelled')) return undefined;
+      return enqueue(branch, commit);
+    },
+    list(branch: Branch, limit: number): Run[] {
+      return [...runs.values()].filter((r) => r.branch === branch).sort((a, b) => b.id.localeCompare(a.id)).slice(0, limit);
+    },
+    get: (id: string) => runs.get(id),
+    /** Called with every saved state of every run (tests and waiting clients). */
+    onChange(listener: (run: Run) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    idle(): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (![...runs.values()].some((r) => r.status === 'queued' || r.status === 'running') && working.size === 0) resolve();
+          else setTimeout(check, 20);
+        };
+        check();
+      });
+    },
+  };
+}
+
+export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;
