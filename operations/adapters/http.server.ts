@@ -107,9 +107,13 @@ export function createApiHandler(runtime: Runtime, branch: Branch, options: ApiH
 
       const controller = new AbortController();
       res.on('close', () => controller.abort());
-      const output = await run(op, raw, match.route.params, { runtime, branch, build, clientIp: clientIp(req, runtime.config.TRUST_PROXY), signal: controller.signal });
-      if (wantsText) sendBody(req, res, 200, String((output as Record<string, unknown>)[op.rest.text!.field]), { 'Content-Type': op.rest.text!.mediaType, ...cors });
-      else sendJson(req, res, 200, output, { ...cors, 'Cache-Control': 'no-store' });
+      const ip = clientIp(req, runtime.config.TRUST_PROXY);
+      let limitHeaders: Record<string, string> = {};
+      const output = await run(op, raw, match.route.params, { runtime, branch, build, clientIp: ip, signal: controller.signal }, async () => {
+        if (op.rateLimit) limitHeaders = (await runtime.rateLimits.consume(op.rateLimit, ip)).headers;
+      });
+      if (wantsText) sendBody(req, res, 200, String((output as Record<string, unknown>)[op.rest.text!.field]), { 'Content-Type': op.rest.text!.mediaType, ...cors, ...limitHeaders });
+      else sendJson(req, res, 200, output, { ...cors, ...limitHeaders, 'Cache-Control': 'no-store' });
       return true;
     } catch (error) {
       sendError(req, res, error, publicPath ? PUBLIC_CORS : {});
@@ -118,7 +122,8 @@ export function createApiHandler(runtime: Runtime, branch: Branch, options: ApiH
   };
 }
 
-async function run(op: AnyOperation, raw: Record<string, unknown>, pathParams: string[], ctx: OperationContext): Promise<unknown> {
+/** Parses the input (400/404), then runs `beforeHandler` (rate limits: valid requests only), then the handler. */
+async function run(op: AnyOperation, raw: Record<string, unknown>, pathParams: string[], ctx: OperationContext, beforeHandler?: () => Promise<void>): Promise<unknown> {
   const result = op.input.safeParse(raw);
   if (!result.success) {
     const errors = inputProblems(result.error, op.rest.rename);
@@ -130,6 +135,7 @@ async function run(op: AnyOperation, raw: Record<string, unknown>, pathParams: s
     }
     throw new AppError('bad_request', errors.map((e) => e.message).join('; ') + '.', { errors });
   }
+  await beforeHandler?.();
   return handlers[op.name]!(result.data, ctx);
 }
 

@@ -88,7 +88,11 @@ export function createMcpHandler(runtime: Runtime, branch: Branch) {
         name: runtime.build(branch).model.site.shortName,
         ops: surface.ops,
         errorBody: appErrorBody,
-        call: async (op, input) => handlers[op.name]!(input, { ...ctx, build: runtime.build(branch) }),
+        call: async (op, input) => {
+          // The same budget as REST: one client IP, one bucket, whichever door the call comes through.
+          if (op.rateLimit) await runtime.rateLimits.consume(op.rateLimit, ctx.clientIp);
+          return handlers[op.name]!(input, { ...ctx, build: runtime.build(branch) });
+        },
       });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

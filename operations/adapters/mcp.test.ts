@@ -5,12 +5,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
 
 let service: TestService;
+let model: FakeOpenAI;
 before(async () => {
-  service = await startTestService({ ADMIN_TOKEN: 'test-admin-token-0123456789' });
+  model = await startFakeOpenAI();
+  model.fallback = { text: 'Noa is based in Lisbon (profile).' };
+  service = await startTestService({ ADMIN_TOKEN: 'test-admin-token-0123456789', OPENAI_BASE_URL: model.url });
 });
-after(() => service.stop());
+after(async () => {
+  await service.stop();
+  await model.close();
+});
 
 async function connect(path = '/mcp', headers: Record<string, string> = {}) {
   const client = new Client({ name: 'vitae-test', version: '1.0.0' });
@@ -25,6 +32,7 @@ const validArguments: Record<string, Record<string, unknown>> = {
   list_lenses: {},
   search_subject: { query: 'hotel guests', limit: 3 },
   get_document: { name: 'thinking', locale: 'zh' },
+  ask_subject: { question: 'Where is Noa based?', locale: 'en' },
 };
 const invalidArguments: Record<string, Record<string, unknown>> = {
   get_brief: { locale: 'xx' },
@@ -33,6 +41,7 @@ const invalidArguments: Record<string, Record<string, unknown>> = {
   list_lenses: { locale: 42 },
   search_subject: { query: '' },
   get_document: { name: 'diary' },
+  ask_subject: { question: '' },
 };
 
 const rpc = (body: unknown, headers: Record<string, string> = {}, path = '/mcp') =>

@@ -5,15 +5,22 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { fillPath } from './routes.ts';
+import { requestFor } from './client.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
 
+const TOKEN = 'openapi-test-token-0123456789';
 let service: TestService;
+let model: FakeOpenAI;
 let doc: any;
 before(async () => {
-  service = await startTestService();
+  model = await startFakeOpenAI();
+  service = await startTestService({ ADMIN_TOKEN: TOKEN, OPENAI_BASE_URL: model.url });
   doc = await (await service.get('/openapi.json')).json();
 });
-after(() => service.stop());
+after(async () => {
+  await service.stop();
+  await model.close();
+});
 
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1.0 document, version 1.0.0', async () => {
@@ -46,25 +53,38 @@ describe('live responses match the documented schemas', () => {
   it('holds for a success and an error of every operation', async () => {
     const resolved: any = await SwaggerParser.dereference(structuredClone(doc));
     const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const brief = 'content/brief.md';
+    const briefText = (await service.runtime.repo.readFile('main', brief)).content;
     const samples: Record<string, Array<{ input: Record<string, unknown>; status: number }>> = {
       get_brief: [{ input: { locale: 'ja' }, status: 200 }, { input: { locale: 'xx' }, status: 400 }],
       list_experience: [{ input: { tag: 'ai', locale: 'fr' }, status: 200 }, { input: { kind: 'x' }, status: 400 }],
       get_entry: [{ input: { slug: 'concierge-copilot', locale: 'zh-hant' }, status: 200 }, { input: { slug: 'missing' }, status: 404 }],
       list_lenses: [{ input: { locale: 'eo' }, status: 200 }, { input: { locale: 'xx' }, status: 400 }],
-      search_subject: [{ input: { q: 'ホテル', limit: 5 }, status: 200 }, { input: { limit: 5 }, status: 400 }],
+      search_subject: [{ input: { query: 'ホテル', limit: 5 }, status: 200 }, { input: { limit: 5 }, status: 400 }],
       get_document: [{ input: { name: 'talks', locale: 'es' }, status: 200 }, { input: { name: 'nope' }, status: 404 }],
+      ask_subject: [{ input: { question: 'Where is Noa based?' }, status: 200 }, { input: { question: '' }, status: 400 }],
+      admin_schema: [{ input: {}, status: 200 }],
+      admin_list_files: [{ input: { dir: 'content/lenses' }, status: 200 }, { input: { dir: '../etc' }, status: 403 }],
+      admin_read_file: [{ input: { slug: 'python' }, status: 200 }, { input: { path: 'content/nope.md' }, status: 404 }],
+      admin_validate: [{ input: { path: brief, content: 'no front matter' }, status: 200 }, { input: { path: '.git/config', content: 'x' }, status: 403 }],
+      admin_write_file: [{ input: { path: brief, content: briefText + '\nUpdated.\n', message: 'Touch the brief', branch: 'dev' }, status: 200 }, { input: { path: brief, content: 'broken', message: 'x', branch: 'dev' }, status: 422 }],
+      admin_commit_changes: [{ input: { changes: [{ path: brief, content: briefText }], message: 'Restore the brief', branch: 'dev' }, status: 200 }, { input: { changes: [], message: 'x' }, status: 400 }],
+      admin_ai_edit: [{ input: { path: brief, instruction: 'Keep it as it is.' }, status: 200 }, { input: { path: brief, slug: 'x', instruction: 'x' }, status: 400 }],
+      admin_delete_file: [{ input: { path: 'content/skills/photography.md', message: 'x', branch: 'dev' }, status: 422 }, { input: { path: 'content/skills/none.md', message: 'x' }, status: 404 }],
+      admin_deploy_status: [{ input: { branch: 'dev' }, status: 200 }, { input: { branch: 'feature' }, status: 400 }],
+      admin_promote: [{ input: {}, status: 200 }],
     };
+    model.fallback = (body: any) => ({ text: body.messages.some((m: any) => /Keep it as it is/.test(String(m.content))) ? briefText : 'Lisbon.' });
     for (const op of operations) {
       const cases = samples[op.name];
       assert.ok(cases, `samples cover ${op.name}`);
       for (const { input, status } of cases) {
-        const path = fillPath(op.rest.path, input);
-        const query = new URLSearchParams(Object.entries(input).filter(([k]) => !op.rest.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]));
-        const res = await service.get(`${path}?${query}`, { headers: { Accept: 'application/json' } });
-        assert.equal(res.status, status, `${op.name} ${JSON.stringify(input)}`);
+        const request = requestFor(op, input, { baseUrl: service.url, token: TOKEN });
+        const res = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const body = await res.json();
+        assert.equal(res.status, status, `${op.name} ${JSON.stringify(input).slice(0, 100)}: ${JSON.stringify(body).slice(0, 300)}`);
         const schema = resolved.paths[op.rest.path][op.rest.method.toLowerCase()].responses[status].content['application/json'].schema;
         const validate = ajv.compile(schema);
-        const body = await res.json();
         assert.ok(validate(body), `${op.name} ${status}: ${JSON.stringify(validate.errors)}`);
       }
     }

@@ -7,6 +7,7 @@ import '../contract/shared.ts';
 type Json = Record<string, any>;
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const inlineAll = z.registry();
 
 function strip(schema: Json): Json {
   const { $schema: _s, $id: _i, ...rest } = schema;
@@ -22,7 +23,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae'): Json 
   for (const op of operations) {
     const outputId = op.output.meta()?.id as string | undefined;
     if (!outputId) throw new Error(`Operation ${op.name}: its output schema needs meta({ id }) to appear in OpenAPI`);
-    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Json);
+    // Inputs are inlined (parameters and bodies read best that way); outputs reference components.
+    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any', metadata: inlineAll } as Parameters<typeof z.toJSONSchema>[1]) as Json);
     const required = new Set<string>(input.required ?? []);
     const pathParams = [...op.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');

@@ -7,6 +7,7 @@ import type { Config } from '../server/config.server.ts';
 import { startRuntime, type Runtime } from '../server/runtime.server.ts';
 import { createApiHandler, sendError } from './http.server.ts';
 import { createMcpHandler } from './mcp-http.server.ts';
+import { createChatHandler } from './chat.server.ts';
 import { createAdminAuth } from './admin-auth.server.ts';
 import { createSessionStore } from '../server/sessions.server.ts';
 import { AppError } from '../contract/errors.ts';
@@ -42,7 +43,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const sessions = await createSessionStore(runtime.dataDir, runtime.sessionSecret, runtime.adminToken);
   for (const [branch, port] of listeners) {
     const adminAuth = createAdminAuth(runtime, branch, sessions);
-    const api = createApiHandler(runtime, branch, { extra: [adminAuth.routes, createMcpHandler(runtime, branch)], authorize: adminAuth.authorize });
+    const api = createApiHandler(runtime, branch, { extra: [adminAuth.routes, createChatHandler(runtime, branch), createMcpHandler(runtime, branch)], authorize: adminAuth.authorize });
     const server = createServer((req, res) => {
       api(req, res).then(
         (handled) => {

@@ -185,4 +185,27 @@ export const adminPromote = defineOperation({
   errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured'],
 });
 
-export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminDeployStatus, adminPromote];
+export const adminAiEdit = defineOperation({
+  name: 'admin_ai_edit',
+  summary: 'Have the model propose an edit: the whole new file, a diff and its validation problems. Never commits',
+  description: 'Drafts from the saved file, or from `content` when given (unsaved text). Apply it with admin_write_file and the returned baseSha.',
+  rest: { method: 'POST', path: '/api/admin/ai-edit' },
+  cli: 'admin ai-edit <path|slug> <instruction>',
+  cliArgs: { 'path|slug': { pathOrSlug: true } },
+  input: z
+    .object({
+      instruction: z.string().trim().min(1, 'say what to change').max(2000),
+      path: ContentPath.optional(),
+      slug: z.string().max(100).optional(),
+      branch: Branch.default('main'),
+      content: Content.optional().describe('Unsaved text to draft from; default the saved file'),
+    })
+    .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
+  output: z
+    .object({ path: z.string(), proposed: z.string(), diff: z.string().describe('Unified diff from the base to the proposal'), problems: z.array(ProblemSchema), baseSha: z.string().nullable() })
+    .meta({ id: 'AiEditProposal' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
+});
+
+export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote];

@@ -40,6 +40,15 @@ export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.Z
   pure?: boolean;
   /** Available to the site's own agent as a tool (public read operations). */
   agentTool?: boolean;
+  /** A per-client-IP budget shared by every surface that runs this operation (REST and MCP). */
+  rateLimit?: RateLimitSpec;
+}
+
+export interface RateLimitSpec {
+  /** Operations naming the same bucket share one budget. */
+  bucket: string;
+  points: number;
+  windowSeconds: number;
 }
 
 export type CliArg =

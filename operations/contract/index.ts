@@ -2,8 +2,9 @@
 import type { AnyOperation } from './define.ts';
 import { publicReadOperations } from './public.ts';
 import { adminOperations } from './admin.ts';
+import { askSubject } from './agent.ts';
 
-export const operations: readonly AnyOperation[] = [...publicReadOperations, ...adminOperations];
+export const operations: readonly AnyOperation[] = [...publicReadOperations, askSubject, ...adminOperations];
 
 export const operationsByName: ReadonlyMap<string, AnyOperation> = new Map(operations.map((op) => [op.name, op]));
 

@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import type { InputOf, OutputOf } from '../contract/define.ts';
 import type {
-  adminCommitChanges, adminDeleteFile, adminDeployStatus, adminListFiles, adminPromote, adminReadFile, adminSchema, adminValidate, adminWriteFile,
+  adminAiEdit, adminCommitChanges, adminDeleteFile, adminDeployStatus, adminListFiles, adminPromote, adminReadFile, adminSchema, adminValidate, adminWriteFile,
 } from '../contract/admin.ts';
 import { documentNames, kinds, lensIds, locales, tags, type Branch } from '../contract/shared.ts';
 import { fileKinds, SiteFile, translatableFields } from '../content/schema.ts';
 import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
 import type { CommitOutcome } from '../repo/content-repo.server.ts';
 import type { Run } from './pipeline.server.ts';
+import { aiEditHandlers } from './ai-edit.server.ts';
 import type { OperationContext } from './context.server.ts';
 
 async function committed(ctx: OperationContext, outcome: CommitOutcome) {
@@ -103,6 +104,10 @@ export const adminHandlers = {
 
   admin_deploy_status(input: InputOf<typeof adminDeployStatus>, ctx: OperationContext): OutputOf<typeof adminDeployStatus> {
     return { runs: ctx.runtime.pipeline.list(input.branch, input.limit).map((run) => runView(run, ctx)) };
+  },
+
+  admin_ai_edit(input: InputOf<typeof adminAiEdit>, ctx: OperationContext): Promise<OutputOf<typeof adminAiEdit>> {
+    return aiEditHandlers.admin_ai_edit(input, ctx, (slug) => pathOfSlug(ctx, input.branch, slug));
   },
 
   async admin_promote(input: InputOf<typeof adminPromote>, ctx: OperationContext): Promise<OutputOf<typeof adminPromote>> {

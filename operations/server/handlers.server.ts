@@ -7,8 +7,9 @@ import { describeIssue, pointerOf } from '../content/front-matter.ts';
 import type { Handler, OperationContext } from './context.server.ts';
 import { publicHandlers } from './public.server.ts';
 import { adminHandlers } from './admin.server.ts';
+import { askHandlers } from './ask.server.ts';
 
-export const handlers: Record<string, Handler> = { ...publicHandlers, ...adminHandlers };
+export const handlers: Record<string, Handler> = { ...publicHandlers, ...askHandlers, ...adminHandlers };
 
 for (const op of operations) {
   if (!handlers[op.name]) throw new Error(`Operation ${op.name} has no handler`);

@@ -117,7 +117,11 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
           const result = await steps.translate(run.branch, commit);
           stage.status = result.status;
           if (result.note) stage.note = result.note;
-          if (result.commit) commit = result.commit;
+          if (result.commit) {
+            // The translations were committed on top: that commit is what this run builds and deploys.
+            commit = result.commit;
+            run.commit = commit;
+          }
         } else if (stage.name === 'build') {
           build = await steps.build(run.branch, commit);
           stage.status = 'success';

@@ -13,6 +13,9 @@ import type { Config } from './config.server.ts';
 import { loadOrCreateSecret } from './secrets.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 import { createPipeline, type Pipeline } from './pipeline.server.ts';
+import { createModels, type Models } from './models.server.ts';
+import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
+import { translateBranch } from './translate.server.ts';
 
 export interface Runtime {
   config: Config;
@@ -25,6 +28,9 @@ export interface Runtime {
   /** True when this start generated the admin token. */
   adminTokenGenerated: boolean;
   sessionSecret: string;
+  /** The model provider, when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
+  models: Models | undefined;
+  rateLimits: RateLimits;
   startedAt: number;
   build(branch: Branch): Build;
   siteUrl(branch: Branch): string;
@@ -59,6 +65,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   }
 
   const localRepo = createContentRepo(git);
+  const models = createModels(config);
+  const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   // Only the local backend is built so far; with REPO_BACKEND=github the site is served from the seed and
   // the admin surface says plainly that no repository backend is usable.
   const repo: ContentRepo =
@@ -101,12 +109,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const pipeline = await createPipeline(
     dataDir,
     {
-      async translate() {
-        return {
-          status: 'skipped',
-          note: config.chatConfigured ? 'automatic translation is not part of this version yet' : 'no model provider configured (set OPENAI_API_KEY or OPENAI_BASE_URL)',
-        };
-      },
+      translate: (branch, commit) => translateBranch(localRepo, models?.translate, branch, commit),
       build: buildAt,
       async deploy(branch, build) {
         live.set(branch, build);
@@ -143,6 +146,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     adminToken: adminToken.value,
     adminTokenGenerated: adminToken.generated,
     sessionSecret: sessionSecret.value,
+    models,
+    rateLimits,
     startedAt: Date.now(),
     build: (branch) => live.get(branch)!,
     siteUrl,
@@ -150,6 +155,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       clearInterval(timer);
       await watching;
       await pipeline.idle();
+      await rateLimits.close();
     },
   };
 }

@@ -1,0 +1,41 @@
+// The ask operation: the site's agent answers a question from the profile (not streamed; the chat
+// endpoint streams the same agent).
+import { z } from 'zod';
+import { defineOperation } from './define.ts';
+import { Locale } from './shared.ts';
+
+export const ChatMessage = z
+  .object({
+    role: z.enum(['user', 'assistant']),
+    content: z.string().min(1, 'a message needs content').max(2000, 'a message is at most 2000 characters'),
+  })
+  .meta({ id: 'ChatMessage' });
+
+export const ChatRequest = z.object({
+  messages: z.array(ChatMessage).min(1, 'send at least one message').max(16, 'at most 16 messages per request'),
+  locale: Locale.default('en'),
+  events: z.boolean().default(false).describe('Interleave U+001E status lines with the answer text'),
+});
+
+export const askSubject = defineOperation({
+  name: 'ask_subject',
+  summary: 'Ask the profile assistant a question; it answers from the profile with its sources',
+  description: 'A tool-using agent grounded in the profile answers in the requested locale and names its sources. Rate limited to 20 calls per minute per client IP, shared by REST and MCP.',
+  rest: { method: 'POST', path: '/api/v1/ask' },
+  cli: 'ask <question>',
+  input: z.object({
+    question: z.string().trim().min(1, 'ask a question').max(2000, 'a question is at most 2000 characters'),
+    locale: Locale.default('en'),
+    history: z.array(ChatMessage).max(16, 'at most 16 earlier messages').default([]).describe('Earlier turns of the conversation'),
+  }),
+  output: z
+    .object({
+      answer: z.string(),
+      locale: Locale,
+      sources: z.array(z.object({ slug: z.string(), title: z.string(), url: z.string() })),
+    })
+    .meta({ id: 'Answer' }),
+  auth: 'public',
+  errors: ['bad_request', 'rate_limited', 'chat_not_configured', 'unavailable'],
+  rateLimit: { bucket: 'ask', points: 20, windowSeconds: 60 },
+});

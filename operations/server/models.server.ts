@@ -1,0 +1,22 @@
+// The model provider: @ai-sdk/openai through Chat Completions, so any OpenAI-compatible server works
+// (OpenAI, Ollama, llama.cpp, vLLM) via OPENAI_BASE_URL. Absent when nothing is configured.
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModel, TranscriptionModel } from 'ai';
+import type { Config } from './config.server.ts';
+
+export interface Models {
+  chat: LanguageModel;
+  translate: LanguageModel;
+  transcription: TranscriptionModel;
+}
+
+export function createModels(config: Config): Models | undefined {
+  if (!config.chatConfigured) return undefined;
+  // Local servers need no key, but the client insists on one: send a placeholder, never a real secret.
+  const provider = createOpenAI({ apiKey: config.OPENAI_API_KEY ?? 'not-needed', baseURL: config.OPENAI_BASE_URL });
+  return {
+    chat: provider.chat(config.CHAT_MODEL),
+    translate: provider.chat(config.TRANSLATE_MODEL),
+    transcription: provider.transcription(config.TRANSCRIBE_MODEL),
+  };
+}

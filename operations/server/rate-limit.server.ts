@@ -1,0 +1,62 @@
+// Per-client-IP budgets with rate-limiter-flexible: in memory by default, or in Redis
+// (RATE_LIMIT_STORE=redis://…) so several instances share one budget. If Redis is unreachable the
+// in-memory insurance limiter keeps limiting rather than letting everything through.
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import { AppError } from '../contract/errors.ts';
+import type { RateLimitSpec } from '../contract/define.ts';
+
+export interface Budget {
+  headers: Record<string, string>;
+}
+
+export interface RateLimits {
+  /** Spends one point of `spec` for `ip`; throws 429 `rate_limited` (with headers) when the budget is used up. */
+  consume(spec: RateLimitSpec, ip: string): Promise<Budget>;
+  close(): Promise<void>;
+}
+
+export function createRateLimits(store: string): RateLimits {
+  const redis = store === 'memory' ? undefined : new Redis(store, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  redis?.on('error', () => {}); // reported through the insurance limiter taking over, not as crashes
+  const limiters = new Map<string, RateLimiterAbstract>();
+
+  function limiterFor(spec: RateLimitSpec): RateLimiterAbstract {
+    let limiter = limiters.get(spec.bucket);
+    if (!limiter) {
+      const options = { points: spec.points, duration: spec.windowSeconds, keyPrefix: `vitae:${spec.bucket}` };
+      limiter = redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+      limiters.set(spec.bucket, limiter);
+    }
+    return limiter;
+  }
+
+  const headersOf = (spec: RateLimitSpec, res: RateLimiterRes) => ({
+    'RateLimit-Policy': `${spec.points};w=${spec.windowSeconds}`,
+    RateLimit: `limit=${spec.points}, remaining=${Math.max(0, res.remainingPoints)}, reset=${Math.ceil(res.msBeforeNext / 1000)}`,
+  });
+
+  return {
+    async consume(spec, ip) {
+      try {
+        const res = await limiterFor(spec).consume(ip);
+        return { headers: headersOf(spec, res) };
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        throw new AppError('rate_limited', `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per client. Try again in ${retry} seconds.`, {
+          headers: { ...headersOf(spec, error), 'Retry-After': String(retry) },
+          details: { retryAfter: retry },
+        });
+      }
+    },
+    async close() {
+      redis?.disconnect();
+    },
+  };
+}
+
+export const chatLimit: RateLimitSpec = { bucket: 'chat', points: 10, windowSeconds: 60 };
+export const transcribeLimit: RateLimitSpec = { bucket: 'transcribe', points: 10, windowSeconds: 60 };
