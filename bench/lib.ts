@@ -31,6 +31,37 @@ export function startProcess(args: string[], env: Record<string, string>): Child
   return child;
 }
 
+/** Starts the real service as a child process on a free port over a fresh DATA_DIR. */
+export async function startService(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dataDir = await mkdtemp(join(tmpdir(), 'vitae-bench-'));
+  const port = await freePort();
+  const child = startProcess(['--import', 'tsx', 'server.ts'], { PORT: String(port), PREVIEW_PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`);
+  return {
+    url,
+    dataDir,
+    async stop() {
+      child.kill();
+      await new Promise((r) => child.once('exit', r));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
 export interface LoadResult {
   rps: number;
   p50: number;
@@ -38,8 +69,9 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(url: string, options: { connections?: number; duration?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections ?? 64, duration: options.duration ?? 8, headers: options.headers });
+export async function load(url: string, options: { connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<LoadResult> {
+  const { connections = 64, duration = 8, ...request } = options;
+  const result = await autocannon({ url, connections, duration, ...Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 

@@ -21,6 +21,6 @@ declare module 'wink-nlp-utils' {
 }
 declare module 'autocannon' {
   interface Result { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string> }): Promise<Result>;
+  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<Result>;
   export default autocannon;
 }

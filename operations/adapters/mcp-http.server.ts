@@ -110,7 +110,6 @@ export function createMcpHandler(runtime: Runtime, branch: Branch) {
         res.end(out);
       } finally {
         await transport.close();
-        await server.close();
       }
       return true;
     } catch (error) {

@@ -2,6 +2,7 @@
 // stateless Streamable HTTP (calling handlers in process) and `vitae mcp [--admin]` over stdio
 // (forwarding calls to the REST API). No tool is written by hand.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
@@ -28,7 +29,16 @@ export interface ToolDescription {
   outputSchema: { type: 'object'; [key: string]: unknown };
 }
 
+const described = new WeakMap<readonly AnyOperation[], ToolDescription[]>();
+
+/** Tool descriptions of a list of operations; computed once per list (schemas never change at run time). */
 export function describeTools(ops: readonly AnyOperation[]): ToolDescription[] {
+  let tools = described.get(ops);
+  if (!tools) described.set(ops, (tools = describeOperations(ops)));
+  return tools;
+}
+
+function describeOperations(ops: readonly AnyOperation[]): ToolDescription[] {
   return ops.map((op) => ({
     name: op.name,
     title: op.summary,
@@ -44,10 +54,13 @@ export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>) => P
 /** Turns whatever a caller threw into the error body of DESIGN.md (AppError, or the client's ApiError). */
 export type ErrorBodyOf = (error: unknown) => ErrorBody | undefined;
 
+// A server is made per request (stateless); the validator (an Ajv instance) is costly to build, so all share one.
+const sharedValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer(options: { name: string; ops: readonly AnyOperation[]; call: ToolCaller; errorBody: ErrorBodyOf }): Server {
   const byName = new Map(options.ops.map((op) => [op.name, op]));
   const tools = describeTools(options.ops);
-  const server = new Server({ name: options.name, version: MCP_SERVER_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ name: options.name, version: MCP_SERVER_VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
