@@ -136,6 +136,7 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
     keyResult: fields.keyResult,
     tags: fields.tags,
     lenses: fields.lenses,
+    featured: fields.featured ?? false,
     url: pageUrl(siteUrl, locale, `/entries/${file.slug}`),
     locale,
     translated,

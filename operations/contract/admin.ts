@@ -18,6 +18,7 @@ export const CommitResult = z
     branch: Branch,
     commit: z.object({ sha: z.string(), message: z.string(), url: z.string().optional() }),
     files: z.array(z.object({ path: z.string(), sha: z.string().nullable().describe('New blob sha; null when deleted') })),
+    changed: z.boolean().describe('false when the content was already exactly this: no commit was made and no publish run started'),
   })
   .meta({ id: 'CommitResult' });
 

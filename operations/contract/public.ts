@@ -27,6 +27,7 @@ export const EntryShort = z
     keyResult: z.string(),
     tags: z.array(Tag),
     lenses: z.array(LensId),
+    featured: z.boolean().describe('Shown as a highlight on the home page'),
     url: z.string().describe('Page of the entry on the site'),
     ...Translated,
   })

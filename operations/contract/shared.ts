@@ -19,11 +19,11 @@ export type DocumentName = (typeof documentNames)[number];
 export type Branch = (typeof branches)[number];
 
 export const Locale = z.enum(locales).describe('Locale of translated fields; records without a current translation fall back to English.');
-export const Kind = z.enum(kinds);
+export const Kind = z.enum(kinds).describe('Entry kind');
 export const Tag = z.enum(tags);
 export const LensId = z.enum(lensIds);
 export const DocumentName = z.enum(documentNames);
-export const Branch = z.enum(branches);
+export const Branch = z.enum(branches).describe('Content branch: main (published) or dev (preview)');
 export const Slug = z
   .string()
   .min(1)

@@ -16,7 +16,7 @@ import type { OperationContext } from './context.server.ts';
 
 async function committed(ctx: OperationContext, outcome: CommitOutcome) {
   if (outcome.changed) await ctx.runtime.pipeline.enqueue(outcome.branch, outcome.commit.sha);
-  return { branch: outcome.branch, commit: outcome.commit, files: outcome.files };
+  return { branch: outcome.branch, commit: outcome.commit, files: outcome.files, changed: outcome.changed };
 }
 
 function runView(run: Run, ctx: OperationContext) {
@@ -113,7 +113,7 @@ export const adminHandlers = {
   async admin_promote(input: InputOf<typeof adminPromote>, ctx: OperationContext): Promise<OutputOf<typeof adminPromote>> {
     const outcome = await ctx.runtime.repo.promote(input.message);
     if (outcome.changed) await ctx.runtime.pipeline.enqueue('main', outcome.commit.sha);
-    return { branch: 'main', commit: outcome.commit, files: outcome.files, merged: outcome.merged, fastForward: outcome.fastForward };
+    return { branch: 'main', commit: outcome.commit, files: outcome.files, changed: outcome.changed, merged: outcome.merged, fastForward: outcome.fastForward };
   },
 };
 

@@ -1,0 +1,110 @@
+// One documented exit code per error class, each reached through the real `vitae` process, with a message
+// a person can act on and no stack trace.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { exitCodes } from '../operations/contract/errors.ts';
+import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { runVitae, unusedPort } from './run-vitae.ts';
+
+const TOKEN = 'cli-exit-codes-token-0123456789';
+let service: TestService;
+before(async () => {
+  service = await startTestService({ ADMIN_TOKEN: TOKEN });
+});
+after(() => service.stop());
+
+const vitae = (args: string[], env: Record<string, string> = {}, input?: string) => runVitae(args, { env: { SITE_URL: service.url, ...env }, input });
+const admin = (args: string[], input?: string) => vitae(['admin', ...args], { SITE_ADMIN_TOKEN: TOKEN }, input);
+const ENTRY = 'content/corpus/projects/concierge-copilot.md';
+
+function assertOneCleanFailure(run: { code: number | null; stderr: string }, code: number, message: RegExp) {
+  assert.equal(run.code, code, run.stderr);
+  assert.match(run.stderr, message);
+  assert.doesNotMatch(run.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+}
+
+describe('exit codes', () => {
+  describe(`${exitCodes.usage}: usage`, () => {
+    it('names the allowed values of an unknown enum option before any request', async () => {
+      const run = await vitae(['list', '--tag', 'cooking'], { SITE_URL: `http://127.0.0.1:${await unusedPort()}` });
+      assertOneCleanFailure(run, 2, /'cooking' is invalid\. Allowed choices are it, engineering, ai/);
+      assert.equal(run.stderr.trim().split('\n').length, 1);
+    });
+
+    it('names the allowed values of an enum positional', async () => {
+      assertOneCleanFailure(await vitae(['doc', 'diary']), 2, /Allowed choices are profile, credentials, capabilities, talks, thinking/);
+    });
+
+    it('parses input with the operation’s schema and names the flag or argument', async () => {
+      assertOneCleanFailure(await vitae(['get', 'Not_A_Slug']), 2, /^error: vitae get: <slug>: a slug is lowercase letters/);
+      assertOneCleanFailure(await vitae(['search', 'x', '--limit', '99']), 2, /vitae search: --limit must be at most 50/);
+      assertOneCleanFailure(await vitae(['search', '  ']), 2, /vitae search: <query> must not be empty/);
+      assertOneCleanFailure(await admin(['put', ENTRY, '-'], 'x'), 2, /vitae admin put: --message is required/);
+    });
+
+    it('refuses unknown commands, missing arguments and a malformed --url', async () => {
+      assertOneCleanFailure(await vitae(['lisst']), 2, /unknown command 'lisst'[\s\S]*Did you mean list\?/);
+      assertOneCleanFailure(await vitae(['get']), 2, /missing required argument 'slug'/);
+      assertOneCleanFailure(await vitae(['brief', '--url', 'localhost:3000']), 2, /--url "localhost:3000"|--url must be an http or https URL/);
+    });
+
+    it('refuses a changes file that is not JSON, naming it', async () => {
+      assertOneCleanFailure(await admin(['commit', '-', '-m', 'x'], '{nope'), 2, /standard input is not JSON/);
+      assertOneCleanFailure(await admin(['put', ENTRY, '/no/such/file.md', '-m', 'x']), 2, /cannot read \/no\/such\/file\.md: no such file/);
+    });
+  });
+
+  it(`${exitCodes.not_found}: not found`, async () => {
+    assertOneCleanFailure(await vitae(['get', 'no-such-entry']), 3, /No entry with slug "no-such-entry"/);
+    assertOneCleanFailure(await admin(['get', 'content/corpus/projects/no-such.md']), 3, /no-such\.md/);
+  });
+
+  describe(`${exitCodes.auth}: auth`, () => {
+    it('says how to set SITE_ADMIN_TOKEN when it is missing, without a request', async () => {
+      const run = await runVitae(['admin', 'ls'], { env: { SITE_URL: `http://127.0.0.1:${await unusedPort()}` } });
+      assertOneCleanFailure(run, 4, /SITE_ADMIN_TOKEN/);
+      assert.match(run.stderr, /prints the admin token/);
+      assert.match(run.stderr, /\.data\/secrets\/admin-token/);
+    });
+
+    it('says the token was refused when it is wrong', async () => {
+      assertOneCleanFailure(await vitae(['admin', 'ls'], { SITE_ADMIN_TOKEN: 'wrong-token' }), 4, /refused the admin token in SITE_ADMIN_TOKEN/);
+    });
+  });
+
+  it(`${exitCodes.forbidden}: forbidden path`, async () => {
+    assertOneCleanFailure(await admin(['put', 'server.ts', '-', '-m', 'no'], 'x'), 5, /not a writable content file/);
+  });
+
+  it(`${exitCodes.invalid}: invalid content, each problem as path:line: message`, async () => {
+    const source = JSON.parse((await admin(['get', ENTRY, '--json'])).stdout).content as string;
+    const broken = source.replace(/^start: .*$/m, 'start: "2025-13"');
+    const run = await admin(['put', ENTRY, '-', '-m', 'break it'], broken);
+    assertOneCleanFailure(run, 6, new RegExp(`^${ENTRY.replace(/\./g, '\\.')}:\\d+: start `, 'm'));
+    const json = await vitae(['admin', 'put', ENTRY, '-', '-m', 'break it', '--json'], { SITE_ADMIN_TOKEN: TOKEN }, broken);
+    assert.equal(json.code, 6);
+    assert.equal(JSON.parse(json.stdout).code, 'invalid', '--json prints the error body');
+  });
+
+  it(`${exitCodes.conflict}: conflict, explaining how to re-read and retry`, async () => {
+    const { content, sha } = JSON.parse((await admin(['get', ENTRY, '--json'])).stdout) as { content: string; sha: string };
+    const first = await admin(['put', ENTRY, '-', '-m', 'first edit', '--sha', sha], content.replace('Orbitale Travel', 'Orbitale Travel SA'));
+    assert.equal(first.code, 0, first.stderr);
+    const stale = await admin(['put', ENTRY, '-', '-m', 'second edit', '--sha', sha], content + '\nMore.\n');
+    assertOneCleanFailure(stale, 7, /^Conflict: /);
+    assert.ok(stale.stderr.includes(`vitae admin get ${ENTRY}`), stale.stderr);
+    assert.match(stale.stderr, /retry with --sha/);
+  });
+
+  it(`${exitCodes.unavailable}: a service without a model says what to configure`, async () => {
+    assertOneCleanFailure(await vitae(['ask', 'Where is Noa based?']), 9, /OPENAI_API_KEY/);
+  });
+
+  it(`${exitCodes.unavailable}: network failure names the URL and the variable, in one line`, async () => {
+    const url = `http://127.0.0.1:${await unusedPort()}`;
+    const run = await runVitae(['lenses'], { env: { SITE_URL: url } });
+    assertOneCleanFailure(run, 9, new RegExp(`Cannot reach the Vitae service at ${url.replace(/\./g, '\\.')} \\(ECONNREFUSED\\)`));
+    assert.match(run.stderr, /--url or SITE_URL/);
+    assert.equal(run.stderr.trim().split('\n').length, 1);
+  });
+});

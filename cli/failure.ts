@@ -1,0 +1,77 @@
+// Every way a command can fail, turned into one or a few lines a person can act on and the documented exit
+// code. No stack traces: a failure is an expected outcome with a cause and a next step.
+import { ApiError, NetworkError } from '../operations/adapters/client.ts';
+import type { AnyOperation } from '../operations/contract/define.ts';
+import { exitCodeForStatus, exitCodes, type ErrorBody } from '../operations/contract/errors.ts';
+import type { Colours } from './colour.ts';
+import { formatProblems } from './format.ts';
+import { UsageError } from './input.ts';
+
+export class CliFailure extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+    /** The API's error body, printed on stdout with `--json`. */
+    readonly body?: ErrorBody,
+  ) {
+    super(message);
+    this.name = 'CliFailure';
+  }
+}
+
+/** Where the token comes from, said wherever a token is missing or refused. */
+export const TOKEN_HELP =
+  '`npm start` prints the admin token (or ADMIN_TOKEN sets it) and keeps a generated one in DATA_DIR/secrets/admin-token; ' +
+  'in a checkout: export SITE_ADMIN_TOKEN="$(cat .data/secrets/admin-token)"';
+
+export const missingToken = (command: string) =>
+  new CliFailure(exitCodes.auth, `vitae ${command} needs the admin token in SITE_ADMIN_TOKEN. ${TOKEN_HELP}`);
+
+export function networkFailure(url: string, error: NetworkError): CliFailure {
+  const prefix = `Cannot reach ${error.url}: `;
+  const cause = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return new CliFailure(exitCodes.unavailable, `Cannot reach the Vitae service at ${url} (${cause}). Start it with \`npm start\`, or point vitae at it with --url or SITE_URL.`);
+}
+
+export interface FailureContext {
+  op: AnyOperation;
+  command: string;
+  input: Record<string, unknown>;
+  url: string;
+  colours: Colours;
+}
+
+export function describeFailure(error: unknown, ctx: FailureContext): CliFailure {
+  if (error instanceof CliFailure) return error;
+  if (error instanceof UsageError) return new CliFailure(exitCodes.usage, `vitae ${ctx.command}: ${error.message}`);
+  if (error instanceof NetworkError) return networkFailure(ctx.url, error);
+  if (!(error instanceof ApiError)) return new CliFailure(exitCodes.error, `vitae ${ctx.command}: ${(error as Error)?.message ?? String(error)}`);
+
+  const { status, body } = error;
+  const exit = exitCodeForStatus(status);
+  const path = typeof ctx.input.path === 'string' ? ctx.input.path : typeof ctx.input.slug === 'string' ? ctx.input.slug : undefined;
+  const c = ctx.colours;
+  switch (status) {
+    case 401:
+      return new CliFailure(exit, `The service at ${ctx.url} refused the admin token in SITE_ADMIN_TOKEN (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`, body);
+    case 409: {
+      const reread = path ? `vitae admin get ${path}${ctx.input.branch && ctx.input.branch !== 'main' ? ` --branch ${ctx.input.branch}` : ''}` : 'vitae admin get <path>';
+      return new CliFailure(
+        exit,
+        `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +
+          `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha <the sha it prints>.`,
+        body,
+      );
+    }
+    case 422:
+      return new CliFailure(exit, `${body.message}\n${formatProblems(body.errors ?? [], path ?? '', c)}`, body);
+    case 400:
+      return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, body);
+    case 429: {
+      const retry = error.headers.get('retry-after');
+      return new CliFailure(exit, `${body.message}${retry ? ` Try again in ${retry} s.` : ''}`, body);
+    }
+    default:
+      return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, body);
+  }
+}

@@ -1,0 +1,211 @@
+// The human formatters, one per output shape (the output schema's id). They are the only hand-written part
+// of the commands; `--json` bypasses them and prints the API body as it came.
+import type { z } from 'zod';
+import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut } from './shapes.ts';
+import type { AiEditProposalOut, AnswerOut, CommitResultOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
+import type { Problem } from '../operations/contract/errors.ts';
+import type { Colours } from './colour.ts';
+import { renderMarkdown } from './markdown.ts';
+import { renderTable } from './table.ts';
+
+export interface View {
+  colours: Colours;
+  /** Terminal width; undefined when stdout is not a terminal (Markdown is then printed as written). */
+  width?: number;
+  /** The parsed input of the call, for context such as the path of a validated file. */
+  input: Record<string, unknown>;
+}
+
+/** What a command prints: `out` to stdout, `note` to stderr, and an exit code other than 0 when the answer means failure. */
+export interface Rendered {
+  out: string;
+  note?: string;
+  exitCode?: number;
+}
+
+type Formatter = (body: any, view: View) => Rendered;
+
+const markdown = (text: string, view: View) => (view.width ? renderMarkdown(text, { width: Math.min(view.width, 100), colours: view.colours }) : text.endsWith('\n') ? text : text + '\n');
+
+const fellBack = (record: { locale: string; translated: boolean }, view: View) =>
+  record.translated ? '' : view.colours.dim(`(no current ${record.locale} translation; shown in English)`) + '\n';
+
+export const formatters: Record<string, Formatter> = {
+  Brief: (body: { markdown: string; locale: string; translated: boolean }, view) => ({ out: markdown(body.markdown, view), note: fellBack(body, view) || undefined }),
+
+  EntryList: (body: EntryList, view) => ({
+    out: body.entries.length
+      ? renderTable(body.entries, [
+          { header: 'SLUG', value: (e) => e.slug, style: (t) => view.colours.cyan(t) },
+          { header: 'KIND', value: (e) => e.kind },
+          { header: 'PERIOD', value: (e) => e.period.label },
+          { header: 'TITLE', value: (e) => `${e.title}${e.title.includes(e.organisation) ? '' : ` — ${e.organisation}`}`, flex: true },
+        ], view)
+      : 'No entries match.\n',
+    note: `${body.total} ${body.total === 1 ? 'entry' : 'entries'}${body.entries.length ? ' · vitae get <slug> for one in full' : ''}`,
+  }),
+
+  EntryLong: (e: EntryLongOut, view) => {
+    const c = view.colours;
+    const section = (title: string, text: string) => (text.trim() ? `## ${title}\n\n${text.trim()}\n\n` : '');
+    const bullets = (items: string[]) => items.map((i) => `- ${i}`).join('\n');
+    const md =
+      `# ${e.title}\n\n` +
+      `${e.organisation} · ${e.period.label} · ${e.kind}\n\n` +
+      `${e.summary}\n\n` +
+      section('Overview', e.overview) +
+      section('What I did', bullets(e.contributions)) +
+      section('Achievements', bullets(e.achievements)) +
+      section('Why it matters', e.whyItMatters) +
+      section('Key results', bullets(e.keyResults)) +
+      section('Skills', e.skills.join(', ')) +
+      section('Proof', bullets(e.proofLinks.map((l) => `[${l.label}](${l.url})`))) +
+      `Tags: ${e.tags.join(', ') || '—'} · Lenses: ${e.lenses.join(', ') || '—'}\n\n${e.url}\n`;
+    return { out: markdown(md, view), note: fellBack(e, view) ? c.dim(`(no current ${e.locale} translation of ${e.slug}; shown in English)`) : undefined };
+  },
+
+  LensList: (body: LensListOut, view) => ({
+    out: renderTable(body.lenses, [
+      { header: 'LENS', value: (l) => l.id, style: (t) => view.colours.cyan(t) },
+      { header: 'TITLE', value: (l) => l.title },
+      { header: 'EVIDENCE', value: (l) => String(l.evidence.entries), align: 'right' },
+      { header: 'GAPS', value: (l) => String(l.honestGaps.length), align: 'right' },
+      { header: 'PITCH', value: (l) => firstSentence(l.pitch), flex: true },
+    ], view),
+    note: `${body.lenses.length} lenses · vitae list --lens <lens> for the entries behind one`,
+  }),
+
+  SearchResults: (body: SearchResultsOut, view) => ({
+    out: body.results.length
+      ? renderTable(body.results, [
+          { header: 'SCORE', value: (r) => r.score.toFixed(2), align: 'right' },
+          { header: 'SLUG', value: (r) => r.slug, style: (t) => view.colours.cyan(t) },
+          { header: 'KIND', value: (r) => r.kind },
+          { header: 'PASSAGE', value: (r) => r.passage, flex: true },
+        ], view)
+      : `Nothing matches "${body.query}".\n`,
+  }),
+
+  Document: (d: DocumentOut, view) => ({ out: markdown(`# ${d.title}\n\n${d.markdown}`, view), note: fellBack(d, view) || undefined }),
+
+  ContentSchema: (s: ContentSchemaOut, view) => {
+    const c = view.colours;
+    const lines: string[] = [];
+    for (const kind of s.fileKinds) {
+      lines.push(c.bold(`${kind.kind}`) + c.dim(`  ${kind.pattern}`), `  body: ${kind.body}`);
+      for (const f of kind.fields) {
+        const allowed = f.allowed?.length ? ` (${f.allowed.join(', ')})` : '';
+        lines.push(`  ${f.required ? c.cyan(f.name) : f.name}${f.required ? '' : '?'}: ${f.type}${allowed}${f.description ? c.dim(` — ${f.description}`) : ''}`);
+        for (const rule of f.rules ?? []) lines.push(c.dim(`      ${rule}`));
+      }
+      lines.push('');
+    }
+    const list = (title: string, items: readonly string[]) => lines.push(`${c.bold(title)}: ${items.join(', ')}`);
+    list('kinds', s.kinds);
+    list('tags', s.tags);
+    list('lenses', s.lenses);
+    list('documents', s.documents);
+    list('locales', s.locales);
+    list('skills', s.skills);
+    list('writable', s.writablePaths);
+    lines.push('', c.bold('conventions'), ...s.conventions.map((x) => `  - ${x}`));
+    return { out: lines.join('\n') + '\n' };
+  },
+
+  FileList: (body: FileListOut, view) => ({
+    out: body.files.length
+      ? renderTable(body.files, [
+          { header: 'PATH', value: (f) => f.path, flex: true },
+          { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
+          { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
+        ], view)
+      : 'No files.\n',
+    note: `${body.files.length} files on ${body.branch}`,
+  }),
+
+  // The raw source goes to stdout untouched so `vitae admin get x > x.md` round-trips; the sha goes to
+  // stderr because a later `put --sha` needs it.
+  ContentFile: (file: ContentFileOut, view) => ({ out: file.content, note: view.colours.dim(`${file.path} on ${file.branch} · sha ${file.sha}`) }),
+
+  ValidationResult: (result: ValidationResultOut, view) =>
+    result.valid
+      ? { out: `${view.colours.green('✓')} ${String(view.input.path ?? 'content')} is valid\n` }
+      : { out: formatProblems(result.problems, String(view.input.path ?? ''), view.colours) + '\n', exitCode: 6, note: `${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}` },
+
+  CommitResult: (result: CommitResultOut, view) => ({ out: formatCommit(result, view.colours) }),
+
+  PromoteResult: (result: PromoteResultOut, view) =>
+    result.merged
+      ? { out: `Promoted dev into main${result.fastForward ? ' (fast-forward)' : ''}.\n` + formatCommit(result, view.colours) }
+      : { out: 'Nothing to promote: main already has everything on dev.\n' },
+
+  // `vitae ask` streams through /api/chat instead (cli/extras.ts); this is the shape of the ask body itself.
+  Answer: (body: AnswerOut, view) => ({
+    out: markdown(body.answer, view) + (body.sources.length ? '\n' + view.colours.bold('Sources') + '\n' + body.sources.map((s) => `  ${view.colours.cyan(s.slug)}  ${s.title}  ${view.colours.dim(s.url)}`).join('\n') + '\n' : ''),
+  }),
+
+  AiEditProposal: (body: AiEditProposalOut, view) => {
+    const c = view.colours;
+    const diff = body.diff
+      .split('\n')
+      .map((l) => (l.startsWith('+++') || l.startsWith('---') ? c.bold(l) : l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l))
+      .join('\n');
+    const problems = body.problems.length ? formatProblems(body.problems, body.path, c) + '\n' : '';
+    return {
+      out: (body.diff.trim() ? diff.replace(/\n?$/, '\n') : 'The model proposed no change.\n') + problems,
+      note: body.problems.length
+        ? `${body.problems.length} problem${body.problems.length === 1 ? '' : 's'} in the proposal; nothing was written.`
+        : `Nothing was written. To apply it, save the proposal (add --json and take .proposed) and run: vitae admin put ${body.path} <file> -m <message>${body.baseSha ? ` --sha ${body.baseSha}` : ''}`,
+      exitCode: body.problems.length ? 6 : undefined,
+    };
+  },
+
+  DeployRuns: (body: DeployRunsOut, view) => ({
+    out: body.runs.length
+      ? renderTable(body.runs, [
+          { header: 'RUN', value: (r) => r.id, style: (t) => view.colours.dim(t) },
+          { header: 'BRANCH', value: (r) => r.branch },
+          { header: 'COMMIT', value: (r) => r.commit.slice(0, 7) },
+          { header: 'STATUS', value: (r) => r.status, style: (t, r) => statusColour(r.status, view.colours)(t) },
+          { header: 'STAGES', value: (r) => stagesSummary(r) },
+          { header: 'CREATED', value: (r) => r.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') },
+          ...(body.runs.some((r) => r.error) ? [{ header: 'ERROR', value: (r: DeployRunOut) => r.error ?? '', flex: true }] : []),
+        ], view)
+      : 'No runs yet.\n',
+  }),
+};
+
+export function formatProblems(problems: readonly Problem[], fallbackPath: string, c: Colours): string {
+  return problems
+    .map((p) => {
+      const where = `${p.path ?? fallbackPath}${p.line ? `:${p.line}` : ''}`;
+      return `${where ? c.bold(where) + ': ' : ''}${p.message}${p.pointer && !p.line ? c.dim(` (${p.pointer})`) : ''}`;
+    })
+    .join('\n');
+}
+
+function formatCommit(result: CommitResultOut, c: Colours): string {
+  const lines = [`Committed ${c.yellow(result.commit.sha.slice(0, 7))} to ${c.bold(result.branch)}: ${result.commit.message.split('\n')[0]}`];
+  for (const f of result.files) lines.push(`  ${f.sha === null ? c.red('deleted') : c.green('written')}  ${f.path}`);
+  if (result.commit.url) lines.push(c.dim(result.commit.url));
+  return lines.join('\n') + '\n';
+}
+
+const stageMark: Record<string, string> = { success: '✓', failure: '✗', running: '…', queued: '·', skipped: '-', cancelled: '✗' };
+
+export const stagesSummary = (run: DeployRunOut) => run.stages.map((s) => `${s.name}${stageMark[s.status] ?? '?'}`).join(' ');
+
+export function statusColour(status: string, c: Colours): (text: string) => string {
+  if (status === 'success') return c.green;
+  if (status === 'failure' || status === 'cancelled') return c.red;
+  if (status === 'running') return c.yellow;
+  return c.dim;
+}
+
+const firstSentence = (text: string) => (/^(.+?[.!?])(\s|$)/.exec(text.replace(/\s+/g, ' '))?.[1] ?? text);
+
+/** The formatter of an operation's output, by its schema id; unknown shapes print as indented JSON. */
+export function formatterFor(output: z.ZodType): Formatter {
+  const id = output.meta()?.id;
+  return (id && formatters[id]) || ((body) => ({ out: JSON.stringify(body, null, 2) + '\n' }));
+}

@@ -1,0 +1,22 @@
+// The output types the formatters read, taken from the contract's schemas (types only: nothing is loaded).
+import type { z } from 'zod';
+import type { Document, EntryLong, EntryShort, Lens, SearchResult } from '../operations/contract/public.ts';
+import type { adminAiEdit, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
+import type { askSubject } from '../operations/contract/agent.ts';
+import type { Problem } from '../operations/contract/errors.ts';
+
+export type EntryList = { entries: z.output<typeof EntryShort>[]; total: number };
+export type EntryLongOut = z.output<typeof EntryLong>;
+export type LensListOut = { lenses: z.output<typeof Lens>[] };
+export type SearchResultsOut = { query: string; results: z.output<typeof SearchResult>[] };
+export type DocumentOut = z.output<typeof Document>;
+export type ContentSchemaOut = z.output<typeof ContentSchema>;
+export type CommitResultOut = z.output<typeof CommitResult>;
+export type PromoteResultOut = CommitResultOut & { merged: boolean; fastForward: boolean };
+export type DeployRunOut = z.output<typeof DeployRun>;
+export type DeployRunsOut = { runs: DeployRunOut[] };
+export type FileListOut = { branch: string; files: { path: string; size: number; sha: string }[] };
+export type ContentFileOut = { path: string; sha: string; content: string; branch: string };
+export type ValidationResultOut = { valid: boolean; problems: Problem[] };
+export type AnswerOut = z.output<typeof askSubject.output>;
+export type AiEditProposalOut = z.output<typeof adminAiEdit.output>;
