@@ -30,6 +30,11 @@ export interface CommitOutcome {
 const ZERO = '0000000000000000000000000000000000000000';
 const REGULAR = new Set(['100644', '100755']);
 
+/** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
+function irregularProblems(tree: TreeFile[]): Problem[] {
+  return tree.filter((e) => !REGULAR.has(e.mode)).map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
+}
+
 export function createContentRepo(git: Git) {
   const withLock = createKeyedLock();
   const textCache = new Map<string, Map<string, string>>(); // blob sha → text is immutable; cache per commit
@@ -59,11 +64,7 @@ export function createContentRepo(git: Git) {
     const files = new Map(texts);
     for (const change of changes) change.delete ? files.delete(change.path) : files.set(change.path, change.content!);
     const { problems } = loadContent(files);
-    for (const entry of tree) {
-      if (!REGULAR.has(entry.mode) && !changes.some((c) => c.path === entry.path && c.delete)) {
-        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
-      }
-    }
+    problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
     return problems;
   }
 
@@ -75,7 +76,9 @@ export function createContentRepo(git: Git) {
       if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
       seen.add(change.path);
       const existing = byPath.get(change.path);
-      if (existing && !REGULAR.has(existing.mode)) throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
+      // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
+      // outside push put one into); writing to it is refused.
+      if (existing && !REGULAR.has(existing.mode) && !change.delete) throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
       const segments = change.path.split('/');
       for (let i = 1; i < segments.length; i++) {
         const prefix = byPath.get(segments.slice(0, i).join('/'));
@@ -113,8 +116,15 @@ export function createContentRepo(git: Git) {
   }
 
   async function casUpdate(branch: Branch, next: string, expected: string): Promise<void> {
-    const { code } = await git.run(['update-ref', '-m', 'vitae', `refs/heads/${branch}`, next, expected], { okCodes: [128, 1] });
-    if (code !== 0) throw new AppError('repo_error', `The branch ${branch} moved while committing; nothing was written. Try again.`, { status: 409 });
+    const args = ['update-ref', '-m', 'vitae', `refs/heads/${branch}`, next, expected];
+    const { code } = await git.run(args, { okCodes: [128, 1] });
+    if (code === 0) return;
+    if ((await resolveBranch(git, branch)) !== expected) {
+      throw new AppError('repo_error', `The branch ${branch} moved while committing; nothing was written. Try again.`, { status: 409 });
+    }
+    // The branch did not move, so git failed for another reason (a lock file, a full disk): the update is a
+    // compare-and-swap, so trying once more is safe, and if it fails again that is a 502 in git's own words.
+    await git.run(args);
   }
 
   return {
@@ -201,6 +211,7 @@ export function createContentRepo(git: Git) {
         const blobs = await readBlobs(git, merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha));
         for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, blobs.get(e.sha)!.toString('utf8'));
         const { problems } = loadContent(texts);
+        problems.push(...irregularProblems(merged)); // a symlink on dev must not reach main through a merge either
         if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
         const text = message ?? 'Promote dev to main';
         const commit = await git.text(['commit-tree', tree, '-p', main, '-p', dev, '-m', text]);

@@ -38,7 +38,10 @@ export function createGit(gitDir: string) {
         const exit = code ?? -1;
         if (exit === 0 || options.okCodes?.includes(exit)) resolve({ stdout: Buffer.concat(out), code: exit });
         else {
-          const detail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
+          // git's own `fatal:`/`error:` line says what went wrong; the advice after it does not.
+          const lines = Buffer.concat(err).toString('utf8').trim().split('\n').filter(Boolean);
+          const reasons = lines.filter((line) => /^(fatal|error):/.test(line));
+          const detail = (reasons.length ? reasons.slice(0, 2) : lines.slice(-3)).join(' ');
           reject(new AppError('repo_error', `git ${args[0]} failed (exit ${exit})${detail ? `: ${detail}` : ''}`));
         }
       });

@@ -39,7 +39,32 @@ export async function openLocalRepo(gitDir: string): Promise<Git> {
   // A commit that was answered 200 must survive a power cut: fsync objects and refs before returning.
   await git.run(['config', 'core.fsync', 'committed']);
   await git.run(['config', 'core.fsyncMethod', 'fsync']);
+  await removeCrashLeftovers(gitDir);
   return git;
+}
+
+/**
+ * A crash inside `git update-ref` leaves `refs/heads/<branch>.lock`, and git then refuses every later
+ * update of that branch until someone deletes it. This service owns the repository, and nothing of ours
+ * runs before it has opened it, so at start such a lock is stale: remove it, and our private index files.
+ */
+async function removeCrashLeftovers(gitDir: string): Promise<void> {
+  const stale: string[] = [];
+  for (const name of await readdir(gitDir).catch(() => [] as string[])) {
+    if (name === 'packed-refs.lock' || name.startsWith('vitae-index-') || /^index-\d+-\d+-/.test(name)) stale.push(join(gitDir, name));
+  }
+  async function walk(dir: string) {
+    for (const dirent of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = join(dir, dirent.name);
+      if (dirent.isDirectory()) await walk(full);
+      else if (dirent.name.endsWith('.lock')) stale.push(full);
+    }
+  }
+  await walk(join(gitDir, 'refs'));
+  for (const file of stale) {
+    await rm(file, { force: true });
+    console.error(`[vitae] removed ${relative(gitDir, file)} left in the content repository by an earlier crash`);
+  }
 }
 
 /** Creates the first commit from a content folder and points `main` and `dev` at it. */
