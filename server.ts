@@ -1,6 +1,7 @@
 // `npm start`: parse the configuration, open the content repository, build, and serve the site, the API
 // and the preview. Any problem at start is one clear message and exit code 1.
 import express from 'express';
+import compression from 'compression';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import { existsSync } from 'node:fs';
@@ -24,8 +25,16 @@ async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
   for (const branch of ['main', 'dev'] as const) {
     const app = express();
     app.disable('x-powered-by');
+    app.use(compression()); // pages, styles and scripts gzip-compressed (the API adapter answers before this app)
     app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static('public', { maxAge: '1h', index: false }));
+    // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
+    // the page path travels as one encoded segment so that no page route can claim it (Remix reads originalUrl).
+    app.get(/\.md$/, (req, _res, next) => {
+      const query = req.originalUrl.indexOf('?');
+      req.url = req.originalUrl = `/_md/${encodeURIComponent(req.path)}${query === -1 ? '' : req.originalUrl.slice(query)}`;
+      next();
+    });
     app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV ?? 'production', getLoadContext: () => ({ runtime: getRuntime(), branch }) }));
     apps.set(branch, app);
   }

@@ -1,15 +1,19 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
 // `npm run bench -- search` runs only the named sections; BENCH_DURATION sets seconds per load run.
 import { benchApi } from './api.bench.ts';
+import { benchCommit } from './commit.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchChat } from './chat.bench.ts';
+import { benchSite } from './site.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
   api: () => benchApi({ duration: Number(process.env.BENCH_DURATION ?? 8) }),
+  commit: () => benchCommit({ edits: 20 }),
   mcp: () => benchMcp({ duration: Number(process.env.BENCH_DURATION ?? 8) }),
   chat: () => benchChat({ runs: 40 }),
+  site: () => benchSite({ runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const [name, run] of Object.entries(sections)) {

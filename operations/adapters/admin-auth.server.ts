@@ -12,12 +12,16 @@ import { parseQuery, readBody, sendError, sendJson } from './http.server.ts';
 
 const LOGIN_LIMIT = 5; // failed logins per IP…
 const LOGIN_WINDOW_MS = 15 * 60 * 1000; // …per quarter of an hour
+// One budget per IP for the whole service: the main and preview listeners share it, so a second
+// listener does not double the guesses an address gets.
+const loginFailures = new WeakMap<Runtime, Map<string, { count: number; resetAt: number }>>();
 
 export function createAdminAuth(runtime: Runtime, branch: Branch, sessions: SessionStore) {
   const siteOrigin = new URL(runtime.siteUrl(branch)).origin;
   const secure = siteOrigin.startsWith('https:');
   const cookieName = secure ? '__Host-vitae_session' : 'vitae_session';
-  const failures = new Map<string, { count: number; resetAt: number }>();
+  const failures = loginFailures.get(runtime) ?? new Map<string, { count: number; resetAt: number }>();
+  loginFailures.set(runtime, failures);
 
   function readCookie(req: IncomingMessage): string | undefined {
     for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -105,6 +109,7 @@ export function createAdminAuth(runtime: Runtime, branch: Branch, sessions: Sess
           const entry = failed && failed.resetAt > now ? failed : { count: 0, resetAt: now + LOGIN_WINDOW_MS };
           entry.count++;
           failures.set(ip, entry);
+          if (failures.size > 10_000) for (const [key, value] of failures) if (value.resetAt <= now) failures.delete(key);
           throw unauthorized('The admin token is not valid.');
         }
         failures.delete(ip);

@@ -20,7 +20,7 @@ async function committed(ctx: OperationContext, outcome: CommitOutcome) {
 }
 
 function runView(run: Run, ctx: OperationContext) {
-  const { retryOf: _retryOf, ...rest } = run;
+  const { retryOf: _retryOf, sourceCommit: _sourceCommit, ...rest } = run;
   return { ...rest, url: `${ctx.runtime.config.baseUrl}/api/admin/deploys?branch=${run.branch}#${run.id}`, siteUrl: ctx.runtime.siteUrl(run.branch) };
 }
 

@@ -1,11 +1,22 @@
 // Small durable-file helpers: write to a temporary file, fsync, rename, so a crash leaves the old or
 // the new version and never half of one.
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export async function writeFileAtomic(path: string, data: string, mode = 0o644): Promise<void> {
+/**
+ * Writes to one path land one after another, in call order: two writers never share a temporary file,
+ * and an older snapshot never replaces a newer one.
+ */
+export function writeFileAtomic(path: string, data: string, mode = 0o644): Promise<void> {
+  return writesByPath(path, () => replaceFile(path, data, mode));
+}
+
+const writesByPath = createKeyedLock();
+
+async function replaceFile(path: string, data: string, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w', mode);
   try {
     await handle.writeFile(data);

@@ -29,6 +29,8 @@ export interface Run {
   error?: string;
   /** When a run was re-queued after an interruption, the run it replaces. */
   retryOf?: string;
+  /** When the translate stage committed on top, the commit the run was queued for. */
+  sourceCommit?: string;
 }
 
 export interface StageResult {
@@ -74,11 +76,19 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
   }
 
   async function enqueue(branch: Branch, commit: string, retryOf?: string): Promise<Run> {
+    // The watcher may have queued this very commit a moment before the writer that made it: one run is enough.
+    const waiting = retryOf ? undefined : [...runs.values()].find((r) => r.branch === branch && r.commit === commit && r.status === 'queued');
+    if (waiting) return waiting;
     const run = newRun(branch, commit, retryOf);
     runs.set(run.id, run);
     await save(run);
-    void work(branch);
+    start(branch);
     return run;
+  }
+
+  /** Starts working through a branch's queue in the background; a failure there is logged, never thrown at nobody. */
+  function start(branch: Branch) {
+    work(branch).catch((error) => log(`[vitae] the ${branch} pipeline stopped on an error: ${(error as Error).message}`));
   }
 
   /** Works through a branch's queue; only the newest queued commit is built, older ones are superseded. */
@@ -96,7 +106,16 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
           older.stages.forEach((s) => (s.status = 'cancelled'));
           await save(older);
         }
-        await execute(run);
+        try {
+          await execute(run);
+        } catch (error) {
+          // Only saving a record can fail here (e.g. a full disk); never leave the run looking alive.
+          run.status = 'failure';
+          run.error = `the run record could not be saved: ${(error as Error).message}`;
+          for (const stage of run.stages) if (stage.status === 'queued' || stage.status === 'running') stage.status = 'cancelled';
+          log(`[vitae] run ${run.id} on ${run.branch} failed: ${run.error}`);
+          await save(run).catch(() => {});
+        }
       }
     } finally {
       working.delete(branch);
@@ -119,6 +138,7 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
           if (result.note) stage.note = result.note;
           if (result.commit) {
             // The translations were committed on top: that commit is what this run builds and deploys.
+            run.sourceCommit ??= run.commit;
             commit = result.commit;
             run.commit = commit;
           }
@@ -158,12 +178,16 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
         await save(run);
         await enqueue(run.branch, run.commit, run.id);
       }
-      for (const branch of ['main', 'dev'] as const) void work(branch);
+      for (const branch of ['main', 'dev'] as const) start(branch);
     },
     enqueue,
-    /** Queues a run for `commit` unless one exists already for it. */
+    /**
+     * Queues a run for `commit` unless the pipeline has seen it already. A run cancelled because a newer
+     * commit superseded it counts as seen: a caller holding a stale head must not queue the older commit
+     * behind the newer one (it would be built last and published over it).
+     */
     async ensure(branch: Branch, commit: string): Promise<Run | undefined> {
-      if ([...runs.values()].some((r) => r.branch === branch && r.commit === commit && r.status !== 'cancelled')) return undefined;
+      if ([...runs.values()].some((r) => r.branch === branch && (r.commit === commit || r.sourceCommit === commit))) return undefined;
       return enqueue(branch, commit);
     },
     list(branch: Branch, limit: number): Run[] {

@@ -83,6 +83,10 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const deployedFile = join(dataDir, 'deployed.json');
   const deployed = await readJson<Partial<Record<Branch, string>>>(deployedFile, {});
 
+  async function recentCommits(branch: Branch, count: number): Promise<string[]> {
+    return (await git.text(['rev-list', '--first-parent', `--max-count=${count}`, `refs/heads/${branch}`])).split('\n').filter(Boolean);
+  }
+
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
     const { tree, texts } = await localRepo.filesAt(commit);
     const { model, problems } = loadContent(texts);
@@ -93,18 +97,28 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     return createBuild(model, { commit, siteUrl: siteUrl(branch) });
   }
 
-  // Serve what was deployed last; a newer head is published by the pipeline (below), not at start.
+  // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
+  // nothing deployed yet, serve the newest valid commit of the branch (an outside push may be invalid).
   for (const branch of BRANCHES) {
-    const commit = deployed[branch] ?? (await resolveBranch(git, branch))!;
-    try {
-      live.set(branch, await buildAt(branch, commit));
-    } catch (error) {
-      if (error instanceof AppError && error.errors) {
-        throw new StartupError(`The content of ${branch} at ${commit.slice(0, 7)} is invalid:\n${error.errors.map(formatProblem).join('\n')}`);
+    const candidates = deployed[branch] ? [deployed[branch]] : await recentCommits(branch, 50);
+    let lastError: unknown;
+    for (const commit of candidates) {
+      try {
+        live.set(branch, await buildAt(branch, commit));
+        break;
+      } catch (error) {
+        lastError ??= error;
       }
-      throw error;
     }
+    if (!live.has(branch)) {
+      if (lastError instanceof AppError && lastError.errors) {
+        throw new StartupError(`The content of ${branch} is invalid and no earlier commit could be served:\n${lastError.errors.map(formatProblem).join('\n')}`);
+      }
+      throw lastError;
+    }
+    deployed[branch] = live.get(branch)!.commit;
   }
+  await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
   const pipeline = await createPipeline(
     dataDir,

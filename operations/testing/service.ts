@@ -13,9 +13,14 @@ export interface TestService extends RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts the service in process. Pass `DATA_DIR` to reopen an existing one (a restart): `stop()` then
+ * leaves it in place, and `close()` never removes anything.
+ */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vitae-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env });
+  const owned = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
+  const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
   const service = await serve(config, { listen: { main: 0, dev: 0 } });
   const url = service.urls.main!;
   return {
@@ -26,7 +31,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     get: (path, init) => fetch(url + path, init),
     async stop() {
       await service.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (owned) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

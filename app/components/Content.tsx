@@ -1,0 +1,64 @@
+// Small building blocks of the content pages.
+import type { ReactNode } from 'react';
+import { htmlLang, sitePath } from '../i18n/locales.ts';
+import type { EntryShortData } from '../utils/types.ts';
+import { useRoot } from './root-data.ts';
+import { Icon } from './Icons.tsx';
+
+/** Says plainly that a record is shown in English because its translation is missing or stale. */
+export function FallbackNote({ translated }: { translated: boolean }) {
+  const { strings, locale } = useRoot();
+  if (translated || locale === 'en') return null;
+  return (
+    <p className="fallback-note" data-testid="fallback-note">
+      <Icon name="globe" size={16} />
+      <span>{strings.fallbackNote}</span>
+    </p>
+  );
+}
+
+/** The `lang` of a record's text: English when it fell back, otherwise the page's own (inherited). */
+export function recordLang(translated: boolean, locale: string): string | undefined {
+  return !translated && locale !== 'en' ? 'en' : undefined;
+}
+
+export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { entry: EntryShortData; headingLevel?: 2 | 3; showKeyResult?: boolean }) {
+  const { strings, siteUrl, locale } = useRoot();
+  const Heading = `h${headingLevel}` as 'h3';
+  return (
+    <article className={`entry-card kind-${entry.kind}`} lang={recordLang(entry.translated, locale)}>
+      <p className="entry-meta">
+        <span className="kind-badge">{strings.kind[entry.kind]}</span>
+        <span className="period">{entry.period.label}</span>
+      </p>
+      <Heading className="entry-title">
+        <a href={sitePath(entry.url, siteUrl)}>{entry.title}</a>
+      </Heading>
+      <p className="entry-org">{entry.organisation}</p>
+      <p className="entry-summary">{entry.summary}</p>
+      {showKeyResult ? (
+        <p className="entry-result">
+          <span className="sr-only">{strings.keyResult}: </span>
+          {entry.keyResult}
+        </p>
+      ) : null}
+      {!entry.translated && locale !== 'en' ? (
+        <p className="fallback-inline" lang={htmlLang[locale]}>
+          <Icon name="globe" size={14} />
+          <span>{strings.fallbackNote}</span>
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+export function PageHeader({ eyebrow, title, lead, children }: { eyebrow?: ReactNode; title: ReactNode; lead?: ReactNode; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      {eyebrow ? <p className="eyebrow">{eyebrow}</p> : null}
+      <h1>{title}</h1>
+      {lead ? <p className="lead">{lead}</p> : null}
+      {children}
+    </header>
+  );
+}

@@ -1,0 +1,64 @@
+// The language menu: links to the same page (path and query) in each locale. A <details> disclosure,
+// so it opens without JavaScript; with it, a click outside or Escape closes it.
+import { useEffect, useRef } from 'react';
+import { useLocation } from '@remix-run/react';
+import { htmlLang, locales, nativeName, switchLocale } from '../i18n/locales.ts';
+import { fill } from '../i18n/format.ts';
+import { useRoot } from './root-data.ts';
+import { Icon } from './Icons.tsx';
+
+export function LanguageSwitcher() {
+  const { locale, strings } = useRoot();
+  const location = useLocation();
+  const ref = useRef<HTMLDetailsElement>(null);
+
+  useEffect(() => {
+    const close = (event: Event) => {
+      const details = ref.current;
+      if (!details?.open) return;
+      if (event instanceof KeyboardEvent) {
+        if (event.key !== 'Escape') return;
+        details.open = false;
+        details.querySelector('summary')?.focus();
+      } else if (!details.contains(event.target as Node)) details.open = false;
+    };
+    document.addEventListener('click', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('click', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
+
+  // Close after a client-side navigation (not on the first render: a click before hydration must stay open).
+  const shownFor = useRef(location.key);
+  useEffect(() => {
+    if (shownFor.current !== location.key && ref.current) ref.current.open = false;
+    shownFor.current = location.key;
+  }, [location.key]);
+
+  return (
+    <details className="lang-menu" ref={ref}>
+      <summary aria-label={fill(strings.languageCurrent, { language: nativeName[locale] })}>
+        <Icon name="globe" />
+        <span className="lang-current">{nativeName[locale]}</span>
+      </summary>
+      <ul>
+        {locales.map((l) => (
+          <li key={l}>
+            <a
+              href={switchLocale(location.pathname, location.search, l)}
+              hrefLang={htmlLang[l]}
+              lang={htmlLang[l]}
+              aria-current={l === locale ? 'true' : undefined}
+              data-locale={l}
+            >
+              {nativeName[l]}
+              {l === locale ? <Icon name="check" size={16} /> : null}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,76 @@
+// Search results: the best passages across every entry and document, in every language.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useLoaderData } from '@remix-run/react';
+import { pageLocale, readSearch } from '../utils/data.server.ts';
+import { pageMeta, rootData } from '../utils/seo.ts';
+import { PageHeader } from '../components/Content.tsx';
+import { useHref, useRoot } from '../components/root-data.ts';
+import { fill, plural } from '../i18n/format.ts';
+import { htmlLang, parseLocalePath, sitePath } from '../i18n/locales.ts';
+import { Icon } from '../components/Icons.tsx';
+
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  pageLocale(params, request);
+  const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 500);
+  return { q, results: await readSearch(context, q) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
+  const root = rootData(matches);
+  if (!root) return [];
+  const title = data?.q
+    ? `${fill(root.strings.searchResultsFor, { q: data.q })} · ${root.site.subject.name}`
+    : `${root.strings.searchTitle} · ${root.site.subject.name}`;
+  return [
+    ...pageMeta(matches, location, { title, description: root.strings.searchIntro, keepQuery: true }),
+    ...(data?.q ? [{ name: 'robots', content: 'noindex' }] : []),
+  ];
+};
+
+export default function Search() {
+  const { q, results } = useLoaderData<typeof loader>();
+  const { strings, locale, siteUrl } = useRoot();
+  const href = useHref();
+  return (
+    <div className="page narrow-wide">
+      <PageHeader title={strings.searchTitle} lead={strings.searchIntro} />
+      <Form method="get" action={href('/search')} className="search-form" role="search">
+        <label htmlFor="search-q" className="sr-only">
+          {strings.searchLabel}
+        </label>
+        <input id="search-q" type="search" name="q" defaultValue={q} key={q} placeholder={strings.searchPlaceholder} maxLength={500} />
+        <button type="submit" className="button">
+          <Icon name="search" />
+          {strings.searchButton}
+        </button>
+      </Form>
+      {q ? (
+        <section aria-labelledby="results-heading" className="results">
+          <h2 id="results-heading">{fill(strings.searchResultsFor, { q })}</h2>
+          <p className="result-count" role="status">
+            {plural(locale, strings.resultCount, results.length)}
+          </p>
+          {results.length ? (
+            <ol className="result-list">
+              {results.map((r, i) => {
+                // Passages come from every language; mark the ones not in the page's own.
+                const passageLocale = parseLocalePath(new URL(r.url, siteUrl).pathname).locale;
+                return (
+                  <li key={`${r.slug}-${i}`} lang={passageLocale === locale ? undefined : htmlLang[passageLocale]}>
+                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>{r.kind === 'entry' ? strings.resultEntry : strings.resultDocument}</p>
+                    <h3>
+                      <a href={sitePath(r.url, siteUrl)}>{r.title}</a>
+                    </h3>
+                    <p className="passage">{r.passage}</p>
+                  </li>
+                );
+              })}
+            </ol>
+          ) : (
+            <p className="empty">{fill(strings.noResults, { q })}</p>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}

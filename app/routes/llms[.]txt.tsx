@@ -1,0 +1,6 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { llmsTxt } from '../utils/discovery.server.ts';
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  return new Response(await llmsTxt(context), { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+}

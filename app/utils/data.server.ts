@@ -1,0 +1,78 @@
+// Typed reads for the pages, each one operation of the list through callOperation. An operation that
+// answers not_found (or rejects a path segment) becomes the site's 404 page.
+import type { AppLoadContext } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { AppError } from '../../operations/contract/errors.ts';
+import { documentNames, kinds, lensIds, tags, type DocumentName, type Kind, type LensId, type Tag } from '../../operations/contract/shared.ts';
+import { isLocale, type Locale } from '../i18n/locales.ts';
+import { callOperation } from './operations.server.ts';
+import type { BriefData, DocumentData, EntryData, EntryShortData, LensData, SearchResultData } from './types.ts';
+
+export function notFound(): Response {
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}
+
+/** The page's locale from the optional `($lang)` segment: absent is English, "/en/…" redirects to "/…", anything else unknown is a 404. */
+export function pageLocale(params: { lang?: string }, request: Request): Locale {
+  const lang = params.lang;
+  if (lang === undefined) return 'en';
+  if (lang === 'en') {
+    const url = new URL(request.url);
+    throw redirect((url.pathname.replace(/^\/en(?=\/|$)/, '') || '/') + url.search, 301);
+  }
+  if (!isLocale(lang)) throw notFound();
+  return lang;
+}
+
+async function read<T>(context: AppLoadContext, name: string, input: Record<string, unknown>): Promise<T> {
+  try {
+    return await callOperation<T>(context, name, input);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'not_found' || error.code === 'bad_request')) throw notFound();
+    throw error;
+  }
+}
+
+export const readBrief = (context: AppLoadContext, locale: Locale) => read<BriefData>(context, 'get_brief', { locale });
+
+export interface EntryFilters {
+  kind?: Kind;
+  tag?: Tag;
+  lens?: LensId;
+}
+
+/** Filters from a query string; values that name nothing are ignored rather than failing the page. */
+export function entryFilters(search: URLSearchParams): EntryFilters {
+  const pick = <T extends string>(name: string, allowed: readonly T[]) => {
+    const value = search.get(name);
+    return value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
+  };
+  return { kind: pick('kind', kinds), tag: pick('tag', tags), lens: pick('lens', lensIds) };
+}
+
+export async function readEntries(context: AppLoadContext, locale: Locale, filters: EntryFilters = {}) {
+  const clean = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+  return read<{ entries: EntryShortData[]; total: number }>(context, 'list_experience', { ...clean, locale });
+}
+
+export const readEntry = (context: AppLoadContext, locale: Locale, slug: string) => read<EntryData>(context, 'get_entry', { slug, locale });
+
+export const readLenses = async (context: AppLoadContext, locale: Locale) => (await read<{ lenses: LensData[] }>(context, 'list_lenses', { locale })).lenses;
+
+export async function readLens(context: AppLoadContext, locale: Locale, id: string): Promise<LensData> {
+  const lens = (await readLenses(context, locale)).find((l) => l.id === id);
+  if (!lens) throw notFound();
+  return lens;
+}
+
+export function readDocument(context: AppLoadContext, locale: Locale, name: string) {
+  if (!(documentNames as readonly string[]).includes(name)) throw notFound();
+  return read<DocumentData>(context, 'get_document', { name: name as DocumentName, locale });
+}
+
+export const readDocuments = (context: AppLoadContext, locale: Locale) => Promise.all(documentNames.map((name) => readDocument(context, locale, name)));
+
+export async function readSearch(context: AppLoadContext, query: string, limit = 20): Promise<SearchResultData[]> {
+  if (!query.trim()) return [];
+  return (await callOperation<{ results: SearchResultData[] }>(context, 'search_subject', { query: query.slice(0, 500), limit })).results;
+}

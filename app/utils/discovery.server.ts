@@ -1,0 +1,335 @@
+// The discovery bundle, built from the same operations as the pages: llms.txt, the Markdown twin of
+// every page, /resume.json (JSON Resume), /feed.xml (Atom), /sitemap.xml (with hreflang alternates)
+// and robots.txt.
+import type { AppLoadContext } from '@remix-run/node';
+import { documentNames } from '../../operations/contract/shared.ts';
+import { stringsFor } from '../i18n/dictionary.ts';
+import { fill, formatDay } from '../i18n/format.ts';
+import { alternates, htmlLang, locales, localizePath, parseLocalePath, sitePath, type Locale } from '../i18n/locales.ts';
+import { inlineText, parseMarkdown } from '../markdown/parse.ts';
+import { entryFilters, readBrief, readDocument, readDocuments, readEntries, readEntry, readLens, readLenses, readSearch } from './data.server.ts';
+import { siteIdentity } from './operations.server.ts';
+import type { EntryShortData } from './types.ts';
+
+const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+/** Text inside Markdown link labels and list items, without characters that would change the structure. */
+const mdText = (s: string) => s.replace(/([[\]\\])/g, '\\$1').replace(/\s+/g, ' ').trim();
+
+/** The absolute URL of a page's Markdown twin. */
+function twinUrl(siteUrl: string, locale: Locale, path: string): string {
+  return `${siteUrl}${localizePath(locale, path === '/' ? '/index' : path)}.md`;
+}
+
+/** The first paragraph of the brief outside its notice: a one-paragraph summary in the brief's language. */
+function briefSummary(markdown: string): string {
+  const first = parseMarkdown(markdown).find((b) => b.type === 'paragraph');
+  return first?.type === 'paragraph' ? inlineText(first.children).replace(/\s+/g, ' ').trim() : '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// llms.txt (https://llmstxt.org): a title, a summary, then sections of links with notes.
+
+export async function llmsTxt(context: AppLoadContext): Promise<string> {
+  const { site, siteUrl } = siteIdentity(context);
+  const [brief, list, lenses] = await Promise.all([readBrief(context, 'en'), readEntries(context, 'en'), readLenses(context, 'en')]);
+  const documents = await readDocuments(context, 'en');
+  const lines = [
+    `# ${site.name}`,
+    '',
+    `> ${site.description}`,
+    '',
+    ...(site.fictional && site.notice ? [site.notice, ''] : []),
+    `${briefSummary(brief.markdown)}`,
+    '',
+    `Every page of this site has a Markdown twin: add \`.md\` to its path (the home page is ${siteUrl}/index.md). Pages exist in ${locales.length} languages: English at the root, the others under ${locales
+      .filter((l) => l !== 'en')
+      .map((l) => `/${l}/`)
+      .join(', ')}.`,
+    '',
+    '## Profile',
+    '',
+    `- [Brief](${twinUrl(siteUrl, 'en', '/')}): positioning, current role, career arc, strengths, languages and contact`,
+    `- [Résumé (JSON Resume)](${siteUrl}/resume.json): the whole career in the JSON Resume schema`,
+    ...documents.map((d) => `- [${mdText(d.title)}](${twinUrl(siteUrl, 'en', `/documents/${d.name}`)}): ${stringsFor('en').documentBlurb[d.name]}`),
+    '',
+    '## Entries',
+    '',
+    ...list.entries.map((e) => `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, 'en', `/entries/${e.slug}`)}): ${mdText(`${e.period.label}. ${e.summary}`)}`),
+    '',
+    '## Role lenses',
+    '',
+    ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, 'en', `/lenses/${l.id}`)}): the career read for this role, with ${l.evidence.entries} entries of evidence and honest gaps`),
+    '',
+    '## API',
+    '',
+    `- [OpenAPI description](${siteUrl}/openapi.json): the REST API under /api/v1 (entries, lenses, documents, search, brief, ask)`,
+    `- [MCP server](${siteUrl}/mcp): Model Context Protocol over Streamable HTTP; the same read operations and the profile agent as tools`,
+    '',
+    '## Optional',
+    '',
+    `- [Atom feed](${siteUrl}/feed.xml): the newest entries`,
+    `- [Sitemap](${siteUrl}/sitemap.xml): every page in every language`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Markdown twins of the pages.
+
+export async function markdownTwin(context: AppLoadContext, pathname: string, search: URLSearchParams): Promise<string | null> {
+  const { locale, path } = parseLocalePath(pathname.replace(/\.md$/, ''));
+  const strings = stringsFor(locale);
+  const { site, siteUrl, skillName } = siteIdentity(context);
+  const firstName = site.subject.name.split(/\s+/)[0]!;
+  const page = (p: string) => `${siteUrl}${localizePath(locale, p)}`;
+  const fallback = (translated: boolean) => (translated || locale === 'en' ? [] : [`> ${strings.fallbackNote}`, '']);
+  const entryLine = (e: EntryShortData) => `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, locale, `/entries/${e.slug}`)}) (${e.period.label}, ${strings.kind[e.kind]}): ${mdText(e.summary)}`;
+  const footer = (p: string) => ['', '---', '', `${page(p)}`, ''];
+  const segments = path.split('/').filter(Boolean);
+
+  if (path === '/index' || path === '/') {
+    const [brief, list, lenses] = await Promise.all([readBrief(context, locale), readEntries(context, locale), readLenses(context, locale)]);
+    return [
+      `# ${site.subject.name}`,
+      '',
+      ...fallback(brief.translated),
+      brief.markdown.trim(),
+      '',
+      `## ${strings.highlights}`,
+      '',
+      ...list.entries.filter((e) => e.featured).map(entryLine),
+      '',
+      `## ${strings.lensesHeading}`,
+      '',
+      ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, locale, `/lenses/${l.id}`)})`),
+      '',
+      `## ${strings.entriesTitle}`,
+      '',
+      `- [${strings.allEntries} (${list.total})](${twinUrl(siteUrl, locale, '/entries')})`,
+      `- [${strings.documentsTitle}](${twinUrl(siteUrl, locale, '/documents')})`,
+      `- [JSON Resume](${siteUrl}${localizePath(locale, '/resume.json')})`,
+      ...footer('/'),
+    ].join('\n');
+  }
+
+  if (path === '/entries') {
+    const filters = entryFilters(search);
+    const list = await readEntries(context, locale, filters);
+    return [`# ${strings.entriesTitle}`, '', strings.entriesIntro, '', ...list.entries.map(entryLine), ...footer('/entries')].join('\n');
+  }
+
+  if (segments[0] === 'entries' && segments.length === 2) {
+    const e = await readEntry(context, locale, segments[1]!);
+    const list = (title: string, items: string[]) => (items.length ? [`## ${title}`, '', ...items.map((i) => `- ${i}`), ''] : []);
+    const lenses = await readLenses(context, locale);
+    return [
+      `# ${e.title} — ${e.organisation}`,
+      '',
+      ...fallback(e.translated),
+      `${strings.kind[e.kind]} · ${e.period.label}`,
+      '',
+      e.summary,
+      '',
+      `**${strings.keyResult}:** ${e.keyResult}`,
+      '',
+      `## ${strings.overview}`,
+      '',
+      e.overview.trim(),
+      '',
+      ...list(fill(strings.contributions, { name: firstName }), e.contributions),
+      ...list(strings.achievements, e.achievements),
+      ...list(strings.keyResults, e.keyResults),
+      `## ${strings.whyItMatters}`,
+      '',
+      e.whyItMatters.trim(),
+      '',
+      `## ${strings.skills}`,
+      '',
+      e.skills.map((s) => skillName(locale, s)).join(', '),
+      '',
+      `## ${strings.tagsLabel}`,
+      '',
+      e.tags.map((t) => strings.tag[t]).join(', '),
+      '',
+      `## ${strings.lensesLabel}`,
+      '',
+      ...e.lenses.map((id) => `- [${mdText(lenses.find((l) => l.id === id)?.title ?? id)}](${twinUrl(siteUrl, locale, `/lenses/${id}`)})`),
+      '',
+      ...(e.proofLinks.length ? [`## ${strings.proofLinks}`, '', ...e.proofLinks.map((p) => `- [${mdText(p.label)}](${p.url})`), ''] : []),
+      ...footer(`/entries/${e.slug}`),
+    ].join('\n');
+  }
+
+  if (path === '/lenses') {
+    const lenses = await readLenses(context, locale);
+    return [
+      `# ${strings.lensesTitle}`,
+      '',
+      strings.lensesPageIntro,
+      '',
+      ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, locale, `/lenses/${l.id}`)}): ${fill(strings.evidenceCount.other, { n: l.evidence.entries })}`),
+      ...footer('/lenses'),
+    ].join('\n');
+  }
+
+  if (segments[0] === 'lenses' && segments.length === 2) {
+    const lens = await readLens(context, locale, segments[1]!);
+    const evidence = await readEntries(context, locale, { lens: lens.id });
+    return [
+      `# ${lens.title}`,
+      '',
+      ...fallback(lens.translated),
+      `## ${strings.theCase}`,
+      '',
+      lens.pitch.trim(),
+      '',
+      `## ${strings.honestGaps}`,
+      '',
+      ...lens.honestGaps.map((g) => `- ${g}`),
+      '',
+      `## ${strings.evidence}`,
+      '',
+      ...evidence.entries.map(entryLine),
+      ...footer(`/lenses/${lens.id}`),
+    ].join('\n');
+  }
+
+  if (path === '/documents') {
+    const documents = await readDocuments(context, locale);
+    return [
+      `# ${strings.documentsTitle}`,
+      '',
+      strings.documentsIntro,
+      '',
+      ...documents.map((d) => `- [${mdText(d.title)}](${twinUrl(siteUrl, locale, `/documents/${d.name}`)}): ${strings.documentBlurb[d.name]}`),
+      ...footer('/documents'),
+    ].join('\n');
+  }
+
+  if (segments[0] === 'documents' && segments.length === 2) {
+    const d = await readDocument(context, locale, segments[1]!);
+    return [`# ${d.title}`, '', ...fallback(d.translated), fill(strings.updated, { date: formatDay(locale, d.updatedAt) }), '', d.markdown.trim(), ...footer(`/documents/${d.name}`)].join('\n');
+  }
+
+  if (path === '/search') {
+    const q = (search.get('q') ?? '').trim();
+    const results = await readSearch(context, q);
+    return [
+      `# ${q ? fill(strings.searchResultsFor, { q }) : strings.searchTitle}`,
+      '',
+      ...(q && !results.length ? [fill(strings.noResults, { q })] : []),
+      ...results.map((r) => `- [${mdText(r.title)}](${siteUrl}${sitePath(r.url, siteUrl)}): ${mdText(r.passage)}`),
+      ...footer(`/search${q ? `?q=${encodeURIComponent(q)}` : ''}`),
+    ].join('\n');
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON Resume (https://jsonresume.org/schema).
+
+export async function jsonResume(context: AppLoadContext, locale: Locale) {
+  const { site, siteUrl, builtAt, skillName } = siteIdentity(context);
+  const [brief, list] = await Promise.all([readBrief(context, locale), readEntries(context, locale)]);
+  const full = await Promise.all(list.entries.map((e) => readEntry(context, locale, e.slug)));
+  const current = full.find((e) => e.kind === 'experience' && e.period.end === null);
+  const dates = (e: EntryShortData) => ({ startDate: e.period.start, ...(e.period.end ? { endDate: e.period.end } : {}) });
+  const page = (e: EntryShortData) => `${siteUrl}${sitePath(e.url, siteUrl)}`;
+  const [city, region] = (site.subject.location ?? '').split(',').map((s) => s.trim());
+  const skillCount = new Map<string, number>();
+  for (const e of full) for (const s of e.skills) skillCount.set(s, (skillCount.get(s) ?? 0) + 1);
+
+  return {
+    $schema: 'https://raw.githubusercontent.com/jsonresume/resume-schema/v1.0.0/schema.json',
+    basics: {
+      name: site.subject.name,
+      label: current ? `${current.title}, ${current.organisation}` : site.subject.headline,
+      ...(site.subject.email ? { email: site.subject.email } : {}),
+      url: `${siteUrl}${localizePath(locale, '/')}`,
+      summary: briefSummary(brief.markdown) || site.description,
+      ...(city ? { location: { city, ...(region ? { region } : {}) } } : {}),
+      profiles: site.links.map((l) => ({ network: l.label, url: l.url })),
+    },
+    work: full.filter((e) => e.kind === 'experience').map((e) => ({ name: e.organisation, position: e.title, url: page(e), ...dates(e), summary: e.summary, highlights: [e.keyResult, ...e.achievements] })),
+    volunteer: full.filter((e) => e.kind === 'community').map((e) => ({ organization: e.organisation, position: e.title, url: page(e), ...dates(e), summary: e.summary, highlights: [e.keyResult, ...e.achievements] })),
+    education: full.filter((e) => e.kind === 'education').map((e) => ({ institution: e.organisation, area: e.title, url: page(e), ...dates(e), courses: [] as string[] })),
+    projects: full
+      .filter((e) => e.kind === 'project')
+      .map((e) => ({ name: e.title, entity: e.organisation, description: e.summary, highlights: e.keyResults.length ? e.keyResults : [e.keyResult], keywords: e.skills.map((s) => skillName(locale, s)), url: page(e), ...dates(e) })),
+    skills: [...skillCount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([slug]) => ({ name: skillName(locale, slug) })),
+    meta: { canonical: `${siteUrl}${localizePath(locale, '/resume.json')}`, version: 'v1.0.0', lastModified: builtAt.slice(0, 19) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Atom feed of the newest entries.
+
+export async function atomFeed(context: AppLoadContext, locale: Locale): Promise<string> {
+  const { site, siteUrl, builtAt } = siteIdentity(context);
+  const strings = stringsFor(locale);
+  const list = await readEntries(context, locale);
+  const newest = list.entries.slice(0, 20);
+  const stamp = (e: EntryShortData) => `${e.period.start}-01T00:00:00Z`;
+  const updated = newest.length ? newest.map(stamp).sort().at(-1)! : builtAt;
+  const self = `${siteUrl}${localizePath(locale, '/feed.xml')}`;
+  const entries = newest.map((e) => {
+    const url = `${siteUrl}${sitePath(e.url, siteUrl)}`;
+    return [
+      '  <entry>',
+      `    <id>${xmlEscape(url)}</id>`,
+      `    <title>${xmlEscape(`${e.title} — ${e.organisation}`)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${xmlEscape(url)}"/>`,
+      `    <link rel="alternate" type="text/markdown" href="${xmlEscape(`${url}.md`)}"/>`,
+      `    <published>${stamp(e)}</published>`,
+      `    <updated>${stamp(e)}</updated>`,
+      `    <category term="${e.kind}" label="${xmlEscape(strings.kind[e.kind])}"/>`,
+      ...e.tags.map((t) => `    <category term="${t}" label="${xmlEscape(strings.tag[t])}"/>`),
+      `    <summary type="text">${xmlEscape(`${e.summary} ${strings.keyResult}: ${e.keyResult}`)}</summary>`,
+      '  </entry>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${htmlLang[locale]}">`,
+    `  <id>${xmlEscape(`${siteUrl}${localizePath(locale, '/')}`)}</id>`,
+    `  <title>${xmlEscape(`${site.name} — ${strings.entriesTitle}`)}</title>`,
+    `  <subtitle>${xmlEscape(strings.entriesIntro)}</subtitle>`,
+    `  <updated>${updated}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${xmlEscape(self)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xmlEscape(`${siteUrl}${localizePath(locale, '/entries')}`)}"/>`,
+    `  <author><name>${xmlEscape(site.subject.name)}</name><uri>${xmlEscape(`${siteUrl}/`)}</uri></author>`,
+    `  <generator>Vitae</generator>`,
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sitemap with hreflang alternates, and robots.txt.
+
+export async function sitemapXml(context: AppLoadContext): Promise<string> {
+  const { siteUrl, builtAt } = siteIdentity(context);
+  const [list, lenses] = await Promise.all([readEntries(context, 'en'), readLenses(context, 'en')]);
+  const paths = ['/', '/entries', ...list.entries.map((e) => `/entries/${e.slug}`), '/lenses', ...lenses.map((l) => `/lenses/${l.id}`), '/documents', ...documentNames.map((d) => `/documents/${d}`)];
+  const lastmod = builtAt.slice(0, 10);
+  const urls = paths.flatMap((path) =>
+    locales.map((locale) =>
+      [
+        '  <url>',
+        `    <loc>${xmlEscape(siteUrl + localizePath(locale, path))}</loc>`,
+        `    <lastmod>${lastmod}</lastmod>`,
+        ...alternates(siteUrl, path).map((a) => `    <xhtml:link rel="alternate" hreflang="${a.hrefLang}" href="${xmlEscape(a.href)}"/>`),
+        '  </url>',
+      ].join('\n'),
+    ),
+  );
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">', ...urls, '</urlset>', ''].join('\n');
+}
+
+export function robotsTxt(context: AppLoadContext): string {
+  const { siteUrl, branch } = siteIdentity(context);
+  // The dev preview must never be indexed: it shows unpublished changes.
+  if (branch === 'dev') return 'User-agent: *\nDisallow: /\n';
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/admin', 'Disallow: /mcp/admin', 'Disallow: /search', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n');
+}

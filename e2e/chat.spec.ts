@@ -1,0 +1,188 @@
+// The chat widget against the real service and the scripted OpenAI-compatible server: streaming, tool
+// steps, sources, stop, retry, copy, the 16-message window, 429 and errors; and the search fallback of
+// the service without a model.
+import { expect, test } from '@playwright/test';
+import { chatSite, modelRequests, ownClientIp, scriptModel, site } from './support/helpers.ts';
+
+const answer = 'Noa built **Concierge Copilot** at Orbitale Travel (concierge-copilot): a guest assistant now live in 48 hotels.\n\n- resolves 64% of routine questions\n- hands over to staff when unsure';
+
+test.describe('with a model', () => {
+  test.use({ baseURL: chatSite });
+
+  test.beforeEach(async ({ page }) => {
+    await ownClientIp(page);
+  });
+
+  async function openChat(page: import('@playwright/test').Page, path = '/') {
+    await page.goto(path);
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(page.getByRole('dialog', { name: 'Ask about Noa' })).toBeVisible();
+    return page.getByLabel('Your question');
+  }
+
+  test('streams the answer as it comes, shows the tool steps, renders Markdown and links the sources to entry pages', async ({ page }) => {
+    await scriptModel([
+      { toolCalls: [{ name: 'search_subject', arguments: { query: 'Orbitale' } }] },
+      { text: answer, chunks: 10, delayMs: 150 },
+    ]);
+    const input = await openChat(page);
+    await input.fill('What did Noa build at Orbitale?');
+    await input.press('Enter');
+
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.chat-steps li')).toContainText('Searching the profile for “Orbitale”');
+    // Part of the answer is on screen while the stream is still running (the Stop button is there).
+    await expect(reply.locator('.answer')).toContainText('Noa built');
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    expect(await reply.locator('.answer').innerText()).not.toContain('hands over to staff');
+
+    await expect(reply.locator('.answer li')).toHaveCount(2);
+    await expect(reply.locator('.answer strong')).toHaveText('Concierge Copilot');
+    await expect(reply.locator('.chat-steps li.done')).toContainText(/\d+ sources/);
+    const source = reply.locator('.chat-sources a');
+    await expect(source).toHaveText('Concierge Copilot: an LLM assistant for hotel guests');
+    await expect(source).toHaveAttribute('href', '/entries/concierge-copilot');
+    // The slug in parentheses became a link to the entry too.
+    await expect(reply.locator('.answer a[href="/entries/concierge-copilot"]')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+
+    await source.click();
+    await expect(page).toHaveURL(/\/entries\/concierge-copilot$/);
+    await expect(page.locator('h1')).toHaveText('Concierge Copilot: an LLM assistant for hotel guests');
+  });
+
+  test('asks in the page’s language and links sources in that locale', async ({ page }) => {
+    await scriptModel([{ toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness', locale: 'fr' } }] }, { text: 'Elle maintient ragcheck (rag-evaluation-harness).' }]);
+    await page.goto('/fr');
+    await page.getByRole('button', { name: 'Questions sur Noa' }).click();
+    await page.getByLabel('Votre question').fill('Quel projet open source ?');
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.chat-steps li')).toContainText('Lecture de l’élément « rag-evaluation-harness »');
+    await expect(reply.locator('.chat-sources a')).toHaveAttribute('href', '/fr/entries/rag-evaluation-harness');
+    const sent = (await modelRequests()).find((r) => r.path.endsWith('/chat/completions'))!;
+    expect(JSON.stringify(sent.body.messages)).toContain('Answer in French');
+  });
+
+  test('stop aborts the stream, all the way to the model; retry asks again', async ({ page }) => {
+    await scriptModel([{ hang: true }, { text: 'Second try: Noa is based in Lisbon.' }]);
+    const input = await openChat(page);
+    await input.fill('Where is Noa based?');
+    await input.press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.answer')).toContainText('…');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(reply.locator('.chat-status')).toHaveText('Stopped.');
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    await expect.poll(async () => (await modelRequests()).some((r) => r.aborted), { timeout: 10_000 }).toBe(true);
+
+    await reply.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.locator('.msg-assistant').last().locator('.answer')).toHaveText('Second try: Noa is based in Lisbon.');
+    await expect(page.locator('.msg-user')).toHaveCount(1);
+  });
+
+  test('copy puts the answer’s Markdown on the clipboard', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: chatSite });
+    await scriptModel([{ text: 'Noa speaks **six** languages.' }]);
+    const input = await openChat(page);
+    await input.fill('Languages?');
+    await input.press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.answer')).toHaveText('Noa speaks six languages.');
+    await reply.getByRole('button', { name: 'Copy' }).click();
+    await expect(reply.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Noa speaks **six** languages.');
+  });
+
+  test('a provider failure mid-answer shows an honest error with a retry', async ({ page }) => {
+    await scriptModel([{ status: 500, error: 'upstream exploded' }, { status: 500, error: 'upstream exploded' }]);
+    const input = await openChat(page);
+    await input.fill('Anything?');
+    await input.press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.getByTestId('chat-problem-unavailable')).toHaveText('The assistant could not answer just now. Please retry in a moment.');
+    await expect(reply.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  test('429: says how long to wait, counts down, and blocks sending meanwhile', async ({ page, request }) => {
+    const ip = await ownClientIp(page);
+    // Spend this client's budget of 10 chat requests a minute.
+    for (let i = 0; i < 10; i++) {
+      await request.post(`${chatSite}/api/chat`, { headers: { 'X-Forwarded-For': ip }, data: { messages: [{ role: 'user', content: 'x' }] } });
+    }
+    const input = await openChat(page);
+    await input.fill('One more?');
+    await input.press('Enter');
+    const problem = page.locator('.msg-assistant').last().getByTestId('chat-problem-rate');
+    await expect(problem).toContainText(/You can ask again in \d+ s\./);
+    const first = Number((await problem.innerText()).match(/in (\d+) s/)![1]);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(60);
+    await expect(page.getByTestId('chat-wait')).toBeVisible();
+    await input.fill('Again?');
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await expect.poll(async () => Number(((await problem.innerText()).match(/in (\d+) s/) ?? [])[1]), { timeout: 5000 }).toBeLessThan(first);
+  });
+
+  test('keeps at most 16 messages, on screen and in what it sends', async ({ page }) => {
+    await scriptModel([]);
+    const sent: number[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/chat')) sent.push(JSON.parse(r.postData()!).messages.length);
+    });
+    const input = await openChat(page);
+    for (let i = 1; i <= 9; i++) {
+      await input.fill(`Question ${i}?`);
+      await input.press('Enter');
+      await expect(page.locator('.msg-user').last()).toHaveText(`You: Question ${i}?`);
+      await expect(page.locator('.msg-assistant').last()).toHaveAttribute('data-status', 'done');
+    }
+    await expect(page.locator('.chat-log .msg')).toHaveCount(16);
+    await expect(page.locator('.chat-log')).toContainText('Only the last 16 messages are kept');
+    await expect(page.locator('.msg-user').first()).toHaveText(/Question 2\?/);
+    expect(sent).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 15]);
+  });
+
+  test('Markdown from the model cannot inject HTML or unsafe links', async ({ page }) => {
+    await scriptModel([{ text: 'Hi <img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2) <script>window.__pwned=3</script> [ok](/lenses/head-of-ai)' }]);
+    const input = await openChat(page);
+    await input.fill('Try it');
+    await input.press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.answer a')).toHaveCount(1);
+    await expect(reply.locator('.answer a')).toHaveAttribute('href', '/lenses/head-of-ai');
+    await expect(reply.locator('.answer img, .answer script')).toHaveCount(0);
+    await expect(reply.locator('.answer')).toContainText('<img src=x');
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+  });
+});
+
+test.describe('without a model', () => {
+  test.use({ baseURL: site });
+
+  test('the chat says so plainly and answers with matching search passages that link to the pages', async ({ page }) => {
+    await page.goto('/');
+    const res = await page.request.post('/api/chat', { data: { messages: [{ role: 'user', content: 'x' }] } });
+    expect(res.status()).toBe(503);
+    expect((await res.json()).code).toBe('chat_not_configured');
+
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(page.getByTestId('chat-search-mode')).toContainText('AI answers are not switched on for this site');
+    await page.getByLabel('Your question').fill('ragcheck evaluation harness');
+    await page.getByLabel('Your question').press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.passages h3')).toHaveText('Matching passages');
+    const first = reply.locator('.passages li a').first();
+    await expect(first).toHaveAttribute('href', /^\/(entries|documents)\//);
+    await first.click();
+    await expect(page.locator('h1')).toBeVisible();
+    expect(new URL(page.url()).origin).toBe(site);
+  });
+
+  test('the voice button is not offered when transcription is not configured', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(page.getByTestId('chat-search-mode')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Ask by voice' })).toHaveCount(0);
+  });
+});

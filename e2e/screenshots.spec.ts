@@ -1,0 +1,53 @@
+// Screenshots for the README: home, entry, lens and chat, light and dark, desktop and phone, saved into
+// docs/screenshots/ by every run (they are evidence: look at them).
+import { expect, test, type Page } from '@playwright/test';
+import { chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
+
+const sizes = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } } as const;
+
+async function showChat(page: Page) {
+  await ownClientIp(page);
+  await scriptModel([
+    { toolCalls: [{ name: 'search_subject', arguments: { query: 'Orbitale Concierge Copilot' } }] },
+    { toolCalls: [{ name: 'get_entry', arguments: { slug: 'concierge-copilot' } }] },
+    {
+      text: 'At Orbitale Travel Noa leads **Concierge Copilot** (concierge-copilot), a multilingual assistant that answers hotel guests from each property’s own information:\n\n- live in **48 partner hotels**\n- resolves **64%** of routine questions without staff\n- hands anything about money, safety or complaints to a person',
+      chunks: 6,
+    },
+  ]);
+  await page.goto(`${chatSite}/`);
+  await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+  await page.getByLabel('Your question').fill('What did Noa build at Orbitale?');
+  await page.getByLabel('Your question').press('Enter');
+  await expect(page.locator('.chat-sources a')).toHaveText('Concierge Copilot: an LLM assistant for hotel guests');
+  // Show the conversation from the question down.
+  await page.locator('.chat-log').evaluate((log) => (log.scrollTop = 0));
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [device, viewport] of Object.entries(sizes)) {
+    test.describe(`${scheme} ${device}`, () => {
+      test.use({ colorScheme: scheme, viewport, deviceScaleFactor: 1 });
+
+      test('screenshots', async ({ page }) => {
+        const shots: Array<[string, () => Promise<unknown>]> = [
+          ['home', () => page.goto('/')],
+          ['entry', () => page.goto('/entries/concierge-copilot')],
+          ['lens', () => page.goto('/lenses/head-of-ai')],
+          ['chat', () => showChat(page)],
+        ];
+        for (const [name, open] of shots) {
+          await open();
+          await page.evaluate(() => document.fonts.ready);
+          await page.screenshot({ path: `docs/screenshots/${name}-${scheme}-${device}.png` });
+        }
+      });
+    });
+  }
+}
+
+test('a CJK page, for the record', async ({ page }) => {
+  await page.setViewportSize(sizes.desktop);
+  await page.goto('/ja/lenses/hospitality');
+  await page.screenshot({ path: 'docs/screenshots/lens-ja-light-desktop.png' });
+});

@@ -1,0 +1,18 @@
+// The profile's fixed vocabulary as plain lists, with no zod: the browser bundle imports these directly,
+// and shared.ts builds the zod enums from the very same arrays.
+export const locales = ['en', 'zh', 'zh-hant', 'ja', 'fr', 'es', 'eo'] as const;
+export const kinds = ['experience', 'education', 'community', 'project'] as const;
+export const tags = ['it', 'engineering', 'ai', 'devrel', 'web3', 'business', 'marketing', 'consulting', 'hospitality', 'community', 'creative'] as const;
+export const lensIds = [
+  'head-of-ai', 'ai-transformation-consultant', 'engineering-manager', 'solution-architect', 'system-integrator',
+  'support-engineer', 'ict-specialist', 'developer-advocate', 'developer-evangelist', 'digital-marketer', 'hospitality',
+] as const;
+export const documentNames = ['profile', 'credentials', 'capabilities', 'talks', 'thinking'] as const;
+export const branches = ['main', 'dev'] as const;
+
+export type Locale = (typeof locales)[number];
+export type Kind = (typeof kinds)[number];
+export type Tag = (typeof tags)[number];
+export type LensId = (typeof lensIds)[number];
+export type DocumentName = (typeof documentNames)[number];
+export type Branch = (typeof branches)[number];

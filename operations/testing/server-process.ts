@@ -1,0 +1,86 @@
+// Test and bench support: the real server (`node --import tsx server.ts`) as a child process in its own
+// process group over a given DATA_DIR, so it can be killed the hard way (SIGKILL to the whole group, git
+// children included) and restarted over the same data.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  devUrl: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGKILL to the process group: no shutdown code runs, git children die mid-flight too. */
+  kill9(): Promise<void>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const previewPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: projectRoot,
+    // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', NODE_ENV: 'production', PORT: String(port), PREVIEW_PORT: String(previewPort), DATA_DIR: dataDir, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const chunks: string[] = [];
+  child.stdout!.on('data', (d: Buffer) => chunks.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => chunks.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let dead = false;
+  void exited.then(() => (dead = true));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (dead) throw new Error(`the server exited during start:\n${chunks.join('')}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      killGroup(child, 'SIGKILL');
+      throw new Error(`the server did not answer /api/health within ${timeoutMs} ms:\n${chunks.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    url,
+    devUrl: `http://127.0.0.1:${previewPort}`,
+    child,
+    output: () => chunks.join(''),
+    async kill9() {
+      killGroup(child, 'SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (!dead) killGroup(child, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
