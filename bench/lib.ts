@@ -1,18 +1,9 @@
 // Benchmark helpers: child-process servers on loopback, autocannon runs and a table printer.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort } from '../operations/testing/server-process.ts';
+import { freePort } from '../operations/testing/server-process.ts';
 
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
