@@ -7,7 +7,7 @@ import { AppError } from '../contract/errors.ts';
 import { ChatRequest } from '../contract/agent.ts';
 import { Locale, type Branch } from '../contract/shared.ts';
 import { runAgent, describeProviderError } from '../server/agent.server.ts';
-import { inputProblems } from '../server/handlers.server.ts';
+import { parseOrThrow } from './input.ts';
 import { chatLimit, transcribeLimit } from '../server/rate-limit.server.ts';
 import type { Runtime } from '../server/runtime.server.ts';
 import { clientIp } from './client-ip.server.ts';
@@ -34,15 +34,6 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   }
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const errors = inputProblems(result.error);
-    throw new AppError('bad_request', errors.map((e) => e.message).join('; ') + '.', { errors });
-  }
-  return result.data;
-}
-
 /** Decodes strict base64 (a `data:` URL prefix is allowed); anything else is a 400. */
 export function decodeAudio(value: string): Buffer {
   const payload = value.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
@@ -63,7 +54,7 @@ export function createChatHandler(runtime: Runtime, branch: Branch) {
       if (req.method !== 'POST') throw new AppError('method_not_allowed', `${pathname} accepts POST.`, { headers: { Allow: 'POST' } });
       const ip = clientIp(req, runtime.config.TRUST_PROXY);
       if (pathname === '/api/transcribe') {
-        const body = parse(TranscribeRequest, await readJson(req, Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024));
+        const body = parseOrThrow(TranscribeRequest, await readJson(req, Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024));
         const audio = decodeAudio(body.audio);
         if (!runtime.models) throw new AppError('transcription_not_configured', 'Voice input is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
         const { headers } = await runtime.rateLimits.consume(transcribeLimit, ip);
@@ -82,7 +73,7 @@ export function createChatHandler(runtime: Runtime, branch: Branch) {
         return true;
       }
 
-      const body = parse(ChatRequest, await readJson(req, 256 * 1024));
+      const body = parseOrThrow(ChatRequest, await readJson(req, 256 * 1024));
       if (body.messages[body.messages.length - 1]!.role !== 'user') {
         throw new AppError('bad_request', 'The last message must be the visitor’s question (role "user").', { errors: [{ pointer: `/messages/${body.messages.length - 1}/role`, message: 'the last message must have role "user"' }] });
       }

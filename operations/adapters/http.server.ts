@@ -6,7 +6,8 @@ import { AppError, type ErrorBody } from '../contract/errors.ts';
 import { operations, type AnyOperation } from '../contract/index.ts';
 import type { Branch } from '../contract/shared.ts';
 import type { Build } from '../build/corpus.ts';
-import { handlers, inputProblems } from '../server/handlers.server.ts';
+import { handlers } from '../server/handlers.server.ts';
+import { badRequest, inputProblems } from './input.ts';
 import type { Runtime } from '../server/runtime.server.ts';
 import type { OperationContext } from '../server/context.server.ts';
 import { clientIp } from './client-ip.server.ts';
@@ -133,7 +134,7 @@ async function run(op: AnyOperation, raw: Record<string, unknown>, pathParams: s
       const name = String(pathIssue.path[0]);
       throw new AppError('not_found', `Nothing at ${op.rest.path.replace(`{${name}}`, String(raw[name]))}: ${errors.find((e) => e.pointer === `/${name}`)?.message ?? 'unknown name'}.`);
     }
-    throw new AppError('bad_request', errors.map((e) => e.message).join('; ') + '.', { errors });
+    throw badRequest(errors);
   }
   await beforeHandler?.();
   return handlers[op.name]!(result.data, ctx);

@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
-import { describeIssue, pointerOf } from '../content/front-matter.ts';
+import { inputProblems } from './input.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 export const MCP_SERVER_VERSION = '1.1.0';
@@ -68,7 +68,7 @@ export function createMcpServer(options: { name: string; ops: readonly AnyOperat
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
     const parsed = op.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      const errors = parsed.error.issues.map((issue) => ({ pointer: pointerOf(issue.path as PropertyKey[]), message: describeIssue(issue) }));
+      const errors = inputProblems(parsed.error);
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${op.name}: ${errors.map((e) => e.message).join('; ')}`, { code: 'bad_request', errors });
     }
     try {
