@@ -52,6 +52,19 @@ export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { e
   );
 }
 
+/** A list of entry cards (`className` picks the layout: "card-grid four", "entry-list"). */
+export function EntryList({ entries, className, headingLevel }: { entries: EntryShortData[]; className: string; headingLevel?: 2 | 3 }) {
+  return (
+    <ul className={className}>
+      {entries.map((e) => (
+        <li key={e.slug}>
+          <EntryCard entry={e} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function PageHeader({ eyebrow, title, lead, children }: { eyebrow?: ReactNode; title: ReactNode; lead?: ReactNode; children?: ReactNode }) {
   return (
     <header className="page-header">

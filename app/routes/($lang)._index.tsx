@@ -5,7 +5,7 @@ import { pageLocale, readBrief, readEntries, readLenses } from '../utils/data.se
 import { pageMeta, personJsonLd, profilePageJsonLd, rootData } from '../utils/seo.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { excerpt, markdownToText } from '../markdown/parse.ts';
-import { EntryCard, FallbackNote, recordLang } from '../components/Content.tsx';
+import { EntryList, FallbackNote, recordLang } from '../components/Content.tsx';
 import { useHref, useRoot } from '../components/root-data.ts';
 import { fill, plural } from '../i18n/format.ts';
 import { sitePath } from '../i18n/locales.ts';
@@ -96,13 +96,7 @@ export default function Home() {
         <h2 id="highlights-heading" className="section-title">
           {strings.highlights}
         </h2>
-        <ul className="card-grid four">
-          {data.featured.map((e) => (
-            <li key={e.slug}>
-              <EntryCard entry={e} />
-            </li>
-          ))}
-        </ul>
+        <EntryList className="card-grid four" entries={data.featured} />
       </section>
 
       <div className="home-grid section">
@@ -138,13 +132,7 @@ export default function Home() {
         <h2 id="latest-heading" className="section-title">
           {strings.latest}
         </h2>
-        <ul className="card-grid four">
-          {data.latest.map((e) => (
-            <li key={e.slug}>
-              <EntryCard entry={e} />
-            </li>
-          ))}
-        </ul>
+        <EntryList className="card-grid four" entries={data.latest} />
         <p className="more">
           <a className="button ghost" href={href('/entries')}>
             {strings.allEntries} ({data.total})

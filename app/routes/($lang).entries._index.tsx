@@ -4,7 +4,7 @@ import { Form, useLoaderData, useSubmit } from '@remix-run/react';
 import { kinds, lensIds, tags } from '../i18n/vocabulary.ts';
 import { entryFilters, pageLocale, readEntries, readLenses } from '../utils/data.server.ts';
 import { pageMeta, rootData, webPageJsonLd } from '../utils/seo.ts';
-import { EntryCard, PageHeader } from '../components/Content.tsx';
+import { EntryList, PageHeader } from '../components/Content.tsx';
 import { useHref, useRoot } from '../components/root-data.ts';
 import { plural } from '../i18n/format.ts';
 
@@ -32,39 +32,9 @@ export default function Entries() {
     <div className="page">
       <PageHeader title={strings.entriesTitle} lead={strings.entriesIntro} />
       <Form method="get" action={href('/entries')} className="filters" aria-label={strings.filtersLabel} role="search" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}>
-        <div className="field">
-          <label htmlFor="filter-kind">{strings.filterKind}</label>
-          <select id="filter-kind" name="kind" defaultValue={filters.kind ?? ''} key={`k${filters.kind}`}>
-            <option value="">{strings.filterAny}</option>
-            {kinds.map((k) => (
-              <option key={k} value={k}>
-                {strings.kind[k]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="filter-tag">{strings.filterTag}</label>
-          <select id="filter-tag" name="tag" defaultValue={filters.tag ?? ''} key={`t${filters.tag}`}>
-            <option value="">{strings.filterAny}</option>
-            {tags.map((t) => (
-              <option key={t} value={t}>
-                {strings.tag[t]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="filter-lens">{strings.filterLens}</label>
-          <select id="filter-lens" name="lens" defaultValue={filters.lens ?? ''} key={`l${filters.lens}`}>
-            <option value="">{strings.filterAny}</option>
-            {lensIds.map((l) => (
-              <option key={l} value={l}>
-                {lensTitles[l] ?? l}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect name="kind" label={strings.filterKind} any={strings.filterAny} value={filters.kind} options={kinds.map((k) => [k, strings.kind[k]])} />
+        <FilterSelect name="tag" label={strings.filterTag} any={strings.filterAny} value={filters.tag} options={tags.map((t) => [t, strings.tag[t]])} />
+        <FilterSelect name="lens" label={strings.filterLens} any={strings.filterAny} value={filters.lens} options={lensIds.map((l) => [l, lensTitles[l] ?? l])} />
         <div className="field buttons">
           <button type="submit" className="button">
             {strings.filterApply}
@@ -80,16 +50,27 @@ export default function Entries() {
         {plural(locale, strings.entryCount, total)}
       </p>
       {entries.length ? (
-        <ul className="entry-list">
-          {entries.map((e) => (
-            <li key={e.slug}>
-              <EntryCard entry={e} headingLevel={2} />
-            </li>
-          ))}
-        </ul>
+        <EntryList className="entry-list" entries={entries} headingLevel={2} />
       ) : (
         <p className="empty">{strings.noEntries}</p>
       )}
+    </div>
+  );
+}
+
+/** One filter of the form; `key` follows the value so a navigation resets the uncontrolled select. */
+function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value: string | undefined; options: Array<[string, string]> }) {
+  return (
+    <div className="field">
+      <label htmlFor={`filter-${name}`}>{label}</label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} key={`${name}:${value ?? ''}`}>
+        <option value="">{any}</option>
+        {options.map(([id, text]) => (
+          <option key={id} value={id}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

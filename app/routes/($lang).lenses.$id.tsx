@@ -6,7 +6,7 @@ import { pageLocale, readEntries, readLens } from '../utils/data.server.ts';
 import { pageMeta, rootData, webPageJsonLd } from '../utils/seo.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { excerpt, markdownToText } from '../markdown/parse.ts';
-import { EntryCard, FallbackNote, recordLang } from '../components/Content.tsx';
+import { EntryList, FallbackNote, recordLang } from '../components/Content.tsx';
 import { useHref, useRoot } from '../components/root-data.ts';
 import { plural } from '../i18n/format.ts';
 import { htmlLang } from '../i18n/locales.ts';
@@ -87,13 +87,7 @@ export default function LensPage() {
           {strings.evidence}
         </h2>
         <p className="section-intro">{strings.evidenceIntro}</p>
-        <ul className="entry-list">
-          {entries.map((e) => (
-            <li key={e.slug}>
-              <EntryCard entry={e} />
-            </li>
-          ))}
-        </ul>
+        <EntryList className="entry-list" entries={entries} />
       </section>
     </article>
   );
