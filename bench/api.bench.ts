@@ -1,17 +1,11 @@
 // REST throughput: the real service vs a bare node:http server sending the same bytes (issue "Foundation").
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, load, printTable, ratio, startProcess, waitFor } from './lib.ts';
+import { freePort, load, printTable, ratio, startProcess, startService, waitFor } from './lib.ts';
 
 export async function benchApi(options: { duration: number }) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vitae-bench-'));
-  const port = await freePort();
-  const server = startProcess(['--import', 'tsx', 'server.ts'], { PORT: String(port), PREVIEW_PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production' });
+  const server = await startService();
   const paths = ['/api/v1/entries', '/api/v1/search?q=hotel%20guest%20assistant'];
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(`${base}/api/health`);
+    const base = server.url;
     const bodies = Object.fromEntries(await Promise.all(paths.map(async (p) => [p, await (await fetch(base + p)).text()] as const)));
     const barePort = await freePort();
     const bare = startProcess(['--import', 'tsx', 'bench/bare-server.ts', String(barePort), JSON.stringify(bodies)], {});
@@ -39,7 +33,6 @@ export async function benchApi(options: { duration: number }) {
       bare.kill();
     }
   } finally {
-    server.kill();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }

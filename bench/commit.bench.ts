@@ -1,32 +1,18 @@
 // Commit → live (issue "Admin API on a real git repository"): seconds from `PUT /api/admin/file` to the
 // change being served by `/api/v1`, local backend, no model, against the real server as a child process.
 // The baseline to beat is a git-based CMS publishing through CI (Decap + Netlify: 1–3 minutes).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, printTable, startProcess, waitFor } from './lib.ts';
+import { percentile, printTable, startService } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const SLUG = 'concierge-copilot';
 const PATH = `content/corpus/projects/${SLUG}.md`;
 
-function percentile(values: number[], p: number) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 export async function benchCommit(options: { edits?: number } = {}) {
   const edits = options.edits ?? 20;
-  const dataDir = await mkdtemp(join(tmpdir(), 'vitae-bench-commit-'));
-  const port = await freePort();
-  const server = startProcess(['--import', 'tsx', 'server.ts'], {
-    PORT: String(port), PREVIEW_PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: TOKEN, NODE_ENV: 'production', LOG_LEVEL: 'error',
-    OPENAI_API_KEY: '', OPENAI_BASE_URL: '', REPO_BACKEND: 'local',
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startService({ ADMIN_TOKEN: TOKEN, REPO_BACKEND: 'local' });
+  const base = server.url;
   const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
   try {
-    await waitFor(`${base}/api/health`);
     const original = ((await (await fetch(`${base}/api/admin/file?path=${PATH}`, { headers })).json()) as { content: string }).content;
     const toLive: number[] = [];
     const toAnswer: number[] = [];
@@ -64,11 +50,6 @@ export async function benchCommit(options: { edits?: number } = {}) {
     printTable(`Commit → live over ${edits} edits, local backend, no model (goal: ≤ 2 s median)`, rows);
     return { median: percentile(toLive, 50), p95: percentile(toLive, 95), rows };
   } finally {
-    if (server.exitCode === null) {
-      const exited = new Promise((r) => server.once('exit', r));
-      server.kill();
-      await exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }

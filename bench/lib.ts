@@ -2,8 +2,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess } from '../operations/testing/server-process.ts';
+
 export { freePort } from '../operations/testing/server-process.ts';
-import { freePort } from '../operations/testing/server-process.ts';
 
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -22,22 +26,15 @@ export function startProcess(args: string[], env: Record<string, string>): Child
   return child;
 }
 
-/** Starts the real service as a child process on a free port over a fresh DATA_DIR. */
+/** Starts the real service as a child process over a fresh DATA_DIR (no model unless `env` names one). */
 export async function startService(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
-  const { mkdtemp, rm } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const dataDir = await mkdtemp(join(tmpdir(), 'vitae-bench-'));
-  const port = await freePort();
-  const child = startProcess(['--import', 'tsx', 'server.ts'], { PORT: String(port), PREVIEW_PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', ...env });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`);
+  const server = await startServerProcess(dataDir, { PREVIEW_PORT: '0', LOG_LEVEL: 'error', ...env });
   return {
-    url,
+    url: server.url,
     dataDir,
     async stop() {
-      child.kill();
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -48,9 +45,10 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+/** Nearest-rank percentile. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 export interface LoadResult {

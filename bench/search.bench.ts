@@ -2,7 +2,7 @@
 // vs raw wink-bm25 with a plain tokeniser on the same passages.
 import bm25 from 'wink-bm25-text-search';
 import { createSearchIndex, type Passage } from '../operations/build/search.ts';
-import { printTable, ratio } from './lib.ts';
+import { percentile, printTable, ratio } from './lib.ts';
 
 const words = (
   'hotel guest assistant retrieval evaluation harness latency cost language model team hiring integration api channel ' +
@@ -53,10 +53,6 @@ export function generatePassages(n: number): Passage[] {
   });
 }
 
-function percentile(values: number[], p: number) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function time(fn: () => void, runs: number): number[] {
   const out: number[] = [];
