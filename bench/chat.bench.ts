@@ -1,6 +1,6 @@
 // Chat time to first answer byte through /api/chat vs calling the scripted OpenAI-compatible server
 // directly, same run (issue "The agent", goal ≤ +10 ms).
-import { startFakeOpenAI } from '../operations/testing/fake-openai.ts';
+import { startFakeOpenAI } from '../testing/fake-openai.ts';
 import { median, percentile, printTable, startService } from './lib.ts';
 
 async function firstTextByte(url: string, init: RequestInit, isText: (chunk: string) => boolean): Promise<number> {

@@ -5,9 +5,9 @@ import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess } from '../operations/testing/server-process.ts';
+import { startServerProcess } from '../testing/server-process.ts';
 
-export { freePort } from '../operations/testing/server-process.ts';
+export { freePort } from '../testing/server-process.ts';
 
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { operationsByName } from '../operations/contract/index.ts';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { runVitae } from './run-vitae.ts';
 
 const TOKEN = 'cli-admin-token-0123456789abcdef';

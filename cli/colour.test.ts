@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, VITAE_BIN } from './run-vitae.ts';
 
 const ESC = /\x1b\[/;

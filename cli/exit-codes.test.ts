@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exitCodes } from '../operations/contract/errors.ts';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { runVitae, unusedPort } from './run-vitae.ts';
 
 const TOKEN = 'cli-exit-codes-token-0123456789';

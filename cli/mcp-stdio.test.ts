@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { operations } from '../operations/contract/index.ts';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, unusedPort, VITAE_BIN } from './run-vitae.ts';
 
 const TOKEN = 'cli-mcp-token-0123456789abcdef';

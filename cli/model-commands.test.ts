@@ -3,8 +3,8 @@
 // `vitae admin ai-edit` (a diff, nothing written).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeOpenAI, type FakeOpenAI, type ScriptedReply } from '../operations/testing/fake-openai.ts';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startFakeOpenAI, type FakeOpenAI, type ScriptedReply } from '../testing/fake-openai.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { runVitae } from './run-vitae.ts';
 
 const TOKEN = 'cli-model-token-0123456789abcdef';

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations } from '../operations/contract/index.ts';
-import { startTestService, type TestService } from '../operations/testing/service.ts';
+import { startTestService, type TestService } from '../testing/service.ts';
 import { runVitae } from './run-vitae.ts';
 
 let service: TestService;

@@ -15,7 +15,7 @@ function find(dir, pattern, out = []) {
 }
 
 const only = process.argv.slice(2);
-const files = ['operations', 'cli', 'app', 'bench'].flatMap((d) => find(d, /\.test\.tsx?$/)).filter((f) => !only.length || only.some((o) => f.includes(o)));
+const files = ['operations', 'cli', 'app', 'bench', 'testing'].flatMap((d) => find(d, /\.test\.tsx?$/)).filter((f) => !only.length || only.some((o) => f.includes(o)));
 const node = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 if (node.status !== 0) process.exit(node.status ?? 1);
 

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeOpenAI, type ScriptedReply } from '../../operations/testing/fake-openai.ts';
+import { startFakeOpenAI, type ScriptedReply } from '../../testing/fake-openai.ts';
 
 const port = Number(process.env.CHAT_PORT ?? 3918);
 const controlPort = Number(process.env.CONTROL_PORT ?? 3919);

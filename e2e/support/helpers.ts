@@ -1,7 +1,7 @@
 // Shared pieces of the browser tests: the servers' addresses and the scripted model's control endpoint.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { locales } from '../../operations/contract/shared.ts';
-import type { ScriptedReply } from '../../operations/testing/fake-openai.ts';
+import type { ScriptedReply } from '../../testing/fake-openai.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3917);
 export const site = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { operations } from '../contract/index.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
 
 const TOKEN = 'admin-api-test-token-0123456789';
 let service: TestService;

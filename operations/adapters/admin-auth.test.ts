@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminOperations } from '../contract/admin.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
-import { contentGit, skillFile } from '../testing/content-git.ts';
-import { adminHttp, assertError, assertOk } from '../testing/admin-http.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { contentGit, skillFile } from '../../testing/content-git.ts';
+import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
 
 const TOKEN = 'auth-suite-token-93b1f0c27e8d4a55';
 let service: TestService;

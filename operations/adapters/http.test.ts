@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getBrief, getDocument, getEntry, listExperience, listLenses, searchSubject } from '../contract/public.ts';
 import { documentNames, kinds, lensIds, locales, tags } from '../contract/shared.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
 import { ErrorBodySchema } from '../contract/shared.ts';
 
 let service: TestService;

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { operations } from '../contract/index.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 
 let service: TestService;
 let model: FakeOpenAI;

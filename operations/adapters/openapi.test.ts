@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { operations } from '../contract/index.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
 import { requestFor } from './client.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 
 const TOKEN = 'openapi-test-token-0123456789';
 let service: TestService;

@@ -10,8 +10,8 @@ import { AppError } from '../contract/errors.ts';
 import { createGit, type Git } from './git.server.ts';
 import { openLocalRepo, readContentDir, seedRepo } from './local-repo.server.ts';
 import { createContentRepo } from './content-repo.server.ts';
-import { contentGit, skillFile } from '../testing/content-git.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
+import { contentGit, skillFile } from '../../testing/content-git.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
 
 let dataDir: string;
 let seedFiles: Map<string, string>;

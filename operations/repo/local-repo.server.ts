@@ -44,14 +44,15 @@ export async function openLocalRepo(gitDir: string): Promise<Git> {
 }
 
 /**
- * A crash inside `git update-ref` leaves `refs/heads/<branch>.lock`, and git then refuses every later
+ * A crash inside `git update-ref` leaves `refs/heads/<branch>.lock` (and `HEAD.lock`), and git then refuses every later
  * update of that branch until someone deletes it. This service owns the repository, and nothing of ours
  * runs before it has opened it, so at start such a lock is stale: remove it, and our private index files.
  */
 async function removeCrashLeftovers(gitDir: string): Promise<void> {
   const stale: string[] = [];
   for (const name of await readdir(gitDir).catch(() => [] as string[])) {
-    if (name === 'packed-refs.lock' || name.startsWith('vitae-index-') || /^index-\d+-\d+-/.test(name)) stale.push(join(gitDir, name));
+    // HEAD.lock too: updating a branch that HEAD points at also locks HEAD (for its reflog).
+    if (name.endsWith('.lock') || name.startsWith('vitae-index-') || /^index-\d+-\d+-/.test(name)) stale.push(join(gitDir, name));
   }
   async function walk(dir: string) {
     for (const dirent of await readdir(dir, { withFileTypes: true }).catch(() => [])) {

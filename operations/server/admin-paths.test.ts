@@ -3,10 +3,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
-import { contentGit, skillFile, type ContentGit } from '../testing/content-git.ts';
-import { adminHttp, assertError, assertOk, eventually } from '../testing/admin-http.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { contentGit, skillFile, type ContentGit } from '../../testing/content-git.ts';
+import { adminHttp, assertError, assertOk, eventually } from '../../testing/admin-http.ts';
 
 const TOKEN = 'paths-suite-token-2c6e9a0d4f8b1357';
 let service: TestService;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import {
   adminCommitChanges, adminDeleteFile, adminDeployStatus, adminListFiles, adminReadFile, adminSchema, adminValidate, adminWriteFile,
 } from '../contract/admin.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { contentGit, projectFile, skillFile, type ContentGit } from '../testing/content-git.ts';
-import { adminHttp, assertError, assertOk, eventually } from '../testing/admin-http.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
+import { adminHttp, assertError, assertOk, eventually } from '../../testing/admin-http.ts';
 
 const TOKEN = 'admin-suite-token-5d1c8e0f2b7a4936';
 let service: TestService;

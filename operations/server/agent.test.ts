@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { operations } from '../contract/index.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
 import { agentOperations } from './agent.server.ts';
 
 const TOKEN = 'agent-test-admin-token-0123456789';

@@ -4,10 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
-import { contentGit, skillFile, type ContentGit } from '../testing/content-git.ts';
-import { adminHttp, assertError, assertOk } from '../testing/admin-http.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { contentGit, skillFile, type ContentGit } from '../../testing/content-git.ts';
+import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
 
 const TOKEN = 'concurrency-suite-token-4a7c1e9f3b5d';
 let service: TestService;

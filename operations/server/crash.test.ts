@@ -9,10 +9,10 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { contentGit, projectFile, skillFile } from '../testing/content-git.ts';
-import { eventually } from '../testing/admin-http.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
+import { startServerProcess, type ServerProcess } from '../../testing/server-process.ts';
+import { contentGit, projectFile, skillFile } from '../../testing/content-git.ts';
+import { eventually } from '../../testing/admin-http.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
 
 const TOKEN = 'crash-suite-token-6f0b3d9e1a7c5284';
 const cleanup: Array<() => Promise<unknown>> = [];

@@ -4,10 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminPromote } from '../contract/admin.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
-import { englishOnlyContent } from '../testing/content-fixture.ts';
-import { contentGit, projectFile, skillFile, type ContentGit } from '../testing/content-git.ts';
-import { adminHttp, assertError, assertOk } from '../testing/admin-http.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
+import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
 
 const TOKEN = 'promote-suite-token-8e4b2f6a0c1d3957';
 let service: TestService;

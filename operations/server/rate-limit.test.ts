@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { normaliseIp } from '../adapters/client-ip.server.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../testing/fake-openai.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
 
 let model: FakeOpenAI;
 before(async () => {

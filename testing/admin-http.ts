@@ -1,7 +1,7 @@
 // Test support: raw HTTP calls to the admin API that keep every answer, so a suite can check at the end
 // that the admin token never appeared in any response.
 import assert from 'node:assert/strict';
-import { ErrorBodySchema } from '../contract/shared.ts';
+import { ErrorBodySchema } from '../operations/contract/shared.ts';
 
 export interface Answer {
   status: number;

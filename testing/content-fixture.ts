@@ -12,7 +12,7 @@ let cached: string | undefined;
 export function englishOnlyContent(): string {
   if (cached) return cached;
   const root = mkdtempSync(join(tmpdir(), 'vitae-content-en-'));
-  const source = fileURLToPath(new URL('../../content', import.meta.url));
+  const source = fileURLToPath(new URL('../content', import.meta.url));
   cpSync(source, join(root, 'content'), { recursive: true, filter: (path) => !path.startsWith(join(source, 'i18n')) });
   process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   cached = join(root, 'content');

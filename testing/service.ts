@@ -2,8 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../server/config.server.ts';
-import { serve, type RunningService } from '../adapters/serve.server.ts';
+import { loadConfig } from '../operations/server/config.server.ts';
+import { serve, type RunningService } from '../operations/adapters/serve.server.ts';
 
 export interface TestService extends RunningService {
   url: string;
