@@ -1,17 +1,107 @@
-// `npm start`: parse the configuration, open the content repository, build, and serve the site, the API
-// and the preview. Any problem at start is one clear message and exit code 1.
+// `npm start`: the composition of the service, in the order it is made —
+//   configuration → services (repository, builds, pipeline, models) → the operations' implementation →
+//   surfaces (one HTTP edge for REST, MCP, chat and sign-in; the Remix web app for pages) → listeners.
+// Any problem at start is one clear message and exit code 1. Tests start the same composition in process.
 import express from 'express';
 import compression from 'compression';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig } from './operations/server/config.server.ts';
-import { StartupError } from './operations/server/runtime.server.ts';
-import { serve, type WebHandler } from './operations/adapters/serve.server.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
-import type { Runtime } from './operations/server/runtime.server.ts';
+import { ConfigError, loadConfig, type Config } from './operations/server/config.server.ts';
+import { openServices, StartupError, type Services } from './operations/server/services.server.ts';
+import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
+import { createSessionStore } from './operations/server/sessions.server.ts';
+import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
+import { chatEndpoints } from './operations/adapters/chat.server.ts';
+import { clientIp } from './operations/adapters/client-ip.server.ts';
+import { createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
+import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
+import { operationEndpoints } from './operations/adapters/rest.server.ts';
+import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
+import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 
-async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
+export interface RunningService {
+  services: Services;
+  layer: OperationsLayer;
+  /** Actual ports (useful with port 0). */
+  ports: Partial<Record<Branch, number>>;
+  urls: Partial<Record<Branch, string>>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** The web app for every request no endpoint claims; default a JSON 404 (tests of the API alone). */
+  web?: (gateway: SiteGateway, config: Config) => Promise<WebHandler>;
+  /** Ports per branch; default PORT for main and PREVIEW_PORT for dev (0 there means no preview). Tests pass 0 for a free port. */
+  listen?: Partial<Record<Branch, number>>;
+}
+
+const notFoundPage: WebHandler = (req, res) => sendError(req, res, new AppError('not_found', `No page at ${req.url}.`));
+
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const log = config.LOG_LEVEL === 'silent' ? () => {} : (line: string) => console.error(line);
+  const services = await openServices(config, log);
+  const { corpus, urls, secrets } = services;
+  const layer = implementOperations(services, {
+    checkOutputs: process.env.NODE_ENV !== 'production',
+    logError: (message, error) => console.error(message, error),
+  });
+  const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken);
+  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls });
+  const endpoints: Endpoint[] = [
+    ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate }),
+    healthEndpoint(services),
+    openApiEndpoint(services, () => endpoints),
+    ...auth.endpoints,
+    ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits }),
+    ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
+  ];
+  const web = options.web ? await options.web(createSiteGateway({ layer, auth, corpus }), config) : notFoundPage;
+  const edge = createEdge(endpoints, { trustProxy: config.TRUST_PROXY, web });
+
+  const servers: Server[] = [];
+  const ports: Partial<Record<Branch, number>> = {};
+  const listening: Partial<Record<Branch, string>> = {};
+  const listen = options.listen ?? { main: config.PORT, ...(config.PREVIEW_PORT ? { dev: config.PREVIEW_PORT } : {}) };
+  for (const [branch, port] of Object.entries(listen) as Array<[Branch, number]>) {
+    const server = createServer((req, res) => edge(req, res, branch));
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, config.HOST, () => resolve());
+    });
+    ports[branch] = (server.address() as AddressInfo).port;
+    listening[branch] = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${ports[branch]}`;
+    servers.push(server);
+  }
+
+  return {
+    services,
+    layer,
+    ports,
+    urls: listening,
+    async close() {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+      await services.close();
+    },
+  };
+}
+
+/** The Remix web app (site and console), one Express app per branch, reading through the site gateway. */
+export async function remixWeb(gateway: SiteGateway, config: Config): Promise<WebHandler> {
   const buildPath = new URL('./build/index.js', import.meta.url);
   if (!existsSync(buildPath)) {
     console.warn('[vitae] the web build is missing (run `npm run build`); serving the API only');
@@ -25,7 +115,7 @@ async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
   for (const branch of ['main', 'dev'] as const) {
     const app = express();
     app.disable('x-powered-by');
-    app.use(compression()); // pages, styles and scripts gzip-compressed (the API adapter answers before this app)
+    app.use(compression()); // pages, styles and scripts gzip-compressed (the edge answers API requests before this app)
     app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static('public', { maxAge: '1h', index: false }));
     // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
@@ -35,7 +125,14 @@ async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
       req.url = req.originalUrl = `/_md/${encodeURIComponent(req.path)}${query === -1 ? '' : req.originalUrl.slice(query)}`;
       next();
     });
-    app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV ?? 'production', getLoadContext: () => ({ runtime: getRuntime(), branch }) }));
+    app.all(
+      '*',
+      createRequestHandler({
+        build,
+        mode: process.env.NODE_ENV ?? 'production',
+        getLoadContext: (req) => ({ vitae: gateway, branch, ip: clientIp(req, config.TRUST_PROXY), routes: build.routes }),
+      }),
+    );
     apps.set(branch, app);
   }
   return (req, res, branch) => apps.get(branch)!(req, res);
@@ -43,19 +140,17 @@ async function webHandler(getRuntime: () => Runtime): Promise<WebHandler> {
 
 async function main() {
   const config = loadConfig();
-  let runtime: Runtime | undefined;
-  const web = await webHandler(() => runtime!);
-  const service = await serve(config, { web });
-  runtime = service.runtime;
-  const main = runtime.build('main');
-  console.log(`Vitae: ${main.model.site.name} — ${main.model.entries.size} entries, commit ${main.commit.slice(0, 7)}`);
+  const service = await startService(config, { web: remixWeb });
+  const { services } = service;
+  const live = services.corpus.build('main');
+  console.log(`Vitae: ${live.model.site.name} — ${live.model.entries.size} entries, commit ${live.commit.slice(0, 7)}`);
   console.log(`  site       ${config.baseUrl}   (listening on ${service.urls.main})`);
   if (service.urls.dev) console.log(`  preview    ${config.devUrl}   (dev branch, listening on ${service.urls.dev})`);
   console.log(`  API        ${config.baseUrl}/api/v1/entries   OpenAPI ${config.baseUrl}/openapi.json`);
   console.log(`  MCP        ${config.baseUrl}/mcp   admin ${config.baseUrl}/mcp/admin`);
-  if (runtime.adminTokenGenerated) {
+  if (services.secrets.adminTokenGenerated) {
     console.log(`  admin      ${config.baseUrl}/api/admin   token (generated once, kept in ${config.DATA_DIR}/secrets/admin-token):`);
-    console.log(`             ${runtime.adminToken}`);
+    console.log(`             ${services.secrets.adminToken}`);
   } else if (!config.ADMIN_TOKEN) {
     console.log(`  admin      ${config.baseUrl}/api/admin   token in ${config.DATA_DIR}/secrets/admin-token`);
   } else {
@@ -66,9 +161,11 @@ async function main() {
   process.once('SIGTERM', stop);
 }
 
-main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
-  else console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
+    else console.error(error);
+    process.exit(1);
+  });
+}

@@ -60,12 +60,12 @@ export async function streamChat(options: ChatStreamOptions): Promise<{ sources:
       }
       const end = buffer.indexOf('\n');
       if (end === -1) return; // the rest of the status line is still on its way
-      const event = JSON.parse(buffer.slice(0, end)) as { type: string; name?: string; message?: string; sources?: string[] };
+      const event = JSON.parse(buffer.slice(0, end)) as { type: string; name?: string; message?: string; sources?: Array<string | { slug: string }> };
       buffer = buffer.slice(end + 1);
       inEvent = false;
       if (event.type === 'tool' && event.name) options.onTool?.(event.name);
       if (event.type === 'error') failure = event.message;
-      if (event.type === 'done') sources = event.sources ?? [];
+      if (event.type === 'done') sources = (event.sources ?? []).map((s) => (typeof s === 'string' ? s : s.slug));
     }
   };
   try {

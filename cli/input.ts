@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AnyOperation, CliArg } from '../operations/contract/define.ts';
-import { describeIssue } from '../operations/content/front-matter.ts';
+import { describeIssue } from '../operations/contract/issues.ts';
 import { fieldInfo, flagName, fromCommandLine, type FieldInfo } from './fields.ts';
 import type { Positional } from './usage.ts';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../operations/server/config.server.ts';
-import { serve, type RunningService } from '../operations/adapters/serve.server.ts';
+import { startService, type RunningService } from '../server.ts';
 
 export interface TestService extends RunningService {
   url: string;
@@ -21,7 +21,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const owned = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
   const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
-  const service = await serve(config, { listen: { main: 0, dev: 0 } });
+  const service = await startService(config, { listen: { main: 0, dev: 0 } });
   const url = service.urls.main!;
   return {
     ...service,

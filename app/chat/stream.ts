@@ -66,7 +66,8 @@ function parseEvent(json: string): ChatEvent | undefined {
       case 'error':
         return { type: 'error', message: String(value.message ?? '') };
       case 'done':
-        return { type: 'done', sources: strings(value.sources) };
+        // Sources arrive as { slug, title, url } records (older servers sent bare slugs).
+        return { type: 'done', sources: Array.isArray(value.sources) ? strings(value.sources.map((s: unknown) => (s && typeof s === 'object' ? (s as { slug?: unknown }).slug : s))) : [] };
       default:
         return undefined; // a status type this client does not know yet
     }

@@ -1,20 +1,25 @@
-// The site's loaders read through the same operations as the API: no second data path.
+// The site's loaders read through the same operations as the API, through the site gateway that server.ts
+// puts in the load context: no second data path, and the same pipeline (parse, authorize, errors).
 import type { AppLoadContext } from '@remix-run/node';
-import { operationsByName } from '../../operations/contract/index.ts';
-import { invoke } from '../../operations/server/handlers.server.ts';
 import type { Branch, Locale } from '../../operations/contract/shared.ts';
-import type { Runtime } from '../../operations/server/runtime.server.ts';
+import type { OperationName } from '../../operations/contract/index.ts';
+import type { SiteGateway } from '../../operations/adapters/site-gateway.server.ts';
 
-interface VitaeContext {
-  runtime: Runtime;
+/** What server.ts gives every loader and action. */
+export interface VitaeContext {
+  vitae: SiteGateway;
   branch: Branch;
+  /** The visitor's address, resolved per TRUST_PROXY. */
+  ip: string;
+  /** The server build's route manifest (for the Markdown twins of pages). */
+  routes: Record<string, unknown>;
 }
 
-export async function callOperation<T = unknown>(context: AppLoadContext, name: string, input: Record<string, unknown> = {}): Promise<T> {
-  const { runtime, branch } = context as unknown as VitaeContext;
-  const op = operationsByName.get(name);
-  if (!op) throw new Error(`Unknown operation ${name}`);
-  return (await invoke(op, input, { runtime, branch, build: runtime.build(branch), clientIp: 'site' })) as T;
+export const vitaeContext = (context: AppLoadContext) => context as unknown as VitaeContext;
+
+export async function callOperation<T = unknown>(context: AppLoadContext, name: string, input: Record<string, unknown> = {}, request?: Request): Promise<T> {
+  const { vitae, branch, ip } = vitaeContext(context);
+  return (await vitae.call(name as OperationName, input as never, { branch, ip, request })) as T;
 }
 
 /**
@@ -23,9 +28,8 @@ export async function callOperation<T = unknown>(context: AppLoadContext, name: 
  * REST adapter does for the OpenAPI title. Skill names come along so entry pages can label skill slugs.
  */
 export function siteIdentity(context: AppLoadContext) {
-  const { runtime, branch } = context as unknown as VitaeContext;
-  const build = runtime.build(branch);
-  const { site } = build.model;
+  const { vitae, branch } = vitaeContext(context);
+  const { site, siteUrl, builtAt, skillName } = vitae.site(branch);
   return {
     site: {
       name: site.name,
@@ -36,11 +40,9 @@ export function siteIdentity(context: AppLoadContext) {
       subject: site.subject,
       links: site.links,
     },
-    siteUrl: build.siteUrl,
+    siteUrl,
     branch,
-    builtAt: build.builtAt,
-    skillName(locale: Locale, slug: string): string {
-      return build.locales[locale].skills.get(slug)?.name ?? slug;
-    },
+    builtAt,
+    skillName: skillName as (locale: Locale, slug: string) => string,
   };
 }

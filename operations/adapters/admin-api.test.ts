@@ -149,7 +149,7 @@ describe('writing', () => {
     assert.equal(same.body.changed, false, 'an identical write makes no commit');
     assert.equal(head(), write.body.commit.sha);
 
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     const runs = (await call('GET', '/api/admin/deploys?branch=main')).body.runs;
     assert.equal(runs[0].commit, write.body.commit.sha);
     assert.equal(runs[0].status, 'success');
@@ -234,7 +234,7 @@ describe('path rules', () => {
     assert.equal(invalid.status, 422, 'a tree holding a symlink is not valid content');
     const removed = await call('DELETE', '/api/admin/file', { path: 'content/skills/link.md', message: 'Remove the symlink', branch: 'dev' });
     assert.equal(removed.status, 200, 'deleting the link itself is allowed');
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
   });
 });
 
@@ -258,7 +258,7 @@ describe('concurrency', () => {
     const statuses = results.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 200).length, 1);
     assert.equal(statuses.filter((s) => s === 409).length, 19);
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     const fsck = git('fsck', '--strict');
     assert.equal(fsck.status, 0, fsck.stderr);
   });
@@ -271,7 +271,7 @@ describe('dev preview and promote', () => {
     const entry = (await call('GET', '/api/admin/file?slug=concierge-copilot&branch=dev')).body;
     const retitled = entry.content.replace(/^title: .*$/m, 'title: "Concierge Copilot (preview)"');
     assert.equal((await call('PUT', '/api/admin/file', { path: entry.path, content: retitled, message: 'Retitle', branch: 'dev', sha: entry.sha })).status, 200);
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     const onDev = (await (await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`)).json()) as any;
     const onMain = (await (await service.get('/api/v1/entries/concierge-copilot')).json()) as any;
     assert.equal(onDev.title, 'Concierge Copilot (preview)');
@@ -283,7 +283,7 @@ describe('dev preview and promote', () => {
     assert.equal(promoted.body.merged, true);
     assert.equal(promoted.body.fastForward, false);
     assert.equal(git('rev-list', '--parents', '-n', '1', head('main')).stdout.trim().split(' ').length, 3, 'a merge commit');
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     assert.equal(((await (await service.get('/api/v1/entries/concierge-copilot')).json()) as any).title, 'Concierge Copilot (preview)');
 
     const again = await call('POST', '/api/admin/promote', {});
@@ -307,13 +307,13 @@ describe('dev preview and promote', () => {
     assert.match(conflict.body.message, /content\/skills\/ff\.md/);
     assert.deepEqual(conflict.body.conflicts, ['content/skills/ff.md']);
     assert.equal(head('main'), before, 'nothing changed');
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
   });
 });
 
 describe('a failed publish run', () => {
   it('keeps the previous build live and records why', async () => {
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     const live = ((await (await service.get('/api/health')).json()) as any).content.commit;
     // Invalid content pushed from outside the service, bypassing validation.
     const env = { ...process.env, GIT_DIR: join(service.dataDir, 'content.git'), GIT_INDEX_FILE: join(service.dataDir, 'push-index') };

@@ -1,130 +1,159 @@
-// Admin authentication on the REST surface: the bearer token, or a console session cookie (with an
-// Origin check on writes against CSRF). Also the REST-only routes whoami, login and logout.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Who is calling the admin surface: the bearer token, or a console session cookie (with an Origin check on
+// writes against CSRF). Also sign-in and sign-out, shared by the REST endpoints (whoami, login, logout) and
+// the browser console, which reads the same headers from a Fetch request.
 import { AppError } from '../contract/errors.ts';
-import type { AnyOperation } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../server/auth.server.ts';
-import type { Runtime } from '../server/runtime.server.ts';
+import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
-import { clientIp } from './client-ip.server.ts';
-import { parseQuery, readBody, sendError, sendJson } from './http.server.ts';
+import type { SiteUrls } from '../server/services.server.ts';
+import { headerOf, parseQuery, readBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+
+/** Reads one request header (node or Fetch). */
+export type Headers = (name: string) => string | undefined;
 
 const LOGIN_LIMIT = 5; // failed logins per IP…
 const LOGIN_WINDOW_MS = 15 * 60 * 1000; // …per quarter of an hour
-// One budget per IP for the whole service: the main and preview listeners share it, so a second
-// listener does not double the guesses an address gets.
-const loginFailures = new WeakMap<Runtime, Map<string, { count: number; resetAt: number }>>();
 
-export function createAdminAuth(runtime: Runtime, branch: Branch, sessions: SessionStore) {
-  const siteOrigin = new URL(runtime.siteUrl(branch)).origin;
-  const secure = siteOrigin.startsWith('https:');
-  const cookieName = secure ? '__Host-vitae_session' : 'vitae_session';
-  const failures = loginFailures.get(runtime) ?? new Map<string, { count: number; resetAt: number }>();
-  loginFailures.set(runtime, failures);
+export interface AdminAuthDeps {
+  adminToken: string;
+  sessions: SessionStore;
+  urls: SiteUrls;
+}
 
-  function readCookie(req: IncomingMessage): string | undefined {
-    for (const part of (req.headers.cookie ?? '').split(';')) {
-      const [name, ...value] = part.trim().split('=');
-      if (name === cookieName) return value.join('=');
+export type AdminAuth = ReturnType<typeof createAdminAuth>;
+
+export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
+  // One budget per IP for the whole service: the main and preview listeners share it, so a second
+  // listener does not double the guesses an address gets.
+  const failures = new Map<string, { count: number; resetAt: number }>();
+
+  const siteOrigin = (branch: Branch) => new URL(urls.of(branch)).origin;
+  const secure = (branch: Branch) => siteOrigin(branch).startsWith('https:');
+  const cookieName = (branch: Branch) => (secure(branch) ? '__Host-vitae_session' : 'vitae_session');
+
+  function readCookie(headers: Headers, branch: Branch): string | undefined {
+    const name = cookieName(branch);
+    for (const part of (headers('cookie') ?? '').split(';')) {
+      const [key, ...value] = part.trim().split('=');
+      if (key === name) return value.join('=');
     }
     return undefined;
   }
 
-  function sameOrigin(req: IncomingMessage): boolean {
-    const origin = req.headers.origin ?? (req.headers.referer ? safeOrigin(req.headers.referer) : undefined);
+  function sameOrigin(headers: Headers, branch: Branch): boolean {
+    const referer = headers('referer');
+    const origin = headers('origin') ?? (referer ? safeOrigin(referer) : undefined);
     if (!origin) return false;
-    return origin === siteOrigin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`;
+    const host = headers('host');
+    return origin === siteOrigin(branch) || origin === `http://${host}` || origin === `https://${host}`;
   }
 
-  function cookie(value: string, maxAge: number): string {
-    return `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  function cookie(branch: Branch, value: string, maxAge: number): string {
+    return `${cookieName(branch)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure(branch) ? '; Secure' : ''}`;
   }
 
-  /** Who is calling: bearer first, then the session cookie. Throws 401 when neither is valid. */
-  function identify(req: IncomingMessage): { via: 'bearer' | 'session'; session?: string } {
-    if (bearerToken(req) !== undefined) {
-      requireBearer(req, runtime.adminToken);
-      return { via: 'bearer' };
+  /** Who is calling: bearer first, then the session cookie; a cookie write from another site is refused. */
+  function principal(headers: Headers, method: string, branch: Branch): Principal {
+    if (bearerToken(headers('authorization')) !== undefined) {
+      try {
+        requireBearer(headers('authorization'), adminToken);
+        return { kind: 'admin', via: 'bearer' };
+      } catch (error) {
+        return { kind: 'refused', error: error as AppError };
+      }
     }
-    const session = sessions.verify(readCookie(req));
-    if (session) return { via: 'session', session };
-    throw unauthorized();
+    const session = sessions.verify(readCookie(headers, branch));
+    if (!session) return anonymous;
+    const write = method !== 'GET' && method !== 'HEAD';
+    if (write && !sameOrigin(headers, branch)) {
+      return { kind: 'refused', error: new AppError('forbidden', 'A console write must come from the site itself (Origin check); use the bearer token for scripts.') };
+    }
+    return { kind: 'admin', via: 'session' };
   }
+
+  /** Opens a console session for the right token; throttles failures per IP. Returns the Set-Cookie value. */
+  async function login({ token, ip, headers, branch }: { token: unknown; ip: string; headers: Headers; branch: Branch }): Promise<string> {
+    const now = Date.now();
+    const failed = failures.get(ip);
+    if (failed && failed.resetAt > now && failed.count >= LOGIN_LIMIT) {
+      const retry = Math.ceil((failed.resetAt - now) / 1000);
+      throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, { headers: { 'Retry-After': String(retry) } });
+    }
+    if (typeof token !== 'string' || !token) throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
+    if (!tokenMatches(token, adminToken)) {
+      const entry = failed && failed.resetAt > now ? failed : { count: 0, resetAt: now + LOGIN_WINDOW_MS };
+      entry.count++;
+      failures.set(ip, entry);
+      if (failures.size > 10_000) for (const [key, value] of failures) if (value.resetAt <= now) failures.delete(key);
+      throw unauthorized('The admin token is not valid.');
+    }
+    failures.delete(ip);
+    const previous = sessions.verify(readCookie(headers, branch));
+    if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
+    const { cookieValue, maxAgeSeconds } = await sessions.create();
+    return cookie(branch, cookieValue, maxAgeSeconds);
+  }
+
+  /** Ends the session of the request's cookie (if any) and returns the Set-Cookie value that clears it. */
+  async function logout({ headers, branch }: { headers: Headers; branch: Branch }): Promise<string> {
+    const session = sessions.verify(readCookie(headers, branch));
+    if (session) {
+      if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
+      await sessions.destroy(session);
+    }
+    return cookie(branch, '', 0);
+  }
+
+  const endpoints: Endpoint[] = [
+    {
+      methods: ['GET'],
+      path: '/api/admin/whoami',
+      handle({ req, res, method, branch }) {
+        const who = principal(headerOf(req), method, branch);
+        if (who.kind === 'refused') throw who.error;
+        if (who.kind !== 'admin') throw unauthorized();
+        sendJson(req, res, 200, { authenticated: true, via: who.via }, { 'Cache-Control': 'no-store' });
+      },
+    },
+    {
+      methods: ['POST'],
+      path: '/api/admin/login',
+      async handle({ req, res, ip, branch }) {
+        const token = await readToken(req);
+        const setCookie = await login({ token, ip, headers: headerOf(req), branch });
+        sendEmpty(res, 204, { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' });
+      },
+    },
+    {
+      methods: ['POST'],
+      path: '/api/admin/logout',
+      async handle({ req, res, branch }) {
+        const setCookie = await logout({ headers: headerOf(req), branch });
+        sendEmpty(res, 204, { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' });
+      },
+    },
+  ];
 
   return {
-    /** The `authorize` hook of the REST adapter for admin operations. */
-    authorize(req: IncomingMessage, _op: AnyOperation): void {
-      const who = identify(req);
-      const write = !['GET', 'HEAD'].includes(req.method ?? 'GET');
-      if (who.via === 'session' && write && !sameOrigin(req)) {
-        throw new AppError('forbidden', 'A console write must come from the site itself (Origin check); use the bearer token for scripts.');
-      }
-    },
-
-    /** whoami, login and logout: REST only, not operations. */
-    async routes(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
-      const route = pathname.replace(/\/$/, '');
-      if (!['/api/admin/whoami', '/api/admin/login', '/api/admin/logout'].includes(route)) return false;
-      const method = req.method ?? 'GET';
-      try {
-        if (route === '/api/admin/whoami') {
-          if (method !== 'GET' && method !== 'HEAD') throw new AppError('method_not_allowed', 'whoami accepts GET.', { headers: { Allow: 'GET' } });
-          const who = identify(req);
-          sendJson(req, res, 200, { authenticated: true, via: who.via }, { 'Cache-Control': 'no-store' });
-          return true;
-        }
-        if (method !== 'POST') throw new AppError('method_not_allowed', `${route} accepts POST.`, { headers: { Allow: 'POST' } });
-        if (route === '/api/admin/logout') {
-          const session = sessions.verify(readCookie(req));
-          if (session) {
-            if (!sameOrigin(req)) throw new AppError('forbidden', 'Log out from the site itself (Origin check).');
-            await sessions.destroy(session);
-          }
-          res.writeHead(204, { 'Set-Cookie': cookie('', 0), 'Cache-Control': 'no-store' });
-          res.end();
-          return true;
-        }
-        // login
-        const ip = clientIp(req, runtime.config.TRUST_PROXY);
-        const now = Date.now();
-        const failed = failures.get(ip);
-        if (failed && failed.resetAt > now && failed.count >= LOGIN_LIMIT) {
-          const retry = Math.ceil((failed.resetAt - now) / 1000);
-          throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, { headers: { 'Retry-After': String(retry) } });
-        }
-        const raw = (await readBody(req, 16 * 1024)).toString('utf8');
-        const type = String(req.headers['content-type'] ?? '');
-        let token: unknown;
-        if (type.includes('application/x-www-form-urlencoded')) token = Object.fromEntries(parseQuery(raw)).token;
-        else {
-          try {
-            token = (JSON.parse(raw || '{}') as { token?: unknown }).token;
-          } catch {
-            throw new AppError('bad_request', 'Send the token as JSON {"token": "…"} or as a form field "token".', { errors: [{ pointer: '/token', message: 'malformed JSON' }] });
-          }
-        }
-        if (typeof token !== 'string' || !token) throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
-        if (!tokenMatches(token, runtime.adminToken)) {
-          const entry = failed && failed.resetAt > now ? failed : { count: 0, resetAt: now + LOGIN_WINDOW_MS };
-          entry.count++;
-          failures.set(ip, entry);
-          if (failures.size > 10_000) for (const [key, value] of failures) if (value.resetAt <= now) failures.delete(key);
-          throw unauthorized('The admin token is not valid.');
-        }
-        failures.delete(ip);
-        const previous = sessions.verify(readCookie(req));
-        if (previous) await sessions.destroy(previous); // rotate: a login never reuses a session id
-        const { cookieValue, maxAgeSeconds } = await sessions.create();
-        res.writeHead(204, { 'Set-Cookie': cookie(cookieValue, maxAgeSeconds), 'Cache-Control': 'no-store' });
-        res.end();
-        return true;
-      } catch (error) {
-        sendError(req, res, error);
-        return true;
-      }
-    },
+    principal,
+    login,
+    logout,
+    endpoints,
+    /** The principal of a request at the edge. */
+    authenticate: ({ req, method, branch }: EdgeRequest) => principal(headerOf(req), method, branch),
   };
+}
+
+/** The token from a JSON body or an HTML form. */
+async function readToken(req: EdgeRequest['req']): Promise<unknown> {
+  const raw = (await readBody(req, 16 * 1024)).toString('utf8');
+  if (String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(parseQuery(raw)).token;
+  try {
+    return (JSON.parse(raw || '{}') as { token?: unknown }).token;
+  } catch {
+    throw new AppError('bad_request', 'Send the token as JSON {"token": "…"} or as a form field "token".', { errors: [{ pointer: '/token', message: 'malformed JSON' }] });
+  }
 }
 
 function safeOrigin(url: string): string | undefined {

@@ -230,18 +230,18 @@ describe('restarts and token changes', () => {
     const generated = await startTestService({ CONTENT_DIR: englishOnlyContent() });
     const dataDir = generated.dataDir;
     try {
-      assert.equal(generated.runtime.adminTokenGenerated, true);
+      assert.equal(generated.services.secrets.adminTokenGenerated, true);
       const file = join(dataDir, 'secrets', 'admin-token');
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       const token = (await readFile(file, 'utf8')).trim();
       assert.equal(Buffer.from(token, 'base64url').length, 32);
-      assert.equal(token, generated.runtime.adminToken);
+      assert.equal(token, generated.services.secrets.adminToken);
       const health = await (await fetch(`${generated.url}/api/health`)).text();
       assert.ok(!health.includes(token));
       await generated.close();
       const again = await startTestService({ CONTENT_DIR: englishOnlyContent(), DATA_DIR: dataDir });
-      assert.equal(again.runtime.adminToken, token);
-      assert.equal(again.runtime.adminTokenGenerated, false);
+      assert.equal(again.services.secrets.adminToken, token);
+      assert.equal(again.services.secrets.adminTokenGenerated, false);
       await again.close();
     } finally {
       const { rm } = await import('node:fs/promises');

@@ -2,7 +2,6 @@
 // call operations through it. Imports no server code.
 import type { AnyOperation } from '../contract/define.ts';
 import type { ErrorBody } from '../contract/errors.ts';
-import { fillPath } from './routes.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -55,6 +54,11 @@ export function requestFor(op: AnyOperation, input: Record<string, unknown>, opt
   }
   headers['Content-Type'] = 'application/json';
   return { method: op.rest.method, url, headers, body: JSON.stringify(rest) };
+}
+
+/** Fills a path template, percent-encoding each parameter. */
+export function fillPath(template: string, values: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
 }
 
 export function createClient(options: ClientOptions) {

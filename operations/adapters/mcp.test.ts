@@ -76,7 +76,7 @@ describe('public MCP server /mcp', () => {
   it('rejects invalid arguments with -32602 naming the field', async () => {
     const client = await connect();
     for (const op of operations.filter((o) => o.auth === 'public')) {
-      await assert.rejects(client.callTool({ name: op.name, arguments: invalidArguments[op.name] }), (e: any) => e.code === -32602 && /Invalid arguments/.test(e.message), op.name);
+      await assert.rejects(client.callTool({ name: op.name, arguments: invalidArguments[op.name] }), (e: any) => e.code === -32602 && e.data?.code === 'bad_request' && e.data.errors.length > 0 && e.data.errors.every((p: any) => e.message.includes(p.message)), op.name);
     }
     await assert.rejects(client.callTool({ name: 'admin_write_file', arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool/.test(e.message));
     await client.close();

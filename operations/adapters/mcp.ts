@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
-import { inputProblems } from './input.ts';
+import { parseInput, type InputError } from '../contract/issues.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 export const MCP_SERVER_VERSION = '1.1.0';
@@ -48,7 +48,7 @@ function describeOperations(ops: readonly AnyOperation[]): ToolDescription[] {
   }));
 }
 
-/** Runs an operation with already-validated input; throws errors that carry an error body. */
+/** Runs an operation with input its schema accepted; throws errors that carry an error body. */
 export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>) => Promise<unknown>;
 
 /** Turns whatever a caller threw into the error body of DESIGN.md (AppError, or the client's ApiError). */
@@ -66,13 +66,15 @@ export function createMcpServer(options: { name: string; ops: readonly AnyOperat
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
-    const parsed = op.input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      const errors = inputProblems(parsed.error);
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${op.name}: ${errors.map((e) => e.message).join('; ')}`, { code: 'bad_request', errors });
+    let input: Record<string, unknown>;
+    try {
+      input = parseInput(op.input, request.params.arguments ?? {}) as Record<string, unknown>;
+    } catch (error) {
+      const { message, problems } = error as InputError;
+      throw new McpError(ErrorCode.InvalidParams, message, { code: 'bad_request', errors: problems });
     }
     try {
-      const output = (await options.call(op, parsed.data as Record<string, unknown>)) as Record<string, unknown>;
+      const output = (await options.call(op, input)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const body = options.errorBody(error);

@@ -54,7 +54,7 @@ describe('live responses match the documented schemas', () => {
     const resolved: any = await SwaggerParser.dereference(structuredClone(doc));
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const brief = 'content/brief.md';
-    const briefText = (await service.runtime.repo.readFile('main', brief)).content;
+    const briefText = (await service.services.repo.readFile('main', brief)).content;
     const samples: Record<string, Array<{ input: Record<string, unknown>; status: number }>> = {
       get_brief: [{ input: { locale: 'ja' }, status: 200 }, { input: { locale: 'xx' }, status: 400 }],
       list_experience: [{ input: { tag: 'ai', locale: 'fr' }, status: 200 }, { input: { kind: 'x' }, status: 400 }],

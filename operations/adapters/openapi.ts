@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { errorTable } from '../contract/errors.ts';
 import { operations } from '../contract/index.ts';
-import '../contract/shared.ts';
+import { ErrorBodySchema } from '../contract/shared.ts';
 
 type Json = Record<string, any>;
 
@@ -14,10 +14,16 @@ function strip(schema: Json): Json {
   return rest;
 }
 
-export function createOpenApiDocument(serverUrl: string, title = 'Vitae'): Json {
-  // Every schema with a `meta({ id })` becomes a component; references between them point into components.
-  const components = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output', unrepresentable: 'any' }).schemas;
-  const schemas = Object.fromEntries(Object.entries(components).map(([id, s]) => [id, strip(s as Json)]));
+/** Endpoints that are not operations, described by their own declarations: path → method → OpenAPI operation. */
+export type ExtraPaths = Record<string, Record<string, Json>>;
+
+export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraPaths: ExtraPaths = {}): Json {
+  // Every schema with a `meta({ id })` that an answer uses becomes a component, and references between
+  // them point into components. (Only what the operations reach: the global registry may hold a second
+  // copy of the contract, bundled into the web build.)
+  const answers = z.object({ Error: ErrorBodySchema, ...Object.fromEntries(operations.map((op) => [op.name, op.output])) });
+  const { $defs = {} } = z.toJSONSchema(answers, { io: 'output', unrepresentable: 'any' }) as Json;
+  const schemas: Json = JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
   const paths: Json = {};
 
   for (const op of operations) {
@@ -83,14 +89,7 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae'): Json 
     paths[path][op.rest.method.toLowerCase()] = operation;
   }
 
-  paths['/api/health'] = {
-    get: {
-      operationId: 'health',
-      summary: 'Liveness and configuration (never secrets)',
-      tags: ['service'],
-      responses: { 200: { description: 'The service is up', content: { 'application/json': { schema: { type: 'object' } } } } },
-    },
-  };
+  for (const [path, methods] of Object.entries(extraPaths)) paths[path] = { ...paths[path], ...methods };
 
   return {
     openapi: '3.1.0',

@@ -97,10 +97,10 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
   for (const name of documentNames) {
     const file = model.documents.get(name)!;
     const { fields, body, translated } = resolve(model, file, locale);
-    const record: DocumentRecord = { name, title: fields.title, markdown: body, updatedAt: fields.updatedAt, locale, translated };
+    const url = pageUrl(siteUrl, locale, `/documents/${name}`);
+    const record: DocumentRecord = { name, title: fields.title, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
     documents.set(name, record);
     if (translated) {
-      const url = pageUrl(siteUrl, locale, `/documents/${name}`);
       for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
     }
   }

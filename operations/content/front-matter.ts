@@ -3,6 +3,7 @@
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
+import { describeIssue, pointerOf } from '../contract/issues.ts';
 
 export interface ParsedFile<T> {
   data?: T;
@@ -61,38 +62,6 @@ function problemFromIssue(path: string, issue: z.core.$ZodIssue, doc: Document, 
     if (isNode(node) && node.range) line = lineAt(node.range[0]);
   }
   return { path, pointer: pointerOf(keys), message: describeIssue(issue), line: line ?? 2 };
-}
-
-export function pointerOf(path: readonly PropertyKey[]): string {
-  return '/' + path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-}
-
-/** A message a person can act on: the field, what is wrong, and the allowed values where there is a list. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.length ? issue.path.map(String).join('.') : 'value';
-  switch (issue.code) {
-    case 'invalid_value':
-      return `${field} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in ${field}` : ''}`;
-    case 'invalid_type':
-      if (/received undefined/.test(issue.message)) return `${field} is required`;
-      return `${field} must be ${article(issue.expected)}${/received object/.test(issue.message) && issue.expected === 'string' ? ' (quote text that contains ": ")' : ''}`;
-    case 'too_small':
-      if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters`;
-      return `${field} must be at least ${issue.minimum}`;
-    case 'too_big':
-      if (issue.origin === 'array') return `${field} has at most ${issue.maximum} items`;
-      if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters`;
-      return `${field} must be at most ${issue.maximum}`;
-    default:
-      return `${field} ${issue.message}`;
-  }
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 function firstLine(message: string): string {

@@ -101,6 +101,10 @@ export const adminListFiles = defineOperation({
   output: z.object({ branch: Branch, files: z.array(z.object({ path: z.string(), size: z.number().int(), sha: z.string() })) }).meta({ id: 'FileList' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'The projects on the dev branch', input: { dir: 'content/corpus/projects', branch: 'dev' } }],
+    invalid: [{ summary: 'An unknown branch', input: { branch: 'staging' } }],
+  },
 });
 
 export const adminReadFile = defineOperation({
@@ -115,6 +119,13 @@ export const adminReadFile = defineOperation({
   output: z.object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch }).meta({ id: 'ContentFile' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [
+      { summary: 'An entry by its slug', input: { slug: 'concierge-copilot' } },
+      { summary: 'The site file by its path', input: { path: 'content/site.json', branch: 'dev' } },
+    ],
+    invalid: [{ summary: 'Both a path and a slug', input: { path: 'content/site.json', slug: 'concierge-copilot' } }],
+  },
 });
 
 export const adminValidate = defineOperation({
@@ -139,6 +150,12 @@ export const adminWriteFile = defineOperation({
   output: CommitResult,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  examples: {
+    invalid: [
+      { summary: 'No commit message', input: { path: 'content/skills/typescript.md', content: '---\nname: TypeScript\n---\nx\n', message: ' ' } },
+      { summary: 'A sha that is not one', input: { path: 'content/skills/typescript.md', content: 'x', message: 'm', sha: 'abc' } },
+    ],
+  },
 });
 
 export const adminDeleteFile = defineOperation({
@@ -162,6 +179,9 @@ export const adminCommitChanges = defineOperation({
   output: CommitResult,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  examples: {
+    invalid: [{ summary: 'No changes', input: { changes: [], message: 'Nothing' } }],
+  },
 });
 
 export const adminDeployStatus = defineOperation({
@@ -173,6 +193,10 @@ export const adminDeployStatus = defineOperation({
   output: z.object({ runs: z.array(DeployRun) }).meta({ id: 'DeployRuns' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request'],
+  examples: {
+    valid: [{ summary: 'The last five runs of dev', input: { branch: 'dev', limit: 5 } }],
+    invalid: [{ summary: 'Too many runs', input: { limit: 1000 } }],
+  },
 });
 
 export const adminPromote = defineOperation({
@@ -209,4 +233,4 @@ export const adminAiEdit = defineOperation({
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
 });
 
-export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote];
+export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote] as const;

@@ -38,4 +38,11 @@ export const askSubject = defineOperation({
   auth: 'public',
   errors: ['bad_request', 'rate_limited', 'chat_not_configured', 'unavailable'],
   rateLimit: { bucket: 'ask', points: 20, windowSeconds: 60 },
+  examples: {
+    valid: [{ summary: 'A question answered in French', input: { question: 'Which languages does Noa speak?', locale: 'fr' } }],
+    invalid: [
+      { summary: 'No question', input: { question: '' } },
+      { summary: 'A history turn with an unknown role', input: { question: 'Why?', history: [{ role: 'system', content: 'x' }] } },
+    ],
+  },
 });

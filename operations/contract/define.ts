@@ -1,5 +1,6 @@
-// `defineOperation`: one operation is plain data (name, REST route, CLI usage, schemas, auth, errors).
-// Every surface (REST, OpenAPI, MCP, CLI, HTTP client) is derived from these definitions.
+// `defineOperation`: one operation is plain data (name, REST route, CLI usage, schemas, auth, errors,
+// examples and hints). Every surface (REST, OpenAPI, MCP, CLI, HTTP client, the agent's tools) is derived
+// from these definitions, and the implementation is typed by them (operations/server/implement.server.ts).
 import type { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 
@@ -20,8 +21,23 @@ export interface RestBinding {
   text?: { mediaType: string; field: string };
 }
 
-export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
-  name: string;
+/** A record an answer is built on, as the agent cites it: found directly (`direct`) or in a list or search. */
+export interface CitedRecord {
+  slug: string;
+  title: string;
+  url: string;
+  direct: boolean;
+}
+
+export interface OperationExamples<I extends z.ZodObject> {
+  /** Inputs that succeed on the demo content; shown in OpenAPI and run by the surface tests. */
+  valid?: Array<{ summary: string; input: z.input<I> }>;
+  /** Inputs every surface must refuse with the same words (`bad_request`). */
+  invalid?: Array<{ summary: string; input: Record<string, unknown> }>;
+}
+
+export interface OperationDef<N extends string = string, I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: N;
   summary: string;
   description?: string;
   rest: RestBinding;
@@ -38,10 +54,14 @@ export interface OperationDef<I extends z.ZodObject = z.ZodObject, O extends z.Z
   errors: ErrorCode[];
   /** The answer depends only on the input and the live build, so it may be cached per build. */
   pure?: boolean;
-  /** Available to the site's own agent as a tool (public read operations). */
-  agentTool?: boolean;
+  /**
+   * Offered to the site's own agent as a tool (public reads only); `cites` names the records an answer
+   * from this tool may cite, so the agent can list its sources.
+   */
+  agent?: { cites(output: z.output<O>): CitedRecord[] };
   /** A per-client-IP budget shared by every surface that runs this operation (REST and MCP). */
   rateLimit?: RateLimitSpec;
+  examples?: OperationExamples<I>;
 }
 
 export interface RateLimitSpec {
@@ -57,11 +77,12 @@ export type CliArg =
   /** The positional is a content path when it contains a `/` or a file extension, else a slug. */
   | { pathOrSlug: true };
 
-export type AnyOperation = OperationDef<z.ZodObject, z.ZodType>;
+export type AnyOperation = OperationDef<string, z.ZodObject, z.ZodType>;
 export type InputOf<Op extends AnyOperation> = z.output<Op['input']>;
 export type RawInputOf<Op extends AnyOperation> = z.input<Op['input']>;
 export type OutputOf<Op extends AnyOperation> = z.output<Op['output']>;
 
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(def: OperationDef<I, O>): OperationDef<I, O> {
+/** Keeps the literal name, so the operation list can type its implementation by name. */
+export function defineOperation<const N extends string, I extends z.ZodObject, O extends z.ZodType>(def: OperationDef<N, I, O>): OperationDef<N, I, O> {
   return def;
 }

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations } from './index.ts';
 import { createOpenApiDocument } from '../adapters/openapi.ts';
-import { compileRoutes } from '../adapters/routes.ts';
+import { operationEndpoints } from '../adapters/rest.server.ts';
+import { anonymous } from '../server/implement.server.ts';
 
 describe('the operation list', () => {
   it('has unique names, routes and CLI commands', () => {
@@ -28,7 +29,9 @@ describe('the operation list', () => {
   });
 
   it('is what the REST routes and the OpenAPI paths are made of, and nothing else', () => {
-    const routes = compileRoutes(operations).map((r) => `${r.method} ${r.op.rest.path}`).sort();
+    const layer = { operations, invoke: () => Promise.reject(new Error('not called')) };
+    const endpoints = operationEndpoints({ layer, corpus: { build: () => assert.fail('not called') }, authenticate: () => anonymous });
+    const routes = endpoints.flatMap((e) => e.methods.map((m) => `${m} ${e.path}`)).sort();
     const doc = createOpenApiDocument('http://x');
     const documented = Object.entries<any>(doc.paths)
       .flatMap(([path, methods]) => Object.entries<any>(methods).map(([m, o]) => ({ key: `${m.toUpperCase()} ${path}`, id: o.operationId })))

@@ -69,6 +69,7 @@ export const Document = z
     title: z.string(),
     markdown: z.string(),
     updatedAt: z.string().describe('YYYY-MM-DD'),
+    url: z.string().describe('Page of the document on the site'),
     ...Translated,
   })
   .meta({ id: 'Document' });
@@ -97,7 +98,11 @@ export const getBrief = defineOperation({
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
-  agentTool: true,
+  agent: { cites: () => [] },
+  examples: {
+    valid: [{ summary: 'The brief in French', input: { locale: 'fr' } }],
+    invalid: [{ summary: 'An unknown locale', input: { locale: 'de' } }],
+  },
 });
 
 export const listExperience = defineOperation({
@@ -116,7 +121,14 @@ export const listExperience = defineOperation({
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
-  agentTool: true,
+  agent: { cites: (output) => output.entries.map((e) => ({ slug: e.slug, title: e.title, url: e.url, direct: false })) },
+  examples: {
+    valid: [{ summary: 'AI projects for the Head of AI lens, in Japanese', input: { tag: 'ai', lens: 'head-of-ai', kind: 'project', locale: 'ja' } }],
+    invalid: [
+      { summary: 'An unknown tag', input: { tag: 'cooking' } },
+      { summary: 'An unknown kind and locale', input: { kind: 'hobby', locale: 'xx' } },
+    ],
+  },
 });
 
 export const getEntry = defineOperation({
@@ -130,7 +142,11 @@ export const getEntry = defineOperation({
   auth: 'public',
   errors: ['bad_request', 'not_found'],
   pure: true,
-  agentTool: true,
+  agent: { cites: (entry) => [{ slug: entry.slug, title: entry.title, url: entry.url, direct: true }] },
+  examples: {
+    valid: [{ summary: 'One project in Spanish', input: { slug: 'concierge-copilot', locale: 'es' } }],
+    invalid: [{ summary: 'An unknown locale', input: { slug: 'concierge-copilot', locale: 'klingon' } }],
+  },
 });
 
 export const listLenses = defineOperation({
@@ -143,7 +159,11 @@ export const listLenses = defineOperation({
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
-  agentTool: true,
+  agent: { cites: (output) => output.lenses.map((l) => ({ slug: l.id, title: l.title, url: l.url, direct: false })) },
+  examples: {
+    valid: [{ summary: 'The lenses in Esperanto', input: { locale: 'eo' } }],
+    invalid: [{ summary: 'A locale in the wrong case', input: { locale: 'FR' } }],
+  },
 });
 
 export const searchSubject = defineOperation({
@@ -160,7 +180,17 @@ export const searchSubject = defineOperation({
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
-  agentTool: true,
+  agent: { cites: (output) => output.results.map((r) => ({ slug: r.slug, title: r.title, url: r.url, direct: false })) },
+  examples: {
+    valid: [
+      { summary: 'A question in Japanese', input: { query: 'ホテル', limit: 5 } },
+      { summary: 'Words in English', input: { query: 'hotel guests' } },
+    ],
+    invalid: [
+      { summary: 'An empty query', input: { query: '   ' } },
+      { summary: 'Too many results', input: { query: 'hotel', limit: 500 } },
+    ],
+  },
 });
 
 export const getDocument = defineOperation({
@@ -176,7 +206,11 @@ export const getDocument = defineOperation({
   auth: 'public',
   errors: ['bad_request', 'not_found'],
   pure: true,
-  agentTool: true,
+  agent: { cites: (doc) => [{ slug: doc.name, title: doc.title, url: doc.url, direct: true }] },
+  examples: {
+    valid: [{ summary: 'The capability map in Chinese', input: { name: 'capabilities', locale: 'zh' } }],
+    invalid: [{ summary: 'An unknown locale', input: { name: 'thinking', locale: 'de' } }],
+  },
 });
 
-export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument];
+export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument] as const;

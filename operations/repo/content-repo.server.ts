@@ -7,7 +7,7 @@ import { AppError, type Problem } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import { loadContent } from '../content/tree.ts';
 import { assertWritablePath } from '../content/paths.ts';
-import { createKeyedLock } from '../server/files.server.ts';
+import { createKeyedLock } from './keyed-lock.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
 
@@ -27,6 +27,27 @@ export interface CommitOutcome {
   changed: boolean;
 }
 
+export interface PromoteOutcome extends CommitOutcome {
+  merged: boolean;
+  fastForward: boolean;
+}
+
+/** The content repository as the admin operations and the pipeline see it, whatever the backend. */
+export interface ContentRepo {
+  /** The commit a branch points at. */
+  head(branch: Branch): Promise<string>;
+  /** Every file under content/ at a commit, with its text. */
+  filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }>;
+  listFiles(branch: Branch, dir: string): Promise<TreeFile[]>;
+  readFile(branch: Branch, path: string): Promise<{ sha: string; content: string }>;
+  /** Problems of the whole tree as it would be with `changes`. */
+  validate(branch: Branch, changes: FileChange[]): Promise<Problem[]>;
+  /** One commit for all changes, or nothing. */
+  commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome>;
+  /** Merges dev into main. */
+  promote(message: string | undefined): Promise<PromoteOutcome>;
+}
+
 const ZERO = '0000000000000000000000000000000000000000';
 const REGULAR = new Set(['100644', '100755']);
 
@@ -35,7 +56,7 @@ function irregularProblems(tree: TreeFile[]): Problem[] {
   return tree.filter((e) => !REGULAR.has(e.mode)).map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
 }
 
-export function createContentRepo(git: Git) {
+export function createContentRepo(git: Git): ContentRepo {
   const withLock = createKeyedLock();
   const textCache = new Map<string, Map<string, string>>(); // blob sha → text is immutable; cache per commit
 
@@ -128,7 +149,6 @@ export function createContentRepo(git: Git) {
   }
 
   return {
-    git,
     head,
     filesAt,
 
@@ -175,7 +195,7 @@ export function createContentRepo(git: Git) {
     },
 
     /** Merges dev into main: fast-forward when possible, else a merge commit; conflicts change nothing. */
-    promote(message: string | undefined): Promise<CommitOutcome & { merged: boolean; fastForward: boolean }> {
+    promote(message: string | undefined): Promise<PromoteOutcome> {
       return withLock('main', async () => {
         const main = await head('main');
         const dev = await head('dev');
@@ -222,4 +242,3 @@ export function createContentRepo(git: Git) {
   };
 }
 
-export type ContentRepo = ReturnType<typeof createContentRepo>;

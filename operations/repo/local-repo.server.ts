@@ -28,7 +28,7 @@ export async function readContentDir(root: string): Promise<Map<string, string>>
   return files;
 }
 
-export async function openLocalRepo(gitDir: string): Promise<Git> {
+export async function openLocalRepo(gitDir: string, log: (line: string) => void = () => {}): Promise<Git> {
   const git = createGit(gitDir);
   if (!existsSync(join(gitDir, 'HEAD'))) {
     await mkdir(gitDir, { recursive: true });
@@ -39,7 +39,7 @@ export async function openLocalRepo(gitDir: string): Promise<Git> {
   // A commit that was answered 200 must survive a power cut: fsync objects and refs before returning.
   await git.run(['config', 'core.fsync', 'committed']);
   await git.run(['config', 'core.fsyncMethod', 'fsync']);
-  await removeCrashLeftovers(gitDir);
+  await removeCrashLeftovers(gitDir, log);
   return git;
 }
 
@@ -48,7 +48,7 @@ export async function openLocalRepo(gitDir: string): Promise<Git> {
  * update of that branch until someone deletes it. This service owns the repository, and nothing of ours
  * runs before it has opened it, so at start such a lock is stale: remove it, and our private index files.
  */
-async function removeCrashLeftovers(gitDir: string): Promise<void> {
+async function removeCrashLeftovers(gitDir: string, log: (line: string) => void): Promise<void> {
   const stale: string[] = [];
   for (const name of await readdir(gitDir).catch(() => [] as string[])) {
     // HEAD.lock too: updating a branch that HEAD points at also locks HEAD (for its reflog).
@@ -64,7 +64,7 @@ async function removeCrashLeftovers(gitDir: string): Promise<void> {
   await walk(join(gitDir, 'refs'));
   for (const file of stale) {
     await rm(file, { force: true });
-    console.error(`[vitae] removed ${relative(gitDir, file)} left in the content repository by an earlier crash`);
+    log(`[vitae] removed ${relative(gitDir, file)} left in the content repository by an earlier crash`);
   }
 }
 

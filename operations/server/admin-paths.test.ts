@@ -108,7 +108,7 @@ describe('symlinks committed into the repository from outside', () => {
   let head: string;
 
   before(async () => {
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     const links = [
       { path: 'content/skills/link.md', content: '../../package.json', mode: '120000' as const },
       { path: 'content/corpus/escape', content: '../..', mode: '120000' as const },
@@ -146,7 +146,7 @@ describe('symlinks committed into the repository from outside', () => {
 
   it('does not publish a tree with symlinks: the run fails and the previous build stays live', async () => {
     const run = await eventually('the watcher to pick up the outside push', () => {
-      const r = service.runtime.pipeline.list('main', 5).find((x) => x.commit === head);
+      const r = service.services.pipeline.list('main', 5).find((x) => x.commit === head);
       return r && r.status !== 'queued' && r.status !== 'running' ? r : undefined;
     });
     assert.equal(run.status, 'failure');
@@ -167,8 +167,8 @@ describe('symlinks committed into the repository from outside', () => {
     const removed = assertOk(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/skills/link.md', message: 'Remove the symlink' } }));
     assert.deepEqual(repo.changes(removed.commit.sha), ['D content/skills/link.md']);
     assert.equal(await readFile(new URL('../../package.json', import.meta.url), 'utf8'), packageJson);
-    await service.runtime.pipeline.idle();
-    const run = service.runtime.pipeline.list('main', 1)[0]!;
+    await service.services.pipeline.idle();
+    const run = service.services.pipeline.list('main', 1)[0]!;
     assert.equal(run.commit, removed.commit.sha);
     assert.equal(run.status, 'success');
     const { status, output } = repo.fsck();

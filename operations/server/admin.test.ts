@@ -32,7 +32,7 @@ after(async () => {
   await service.stop();
 });
 
-const idle = () => service.runtime.pipeline.idle();
+const idle = () => service.services.pipeline.idle();
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 describe('admin_schema GET /api/admin/schema', () => {
@@ -146,7 +146,7 @@ describe('admin_validate POST /api/admin/validate', () => {
 describe('admin_write_file PUT /api/admin/file', () => {
   it('creates a file in one commit on main, and the pipeline publishes it', async () => {
     const before = repo.head();
-    const runsBefore = service.runtime.pipeline.list('main', 100).length;
+    const runsBefore = service.services.pipeline.list('main', 100).length;
     const path = 'content/corpus/projects/written-by-test.md';
     const content = projectFile('Written by test');
     const result = adminWriteFile.output.parse(assertOk(await api.put({ path, content, message: 'Add a project' })));
@@ -160,7 +160,7 @@ describe('admin_write_file PUT /api/admin/file', () => {
     assert.equal(repo.git(['log', '-1', '--format=%B', result.commit.sha]), 'Add a project');
 
     await idle();
-    const runs = service.runtime.pipeline.list('main', 100);
+    const runs = service.services.pipeline.list('main', 100);
     assert.equal(runs.length, runsBefore + 1, 'one run per commit');
     assert.equal(runs[0]!.commit, result.commit.sha);
     assert.equal(runs[0]!.status, 'success');
@@ -202,12 +202,12 @@ describe('admin_write_file PUT /api/admin/file', () => {
     await idle();
     const path = 'content/skills/typescript.md';
     const head = repo.head();
-    const runs = service.runtime.pipeline.list('main', 100).length;
+    const runs = service.services.pipeline.list('main', 100).length;
     const result = assertOk(await api.put({ path, content: repo.show('main', path), message: 'no-op' }));
     assert.equal(result.commit.sha, head);
     assert.equal(repo.head(), head);
     await idle();
-    assert.equal(service.runtime.pipeline.list('main', 100).length, runs);
+    assert.equal(service.services.pipeline.list('main', 100).length, runs);
   });
 
   it('answers 422 with located problems for invalid content, and writes nothing', async () => {
@@ -318,7 +318,7 @@ describe('admin_delete_file DELETE /api/admin/file', () => {
 describe('admin_commit_changes POST /api/admin/changes', () => {
   it('writes, replaces and deletes several files in exactly one commit', async () => {
     await idle();
-    const runsBefore = service.runtime.pipeline.list('main', 100).length;
+    const runsBefore = service.services.pipeline.list('main', 100).length;
     assertOk(await api.put({ path: 'content/skills/bundle-gone.md', content: skillFile('Bundle gone'), message: 'to be deleted by the bundle' }));
     const before = repo.head();
     const pythonSha = repo.blobSha('main', 'content/skills/python.md');
@@ -339,7 +339,7 @@ describe('admin_commit_changes POST /api/admin/changes', () => {
     ]);
     assert.deepEqual(result.files, changes.map((c) => ({ path: c.path, sha: 'delete' in c ? null : repo.blobSha('main', c.path) })));
     await idle();
-    assert.equal(service.runtime.pipeline.list('main', 100).length, runsBefore + 2, 'one run per commit (the setup write and the bundle)');
+    assert.equal(service.services.pipeline.list('main', 100).length, runsBefore + 2, 'one run per commit (the setup write and the bundle)');
     assert.equal((await fetch(`${service.url}/api/v1/entries/bundle-project`)).status, 200);
   });
 
@@ -420,7 +420,7 @@ describe('the publish pipeline', () => {
     const entries = ((await (await fetch(`${service.url}/api/v1/entries`)).json()) as any).total;
     const bad = repo.commitOutside('main', [{ path: 'content/skills/python.md', content: '---\nname: Python\ncategory: snakes\n---\nBody.\n' }], 'bypass validation');
     const run = await eventually('the watcher to run the outside commit', () => {
-      const r = service.runtime.pipeline.list('main', 5).find((x) => x.commit === bad);
+      const r = service.services.pipeline.list('main', 5).find((x) => x.commit === bad);
       return r && (r.status === 'failure' || r.status === 'success') ? r : undefined;
     });
     assert.equal(run.status, 'failure');
@@ -443,7 +443,7 @@ describe('the publish pipeline', () => {
 
   it('keeps run records on disk, one JSON file per run', async () => {
     const files = (await readdir(join(service.dataDir, 'runs'))).filter((f) => f.endsWith('.json'));
-    const runs = [...service.runtime.pipeline.list('main', 1000), ...service.runtime.pipeline.list('dev', 1000)];
+    const runs = [...service.services.pipeline.list('main', 1000), ...service.services.pipeline.list('dev', 1000)];
     assert.equal(files.length, runs.length);
     for (const run of runs) assert.deepEqual(JSON.parse(await readFile(join(service.dataDir, 'runs', `${run.id}.json`), 'utf8')), run);
   });

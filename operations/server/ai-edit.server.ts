@@ -3,13 +3,15 @@
 import { generateText } from 'ai';
 import { createTwoFilesPatch } from 'diff';
 import { AppError } from '../contract/errors.ts';
-import type { InputOf, OutputOf } from '../contract/define.ts';
-import type { adminAiEdit } from '../contract/admin.ts';
+import type { adminOperations } from '../contract/admin.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { fileKinds } from '../content/schema.ts';
 import { locate } from '../content/tree.ts';
-import { describeProviderError } from './agent.server.ts';
-import type { OperationContext } from './context.server.ts';
+import type { ContentRepo } from '../repo/content-repo.server.ts';
+import { describeProviderError, type Models } from './models.server.ts';
+import type { Handlers } from './implement.server.ts';
+import { pathOfSlug } from './admin.server.ts';
+import type { Corpus } from './services.server.ts';
 
 function systemPrompt(path: string): string {
   const where = locate(path);
@@ -35,36 +37,37 @@ export function unwrapFence(text: string): string {
   return body.endsWith('\n') ? body : `${body}\n`;
 }
 
-export const aiEditHandlers = {
-  async admin_ai_edit(input: InputOf<typeof adminAiEdit>, ctx: OperationContext, resolvePath: (slug: string) => string): Promise<OutputOf<typeof adminAiEdit>> {
-    const models = ctx.runtime.models;
-    if (!models) throw new AppError('chat_not_configured', 'AI editing needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
-    const path = input.path ?? resolvePath(input.slug!);
-    assertWritablePath(path);
-    let base = input.content;
-    let baseSha: string | null = null;
-    try {
-      const saved = await ctx.runtime.repo.readFile(input.branch, path);
-      baseSha = saved.sha;
-      base ??= saved.content;
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === 'not_found' && base !== undefined)) throw error;
-    }
-    let text: string;
-    try {
-      ({ text } = await generateText({
-        model: models.chat,
-        system: systemPrompt(path),
-        prompt: `File: ${path}\n\nCurrent content:\n<<<FILE\n${base}\nFILE>>>\n\nInstruction: ${input.instruction}`,
-        abortSignal: ctx.signal,
-        maxRetries: 1,
-      }));
-    } catch (error) {
-      throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`);
-    }
-    const proposed = unwrapFence(text);
-    const diff = createTwoFilesPatch(path, path, base!, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
-    const problems = await ctx.runtime.repo.validate(input.branch, [{ path, content: proposed }]);
-    return { path, proposed, diff, problems, baseSha };
-  },
-};
+export function aiEditHandlers({ models, repo, corpus }: { models: Models | undefined; repo: ContentRepo; corpus: Corpus }): Pick<Handlers<typeof adminOperations>, 'admin_ai_edit'> {
+  return {
+    async admin_ai_edit(input, { signal }) {
+      if (!models) throw new AppError('chat_not_configured', 'AI editing needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
+      const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
+      assertWritablePath(path);
+      let base = input.content;
+      let baseSha: string | null = null;
+      try {
+        const saved = await repo.readFile(input.branch, path);
+        baseSha = saved.sha;
+        base ??= saved.content;
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'not_found' && base !== undefined)) throw error;
+      }
+      let text: string;
+      try {
+        ({ text } = await generateText({
+          model: models.chat,
+          system: systemPrompt(path),
+          prompt: `File: ${path}\n\nCurrent content:\n<<<FILE\n${base}\nFILE>>>\n\nInstruction: ${input.instruction}`,
+          abortSignal: signal,
+          maxRetries: 1,
+        }));
+      } catch (error) {
+        throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`);
+      }
+      const proposed = unwrapFence(text);
+      const diff = createTwoFilesPatch(path, path, base!, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
+      const problems = await repo.validate(input.branch, [{ path, content: proposed }]);
+      return { path, proposed, diff, problems, baseSha };
+    },
+  };
+}

@@ -45,9 +45,9 @@ describe('concurrent writers', () => {
 
     const { status, output } = repo.fsck();
     assert.equal(status, 0, output);
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     assert.equal(await servedCommit(service.url), repo.head(), 'the newest commit is the one published');
-    const runs = service.runtime.pipeline.list('main', 200).filter((r) => shas.includes(r.commit));
+    const runs = service.services.pipeline.list('main', 200).filter((r) => shas.includes(r.commit));
     assert.equal(runs.length, 50, 'a run for every commit');
     assert.ok(runs.every((r) => r.status === 'success' || (r.status === 'cancelled' && /superseded/.test(r.error ?? ''))), 'older queued runs are superseded, none fails');
     const entries = await fetch(`${service.url}/api/admin/files?dir=content/skills`, { headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -110,7 +110,7 @@ describe('concurrent writers', () => {
     assert.ok(repo.isAncestor(repo.head('dev'), repo.head()), 'main contains all of dev');
     const { status, output } = repo.fsck();
     assert.equal(status, 0, output);
-    await service.runtime.pipeline.idle();
+    await service.services.pipeline.idle();
     assert.equal(await servedCommit(service.url), repo.head());
     assert.equal(await servedCommit(service.devUrl), repo.head('dev'));
   });

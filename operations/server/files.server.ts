@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { createKeyedLock } from '../repo/keyed-lock.ts';
 
 /**
  * Writes to one path land one after another, in call order: two writers never share a temporary file,
@@ -41,19 +42,4 @@ export async function readJson<T>(path: string, fallback: T): Promise<T> {
   } catch {
     return fallback;
   }
-}
-
-/** Runs tasks for the same key one after another (writers to one branch are serialised). */
-export function createKeyedLock() {
-  const tails = new Map<string, Promise<unknown>>();
-  return function withLock<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = tails.get(key) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => {});
-    tails.set(key, tail);
-    tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return run;
-  };
 }

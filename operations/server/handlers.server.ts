@@ -1,22 +1,35 @@
-// Every operation's handler, by operation name, and `invoke`: the one way any surface runs an operation
-// (parse the input with the operation's schema, run the handler). REST, MCP, the site and the agent use it.
+// The implementation of the whole operation list: each handler module is given only the services it
+// uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
 import { operations, type AnyOperation } from '../contract/index.ts';
-import { parseOrThrow } from '../adapters/input.ts';
-import type { Handler, OperationContext } from './context.server.ts';
-import { publicHandlers } from './public.server.ts';
 import { adminHandlers } from './admin.server.ts';
+import { createAgent, type Agent } from './agent.server.ts';
+import { aiEditHandlers } from './ai-edit.server.ts';
 import { askHandlers } from './ask.server.ts';
+import { anonymous, implement, type Implementation, type ImplementOptions } from './implement.server.ts';
+import { publicHandlers } from './public.server.ts';
+import type { Services } from './services.server.ts';
 
-export const handlers: Record<string, Handler> = { ...publicHandlers, ...askHandlers, ...adminHandlers };
-
-for (const op of operations) {
-  if (!handlers[op.name]) throw new Error(`Operation ${op.name} has no handler`);
+export interface OperationsLayer extends Implementation {
+  /** The site's agent, whose tools are this implementation's public reads (also streamed by /api/chat). */
+  agent: Agent;
 }
 
-export function parseInput(op: AnyOperation, raw: unknown): Record<string, unknown> {
-  return parseOrThrow(op.input, raw ?? {}, { prefix: `Invalid input for ${op.name}: ` }) as Record<string, unknown>;
-}
-
-export async function invoke(op: AnyOperation, raw: unknown, ctx: OperationContext): Promise<unknown> {
-  return handlers[op.name]!(parseInput(op, raw), ctx);
+export function implementOperations(services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>, options: Omit<ImplementOptions, 'rateLimits'>): OperationsLayer {
+  const { corpus, repo, pipeline, models, urls, rateLimits } = services;
+  // The agent's tools run through this very implementation, which is made just below.
+  let implementation: Implementation | undefined;
+  const runTool = async (op: AnyOperation, input: unknown, ctx: Parameters<Implementation['invoke']>[2]) =>
+    (await implementation!.invoke(op, input, { ...ctx, principal: anonymous })).output;
+  const agent = createAgent({ models, corpus, operations, runTool });
+  implementation = implement(
+    operations,
+    {
+      ...publicHandlers({ corpus }),
+      ...askHandlers({ agent }),
+      ...adminHandlers({ corpus, repo, pipeline, urls }),
+      ...aiEditHandlers({ models, repo, corpus }),
+    },
+    { ...options, rateLimits },
+  );
+  return { ...implementation, agent };
 }

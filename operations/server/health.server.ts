@@ -1,23 +1,23 @@
 // `/api/health`: liveness and what is configured, never a secret.
 import { readFileSync } from 'node:fs';
-import { operations } from '../contract/index.ts';
 import type { Branch } from '../contract/shared.ts';
-import type { Runtime } from './runtime.server.ts';
+import type { Services } from './services.server.ts';
 
-const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+export const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
-export function healthReport(runtime: Runtime, branch: Branch) {
-  const build = runtime.build(branch);
-  const { config } = runtime;
+export type HealthDeps = Pick<Services, 'corpus' | 'startedAt' | 'repoBackend' | 'models'>;
+
+export function healthReport({ corpus, startedAt, repoBackend, models }: HealthDeps, branch: Branch) {
+  const build = corpus.build(branch);
   return {
     status: 'ok' as const,
     version,
-    uptimeSeconds: Math.round((Date.now() - runtime.startedAt) / 1000),
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     branch,
     content: { commit: build.commit, builtAt: build.builtAt, entries: build.model.entries.size },
-    chat: { configured: config.chatConfigured },
-    transcription: { configured: config.chatConfigured },
-    repo: { backend: config.REPO_BACKEND, configured: config.REPO_BACKEND === 'local' },
-    admin: { configured: operations.some((op) => op.auth === 'admin') },
+    chat: { configured: Boolean(models) },
+    transcription: { configured: Boolean(models) },
+    repo: { backend: repoBackend.name, configured: repoBackend.configured },
+    admin: { configured: true },
   };
 }

@@ -20,3 +20,10 @@ export function createModels(config: Config): Models | undefined {
     transcription: provider.transcription(config.TRANSCRIBE_MODEL),
   };
 }
+
+/** A provider failure in one line a person can read (the SDK's messages can be long and multi-line). */
+export function describeProviderError(error: unknown): string {
+  const e = error as { message?: string; statusCode?: number };
+  const status = e?.statusCode ? ` (HTTP ${e.statusCode})` : '';
+  return `${(e?.message ?? String(error)).split('\n')[0]!.slice(0, 200)}${status}`;
+}

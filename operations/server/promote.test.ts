@@ -24,7 +24,7 @@ after(async () => {
   await service.stop();
 });
 
-const idle = () => service.runtime.pipeline.idle();
+const idle = () => service.services.pipeline.idle();
 const entryStatus = async (base: string, slug: string) => (await fetch(`${base}/api/v1/entries/${slug}`)).status;
 const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json()) as any).content.commit as string;
 const promote = (body: Record<string, unknown> = {}) => api.post('/api/admin/promote', body);
@@ -65,14 +65,14 @@ describe('admin_promote POST /api/admin/promote', () => {
     await idle();
     assert.equal(await entryStatus(service.url, 'preview-only'), 200, 'published on main');
     assert.equal(await servedCommit(service.url), dev);
-    const run = service.runtime.pipeline.list('main', 1)[0]!;
+    const run = service.services.pipeline.list('main', 1)[0]!;
     assert.equal(run.commit, dev);
     assert.equal(run.status, 'success');
   });
 
   it('answers 200 merged:false when there is nothing to merge, changing nothing', async () => {
     const main = repo.head();
-    const runs = service.runtime.pipeline.list('main', 100).length;
+    const runs = service.services.pipeline.list('main', 100).length;
     const result = assertOk(await promote());
     assert.equal(result.merged, false);
     assert.equal(result.fastForward, false);
@@ -80,7 +80,7 @@ describe('admin_promote POST /api/admin/promote', () => {
     assert.deepEqual(result.files, []);
     assert.equal(repo.head(), main);
     await idle();
-    assert.equal(service.runtime.pipeline.list('main', 100).length, runs, 'no run');
+    assert.equal(service.services.pipeline.list('main', 100).length, runs, 'no run');
   });
 
   it('answers merged:false too when main is ahead of dev', async () => {
@@ -128,7 +128,7 @@ describe('admin_promote POST /api/admin/promote', () => {
     const main = repo.head();
     const dev = repo.head('dev');
     const refs = repo.git(['for-each-ref']);
-    const runs = service.runtime.pipeline.list('main', 100).length;
+    const runs = service.services.pipeline.list('main', 100).length;
     const body = assertError(await promote(), 409, 'repo_error');
     assert.deepEqual([...body.conflicts].sort(), ['content/skills/python.md', path]);
     assert.match(body.message, /typescript\.md/);
@@ -138,7 +138,7 @@ describe('admin_promote POST /api/admin/promote', () => {
     assert.equal(repo.git(['for-each-ref']), refs);
     assert.match(repo.show('main', path)!, /Edited on main/);
     await idle();
-    assert.equal(service.runtime.pipeline.list('main', 100).length, runs, 'no run');
+    assert.equal(service.services.pipeline.list('main', 100).length, runs, 'no run');
   });
 
   it('promotes once dev resolves the conflict by matching main', async () => {

@@ -9,7 +9,7 @@ import { locales, type Branch, type Locale } from '../contract/shared.ts';
 import { fileKinds, translatableFields, type FileKind } from '../content/schema.ts';
 import { loadContent, type ContentModel } from '../content/tree.ts';
 import type { ContentRepo, FileChange } from '../repo/content-repo.server.ts';
-import { describeProviderError } from './agent.server.ts';
+import { describeProviderError } from './models.server.ts';
 
 const languageName: Record<Locale, string> = {
   en: 'English', zh: 'Simplified Chinese (mainland usage)', 'zh-hant': 'Traditional Chinese (Taiwan usage)', ja: 'Japanese (natural business Japanese)', fr: 'French', es: 'Spanish (Spain)', eo: 'Esperanto (with ĉ ĝ ĥ ĵ ŝ ŭ)',

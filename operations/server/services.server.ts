@@ -1,14 +1,15 @@
-// The running service's state: the content repository, the publish pipeline and the live build of each
-// branch. Reads only ever see a complete build; a deploy replaces it in a single assignment.
+// The state behind the operations, opened once at start: the content repository, the live build of each
+// branch (a deploy replaces it in one assignment, so reads only ever see a complete build), the publish
+// pipeline, the model provider and the rate limits. Handlers receive the few of these they use.
 import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
-import type { Branch } from '../contract/shared.ts';
+import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
-import type { Git } from '../repo/git.server.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
+import { createUnconfiguredRepo } from '../repo/unconfigured-repo.server.ts';
 import type { Config } from './config.server.ts';
 import { loadOrCreateSecret } from './secrets.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
@@ -17,38 +18,49 @@ import { createModels, type Models } from './models.server.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
 
-export interface Runtime {
-  config: Config;
-  git: Git;
+/** The live build of each branch: what every read operation answers from. */
+export interface Corpus {
+  build(branch: Branch): Build;
+}
+
+/** Where each branch is published: `main` at BASE_URL, `dev` at DEV_URL. */
+export interface SiteUrls {
+  base: string;
+  dev: string;
+  of(branch: Branch): string;
+}
+
+export interface Services {
+  /** What the admin operations read and change; refuses everything when no backend is usable. */
   repo: ContentRepo;
+  corpus: Corpus;
   pipeline: Pipeline;
-  dataDir: string;
-  /** The admin bearer token (from ADMIN_TOKEN or generated once into DATA_DIR). */
-  adminToken: string;
-  /** True when this start generated the admin token. */
-  adminTokenGenerated: boolean;
-  sessionSecret: string;
   /** The model provider, when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
   models: Models | undefined;
   rateLimits: RateLimits;
+  urls: SiteUrls;
+  secrets: { adminToken: string; adminTokenGenerated: boolean; sessionSecret: string };
+  repoBackend: { name: Config['REPO_BACKEND']; configured: boolean };
+  dataDir: string;
   startedAt: number;
-  build(branch: Branch): Build;
-  siteUrl(branch: Branch): string;
   /** Stops background work and waits for the pipeline to finish what it is doing. */
   close(): Promise<void>;
 }
 
 export class StartupError extends Error {}
 
-const BRANCHES: Branch[] = ['main', 'dev'];
 /** How often the repository is checked for commits pushed from outside the service. */
 const WATCH_INTERVAL_MS = 3000;
 
+export function siteUrls(config: Pick<Config, 'baseUrl' | 'devUrl'>): SiteUrls {
+  return { base: config.baseUrl, dev: config.devUrl, of: (branch) => (branch === 'main' ? config.baseUrl : config.devUrl) };
+}
+
 /** Opens (or seeds) the content repository, serves the last deployed build of each branch, and publishes what is newer. */
-export async function startRuntime(config: Config): Promise<Runtime> {
+export async function openServices(config: Config, log: (line: string) => void): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
-  const git = await openLocalRepo(join(dataDir, 'content.git'));
+  const git = await openLocalRepo(join(dataDir, 'content.git'), log);
   const adminToken = await loadOrCreateSecret(dataDir, 'admin-token', config.ADMIN_TOKEN);
   const sessionSecret = await loadOrCreateSecret(dataDir, 'session-secret', config.SESSION_SECRET);
 
@@ -64,22 +76,17 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     await git.run(['update-ref', 'refs/heads/dev', (await resolveBranch(git, 'main'))!, '']);
   }
 
+  const urls = siteUrls(config);
   const localRepo = createContentRepo(git);
-  const models = createModels(config);
-  const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   // Only the local backend is built so far; with REPO_BACKEND=github the site is served from the seed and
   // the admin surface says plainly that no repository backend is usable.
-  const repo: ContentRepo =
+  const repo =
     config.REPO_BACKEND === 'local'
       ? localRepo
-      : new Proxy(localRepo, {
-          get(target, key) {
-            if (key === 'filesAt' || key === 'head' || key === 'git') return target[key as keyof ContentRepo];
-            return () => Promise.reject(new AppError('repo_not_configured', 'The github repository backend is not available in this version; run with REPO_BACKEND=local.'));
-          },
-        });
+      : createUnconfiguredRepo('The github repository backend is not available in this version; run with REPO_BACKEND=local.');
+  const models = createModels(config);
+  const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   const live = new Map<Branch, Build>();
-  const siteUrl = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl);
   const deployedFile = join(dataDir, 'deployed.json');
   const deployed = await readJson<Partial<Record<Branch, string>>>(deployedFile, {});
 
@@ -94,12 +101,12 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     if (!model || problems.length) {
       throw new AppError('invalid', `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, { errors: problems });
     }
-    return createBuild(model, { commit, siteUrl: siteUrl(branch) });
+    return createBuild(model, { commit, siteUrl: urls.of(branch) });
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
   // nothing deployed yet, serve the newest valid commit of the branch (an outside push may be invalid).
-  for (const branch of BRANCHES) {
+  for (const branch of branches) {
     const candidates = deployed[branch] ? [deployed[branch]] : await recentCommits(branch, 50);
     let lastError: unknown;
     for (const commit of candidates) {
@@ -131,13 +138,13 @@ export async function startRuntime(config: Config): Promise<Runtime> {
         await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
       },
     },
-    config.LOG_LEVEL === 'silent' ? undefined : (line) => console.error(line),
+    log,
   );
   await pipeline.recover();
 
   const seen = new Map<Branch, string>();
   async function watch() {
-    for (const branch of BRANCHES) {
+    for (const branch of branches) {
       const head = await resolveBranch(git, branch).catch(() => null);
       if (!head || seen.get(branch) === head) continue;
       seen.set(branch, head);
@@ -152,19 +159,16 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   timer.unref();
 
   return {
-    config,
-    git,
     repo,
+    corpus: { build: (branch) => live.get(branch)! },
     pipeline,
-    dataDir,
-    adminToken: adminToken.value,
-    adminTokenGenerated: adminToken.generated,
-    sessionSecret: sessionSecret.value,
     models,
     rateLimits,
+    urls,
+    secrets: { adminToken: adminToken.value, adminTokenGenerated: adminToken.generated, sessionSecret: sessionSecret.value },
+    repoBackend: { name: config.REPO_BACKEND, configured: config.REPO_BACKEND === 'local' },
+    dataDir,
     startedAt: Date.now(),
-    build: (branch) => live.get(branch)!,
-    siteUrl,
     async close() {
       clearInterval(timer);
       await watching;

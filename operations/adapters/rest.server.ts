@@ -1,0 +1,105 @@
+// The REST adapter: every operation of the list at its route. Input comes from the path, the query and the
+// JSON body and goes through `invoke` like every other door; answers of pure operations are kept as bytes
+// per build and revalidated with ETags.
+import type { AnyOperation } from '../contract/define.ts';
+import { AppError } from '../contract/errors.ts';
+import { branches } from '../contract/shared.ts';
+import { anonymous, authorize, type Implementation, type Principal } from '../server/implement.server.ts';
+import type { Corpus } from '../server/services.server.ts';
+import { decodeComponent, JSON_TYPE, notModified, parseQuery, PUBLIC_CORS, readJsonBody, sendBody, sendEmpty, type EdgeRequest, type Endpoint } from './edge.server.ts';
+
+export interface RestDeps {
+  layer: Implementation;
+  corpus: Corpus;
+  /** Who is calling (bearer token or console session), for admin operations. */
+  authenticate(request: EdgeRequest): Principal;
+}
+
+export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
+  const cache = new ResponseCache();
+
+  async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
+    const { req, res, branch, method } = request;
+    const principal = op.auth === 'admin' ? authenticate(request) : anonymous;
+    // Checked before the body is read: nobody without credentials gets a request body parsed.
+    if (op.auth === 'admin') authorize(principal);
+    const cors = op.auth === 'public' && (method === 'GET' || method === 'HEAD') ? PUBLIC_CORS : {};
+    const raw = await rawInput(request, op);
+    const wantsText = op.rest.text !== undefined && !acceptsJson(req.headers.accept ?? '');
+    const options = { names: op.rest.rename, addresses: Object.keys(request.params) };
+    const render = (output: unknown) =>
+      wantsText ? { body: String((output as Record<string, unknown>)[op.rest.text!.field]), type: op.rest.text!.mediaType } : { body: JSON.stringify(output), type: JSON_TYPE };
+
+    if (op.pure) {
+      const build = corpus.build(branch);
+      const key = `${wantsText ? 't' : 'j'}\0${op.name}\0${JSON.stringify(raw)}`;
+      const etag = `"${build.id}${wantsText ? '-t' : ''}"`;
+      const headers = { ...cors, ETag: etag, 'Cache-Control': 'public, max-age=0, must-revalidate', ...(op.rest.text ? { Vary: 'Accept' } : {}) };
+      let hit = cache.get(build.id, key);
+      if (!hit) {
+        hit = render((await layer.invoke(op, raw, { branch, ip: request.ip, principal }, options)).output);
+        cache.set(build.id, key, hit, branches.map((b) => corpus.build(b).id));
+      }
+      if (notModified(req, etag)) return sendEmpty(res, 304, headers);
+      return sendBody(req, res, 200, hit.body, { 'Content-Type': hit.type, ...headers });
+    }
+
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const { output, headers } = await layer.invoke(op, raw, { branch, ip: request.ip, principal, signal: controller.signal }, options);
+    const { body, type } = render(output);
+    sendBody(req, res, 200, body, { 'Content-Type': type, ...cors, ...headers, ...(wantsText ? {} : { 'Cache-Control': 'no-store' }) });
+  }
+
+  return layer.operations.map((op) => ({ methods: [op.rest.method], path: op.rest.path, cors: op.auth === 'public', handle: (request) => handle(op, request) }));
+}
+
+/** An operation's raw input from the query string, the JSON body and the path parameters. */
+async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = {};
+  const fromRest = Object.fromEntries(Object.entries(op.rest.rename ?? {}).map(([field, restName]) => [restName, field]));
+  const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
+  if (from !== 'body') {
+    for (const [name, value] of parseQuery(query)) {
+      const field = fromRest[name] ?? name;
+      if (field in input) throw new AppError('bad_request', `Query parameter "${name}" is given more than once.`, { errors: [{ pointer: `/${name}`, message: `${name} is given more than once` }] });
+      input[field] = value;
+    }
+  }
+  if (from !== 'query' && op.rest.method !== 'GET') {
+    const body = await readJsonBody(req);
+    if (body !== undefined) {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new AppError('bad_request', 'The request body must be a JSON object.', { errors: [{ pointer: '', message: 'body must be a JSON object' }] });
+      }
+      Object.assign(input, body);
+    }
+  }
+  for (const [name, value] of Object.entries(params)) input[name] = decodeComponent(value, name);
+  return input;
+}
+
+/** JSON unless the client prefers Markdown (the brief is Markdown first). */
+function acceptsJson(accept: string): boolean {
+  return accept.includes('application/json') && !/text\/markdown(?!;\s*q=0(\.0+)?\b)/.test(accept.split(',').find((p) => p.includes('text/markdown')) ?? '');
+}
+
+/** Serialised answers of pure operations, per build; a build that is no longer live is dropped. */
+class ResponseCache {
+  private byBuild = new Map<string, Map<string, { body: string; type: string }>>();
+  private static readonly MAX = 5000;
+
+  get(buildId: string, key: string) {
+    return this.byBuild.get(buildId)?.get(key);
+  }
+
+  set(buildId: string, key: string, value: { body: string; type: string }, live: readonly string[]) {
+    let entries = this.byBuild.get(buildId);
+    if (!entries) {
+      for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
+      this.byBuild.set(buildId, (entries = new Map()));
+    }
+    if (entries.size >= ResponseCache.MAX) entries.clear();
+    entries.set(key, value);
+  }
+}

@@ -1,0 +1,44 @@
+// The service's own endpoints beside the operations: `/api/health` (liveness and configuration, never a
+// secret) and `/openapi.json` (the API description, made once per build).
+import type { Branch } from '../contract/shared.ts';
+import { healthReport, type HealthDeps } from '../server/health.server.ts';
+import type { SiteUrls } from '../server/services.server.ts';
+import { JSON_TYPE, PUBLIC_CORS, sendBody, sendJson, type Endpoint } from './edge.server.ts';
+import { createOpenApiDocument, type ExtraPaths } from './openapi.ts';
+
+export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
+  methods: ['GET'],
+  path: '/api/health',
+  cors: true,
+  handle: ({ req, res, branch }) => sendJson(req, res, 200, healthReport(deps, branch), { ...PUBLIC_CORS, 'Cache-Control': 'no-store' }),
+  openapi: {
+    operationId: 'health',
+    summary: 'Liveness and configuration (never secrets)',
+    tags: ['service'],
+    responses: { 200: { description: 'The service is up', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+});
+
+/** `/openapi.json`, describing the operations and every other endpoint that declares itself. */
+export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & { urls: SiteUrls }, endpoints: () => readonly Endpoint[]): Endpoint {
+  const made = new Map<Branch, { buildId: string; body: string }>();
+  return {
+    methods: ['GET'],
+    path: '/openapi.json',
+    cors: true,
+    handle({ req, res, branch }) {
+      const build = corpus.build(branch);
+      let doc = made.get(branch);
+      if (doc?.buildId !== build.id) {
+        const extra: ExtraPaths = {};
+        for (const endpoint of endpoints()) {
+          if (!endpoint.openapi) continue;
+          for (const method of endpoint.methods) (extra[endpoint.path] ??= {})[method.toLowerCase()] = endpoint.openapi;
+        }
+        doc = { buildId: build.id, body: JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra)) };
+        made.set(branch, doc);
+      }
+      sendBody(req, res, 200, doc.body, { 'Content-Type': JSON_TYPE, ...PUBLIC_CORS, 'Cache-Control': 'public, max-age=300' });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// The web app's door onto the operations: the site's loaders and the console's loaders and actions call
+// operations here, through the same `invoke` pipeline as REST and MCP, as the visitor whose request it is
+// (anonymous, or an editor with a console session). Sign-in and sign-out are the admin surface's own.
+import type { Branch, Locale } from '../contract/shared.ts';
+import { operationNamed, type OperationName, type OperationNamed, type OutputOf, type RawInputOf } from '../contract/index.ts';
+import { anonymous, type Implementation, type Principal } from '../server/implement.server.ts';
+import type { Corpus } from '../server/services.server.ts';
+import type { AdminAuth } from './admin-auth.server.ts';
+
+export interface CallerOfPage {
+  branch: Branch;
+  /** Client address, resolved per TRUST_PROXY. */
+  ip: string;
+  /** The page request: its cookie says who is calling, and its signal ends the call when the visitor leaves. */
+  request?: Request;
+}
+
+const headersOf = (request: Request) => (name: string) => request.headers.get(name) ?? undefined;
+
+export function createSiteGateway({ layer, auth, corpus }: { layer: Implementation; auth: AdminAuth; corpus: Corpus }) {
+  const principalOf = (caller: CallerOfPage): Principal => (caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous);
+  return {
+    async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
+      const op = operationNamed(name);
+      const { output } = await layer.invoke(op, input, { branch: caller.branch, ip: caller.ip, principal: principalOf(caller), signal: caller.request?.signal });
+      return output as OutputOf<OperationNamed<N>>;
+    },
+    principal: principalOf,
+    /** Opens a console session; returns the Set-Cookie header value. */
+    login: (token: unknown, caller: CallerOfPage & { request: Request }) => auth.login({ token, ip: caller.ip, headers: headersOf(caller.request), branch: caller.branch }),
+    /** Ends the console session; returns the Set-Cookie header value that clears it. */
+    logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch }),
+    /** Who the site is about and where it lives (no operation answers this yet). */
+    site(branch: Branch) {
+      const build = corpus.build(branch);
+      return { site: build.model.site, siteUrl: build.siteUrl, builtAt: build.builtAt, skillName: (locale: Locale, slug: string) => build.locales[locale].skills.get(slug)?.name ?? slug };
+    },
+  };
+}
+
+export type SiteGateway = ReturnType<typeof createSiteGateway>;

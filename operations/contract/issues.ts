@@ -1,0 +1,64 @@
+// Input that does not fit a schema, in words a person can act on. One parser and one wording for every
+// edge (REST, MCP, the CLI, the site, the agent's tools) and for content validation: a field is named the
+// way the caller named it (`q` over REST, `--tag` in the CLI), and allowed values are listed.
+import type { z } from 'zod';
+import { AppError, type Problem } from './errors.ts';
+
+export function pointerOf(path: readonly PropertyKey[]): string {
+  return '/' + path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+/** A message a person can act on: the field, what is wrong, and the allowed values where there is a list. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length ? issue.path.map(String).join('.') : 'value';
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${field} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in ${field}` : ''}`;
+    case 'invalid_type':
+      if (/received undefined/.test(issue.message)) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}${/received object/.test(issue.message) && issue.expected === 'string' ? ' (quote text that contains ": ")' : ''}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters`;
+      return `${field} must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `${field} has at most ${issue.maximum} items`;
+      if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters`;
+      return `${field} must be at most ${issue.maximum}`;
+    default:
+      // Custom messages are written as sentences; some already name their field ("end must not be before start").
+      return issue.message.startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** The names a surface gives input fields where they differ from the schema's (field → surface name). */
+export type FieldNames = Readonly<Record<string, string>>;
+
+/** One Problem per issue, naming fields by the caller's names. */
+export function inputProblems(error: z.ZodError, names: FieldNames = {}): Problem[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((k, i) => (i === 0 && typeof k === 'string' && names[k] ? names[k] : k));
+    return { pointer: pointerOf(path as PropertyKey[]), message: describeIssue({ ...issue, path } as z.core.$ZodIssue) };
+  });
+}
+
+/** Input that does not fit an operation's schema: a 400 `bad_request` listing one Problem per field. */
+export class InputError extends AppError {
+  constructor(readonly problems: Problem[]) {
+    super('bad_request', `${problems.map((p) => p.message).join('; ')}.`, { errors: problems });
+    this.name = 'InputError';
+  }
+}
+
+/** Parses `raw` with `schema`, or throws InputError with one Problem per invalid field. */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, names?: FieldNames): z.output<S> {
+  const result = schema.safeParse(raw ?? {});
+  if (!result.success) throw new InputError(inputProblems(result.error, names));
+  return result.data;
+}
