@@ -28,6 +28,8 @@ import { createSiteGateway, type SiteGateway } from './operations/adapters/site-
 export interface RunningService {
   services: Services;
   layer: OperationsLayer;
+  /** The web app's door onto the operations. */
+  gateway: SiteGateway;
   /** Actual ports (useful with port 0). */
   ports: Partial<Record<Branch, number>>;
   urls: Partial<Record<Branch, string>>;
@@ -61,7 +63,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits }),
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
   ];
-  const web = options.web ? await options.web(createSiteGateway({ layer, auth, corpus }), config) : notFoundPage;
+  const gateway = createSiteGateway({ layer, auth, corpus });
+  const web = options.web ? await options.web(gateway, config) : notFoundPage;
   const edge = createEdge(endpoints, { trustProxy: config.TRUST_PROXY, web });
 
   const servers: Server[] = [];
@@ -83,6 +86,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   return {
     services,
     layer,
+    gateway,
     ports,
     urls: listening,
     async close() {

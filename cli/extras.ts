@@ -8,7 +8,7 @@ import { operationsByName } from '../operations/contract/index.ts';
 import type { Colours } from './colour.ts';
 import { CliFailure } from './failure.ts';
 import { formatters } from './format.ts';
-import type { CliIO } from './program.ts';
+import type { CliIO } from './io.ts';
 import { streamChat } from './chat-stream.ts';
 import type { AiEditProposalOut, CommitResultOut } from './shapes.ts';
 import { followDeploy } from './wait.ts';

@@ -15,25 +15,13 @@ import { flagName, type FieldInfo } from './fields.ts';
 import { formatterFor } from './format.ts';
 import { bindPositional, collectInput, optionFields, parseOperationInput, readTextFrom, UsageError } from './input.ts';
 import { adminToken, DEFAULT_SITE_URL, siteUrl, userAgent, version } from './settings.ts';
+import { markFileArgument, markOperation } from './command-meta.ts';
+import { processIO, type CliIO } from './io.ts';
 import { parseUsage } from './usage.ts';
 import { followAnswer } from './wait.ts';
 import type { Env } from './colour.ts';
 
-export interface Output {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
-
-export interface CliIO {
-  env: Env;
-  stdin: NodeJS.ReadableStream;
-  stdout: Output;
-  stderr: Output;
-  fetch?: typeof fetch;
-}
-
-export const processIO = (): CliIO => ({ env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+export { processIO, type CliIO, type Output } from './io.ts';
 
 /** Commands that are not operations: the surfaces test allows exactly these. */
 export const localCommands = ['mcp', 'completion'] as const;
@@ -49,14 +37,8 @@ const REQUEST_TIMEOUT_MS = 120_000;
 /** Conventional one-letter flags; every other field has only its long form. */
 const shortFlags: Record<string, string> = { message: 'm' };
 
-const operationOfCommand = new WeakMap<Command, AnyOperation>();
-const fileArguments = new WeakSet<Argument>();
 
-/** True for a positional that names a file to read (`-` for stdin), so completion offers file names. */
-export const takesFile = (argument: Argument) => fileArguments.has(argument);
-
-/** The operation a generated command runs, if it is one. */
-export const operationOf = (command: Command) => operationOfCommand.get(command);
+export { operationOf } from './command-meta.ts';
 
 export function createProgram(io: CliIO = processIO(), ops: readonly AnyOperation[] = operations): Command {
   const program = new Command('vitae')
@@ -68,7 +50,15 @@ export function createProgram(io: CliIO = processIO(), ops: readonly AnyOperatio
     .option('--json', 'print the exact API response body as JSON instead of the human format')
     .option('--no-color', 'no colour, even on a terminal (so does NO_COLOR=1)')
     .configureHelp({ showGlobalOptions: true })
-    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    // Help is laid out for io's streams and environment, not commander's default of process.stdout and process.env.
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) as number,
+      getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) as number,
+      getOutHasColors: () => colourEnabled(io.stdout, io.env),
+      getErrHasColors: () => colourEnabled(io.stderr, io.env),
+    })
     .showSuggestionAfterError()
     .exitOverride()
     .addHelpText(
@@ -113,14 +103,14 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   let parent = program;
   for (const word of usage.path.slice(0, -1)) parent = groupCommand(parent, word);
   const command = parent.command(usage.path.at(-1)!).summary(op.summary).description(op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`);
-  operationOfCommand.set(command, op);
+  markOperation(command, op);
 
   const bindings = usage.positionals.map((positional) => bindPositional(op, positional));
   for (const binding of bindings) {
     const { name, required, variadic } = binding.positional;
     const argument = new Argument(required ? `<${name}${variadic ? '...' : ''}>` : `[${name}${variadic ? '...' : ''}]`, binding.description);
     if (binding.choices) argument.choices(binding.choices);
-    if (binding.mapping && 'readInto' in binding.mapping) fileArguments.add(argument);
+    if (binding.mapping && 'readInto' in binding.mapping) markFileArgument(argument);
     command.addArgument(argument);
   }
   const fields = optionFields(op, bindings);

@@ -3,50 +3,18 @@
 // (forwarding calls to the REST API). No tool is written by hand.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
 import { parseInput, type InputError } from '../contract/issues.ts';
+import { describeTools } from '../contract/tools.ts';
+
+export { describeTools };
 
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 export const MCP_SERVER_VERSION = '1.1.0';
 /** Header versions we accept after initialisation; we always negotiate MCP_PROTOCOL_VERSION. */
 export const MCP_ACCEPTED_HEADER_VERSIONS = ['2025-06-18', '2025-03-26'];
-
-const noIds = z.registry(); // inline every schema: MCP clients expect self-contained tool schemas
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, metadata: noIds, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, unknown>;
-  return rest as { type: 'object'; [key: string]: unknown };
-}
-
-export interface ToolDescription {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema: { type: 'object'; [key: string]: unknown };
-}
-
-const described = new WeakMap<readonly AnyOperation[], ToolDescription[]>();
-
-/** Tool descriptions of a list of operations; computed once per list (schemas never change at run time). */
-export function describeTools(ops: readonly AnyOperation[]): ToolDescription[] {
-  let tools = described.get(ops);
-  if (!tools) described.set(ops, (tools = describeOperations(ops)));
-  return tools;
-}
-
-function describeOperations(ops: readonly AnyOperation[]): ToolDescription[] {
-  return ops.map((op) => ({
-    name: op.name,
-    title: op.summary,
-    description: [op.summary + '.', op.description].filter(Boolean).join(' '),
-    inputSchema: jsonSchema(op.input, 'input'),
-    outputSchema: jsonSchema(op.output, 'output'),
-  }));
-}
 
 /** Runs an operation with input its schema accepted; throws errors that carry an error body. */
 export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>) => Promise<unknown>;
@@ -65,13 +33,13 @@ export function createMcpServer(options: { name: string; ops: readonly AnyOperat
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
+    if (!op) throw invalidParams(`Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
     let input: Record<string, unknown>;
     try {
       input = parseInput(op.input, request.params.arguments ?? {}) as Record<string, unknown>;
     } catch (error) {
       const { message, problems } = error as InputError;
-      throw new McpError(ErrorCode.InvalidParams, message, { code: 'bad_request', errors: problems });
+      throw invalidParams(message, { code: 'bad_request', errors: problems });
     }
     try {
       const output = (await options.call(op, input)) as Record<string, unknown>;
@@ -83,6 +51,14 @@ export function createMcpServer(options: { name: string; ops: readonly AnyOperat
     }
   });
   return server;
+}
+
+/**
+ * A JSON-RPC "invalid params" error. Not an McpError: its constructor prefixes "MCP error -32602:" to the
+ * message, and clients prefix it again, so a person would read the code twice.
+ */
+function invalidParams(message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, ...(data ? { data } : {}) });
 }
 
 export const appErrorBody: ErrorBodyOf = (error) => (error instanceof AppError ? error.toBody() : undefined);

@@ -29,6 +29,15 @@ describe('GET /openapi.json', () => {
     await SwaggerParser.validate(structuredClone(doc));
   });
 
+  it('shows the contract’s valid examples on parameters and request bodies', () => {
+    const getEntry = doc.paths['/api/v1/entries/{slug}'].get;
+    assert.deepEqual(getEntry.parameters.find((p: any) => p.name === 'slug').examples.example1, { summary: 'One project in Spanish', value: 'concierge-copilot' });
+    const search = doc.paths['/api/v1/search'].get.parameters.find((p: any) => p.name === 'q');
+    assert.equal(search.examples.example1.value, 'ホテル');
+    const ask = doc.paths['/api/v1/ask'].post.requestBody.content['application/json'];
+    assert.deepEqual(ask.examples.example1.value, { question: 'Which languages does Noa speak?', locale: 'fr' });
+  });
+
   it('describes exactly the operations of the list, each with its parameters and error responses', () => {
     const documented = Object.entries<any>(doc.paths).flatMap(([path, methods]) =>
       Object.entries<any>(methods).filter(([, o]) => o.operationId !== 'health').map(([method, o]) => `${method.toUpperCase()} ${path} ${o.operationId}`),

@@ -37,11 +37,17 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     const parameters: Json[] = [];
     const bodyProps: Json = {};
     const bodyRequired: string[] = [];
+    // The contract's valid examples, keyed for OpenAPI's `examples` maps.
+    const examples = (op.examples?.valid ?? []).map((example, i) => ({ key: `example${i + 1}`, summary: example.summary, value: example.input as Json }));
+    const examplesOf = (field: string) => {
+      const withField = examples.filter((e) => e.value[field] !== undefined);
+      return withField.length ? { examples: Object.fromEntries(withField.map((e) => [e.key, { summary: e.summary, value: e.value[field] }])) } : {};
+    };
     for (const [field, schema] of Object.entries<Json>(input.properties ?? {})) {
       const restName = op.rest.rename?.[field] ?? field;
       const { description, ...fieldSchema } = schema;
-      if (pathParams.includes(field)) parameters.push({ name: restName, in: 'path', required: true, description, schema: fieldSchema });
-      else if (from === 'query' || from === 'query+body') parameters.push({ name: restName, in: 'query', required: required.has(field), description, schema: fieldSchema });
+      if (pathParams.includes(field)) parameters.push({ name: restName, in: 'path', required: true, description, schema: fieldSchema, ...examplesOf(field) });
+      else if (from === 'query' || from === 'query+body') parameters.push({ name: restName, in: 'query', required: required.has(field), description, schema: fieldSchema, ...examplesOf(field) });
       if (!pathParams.includes(field) && from !== 'query') {
         bodyProps[field] = schema;
         if (required.has(field)) bodyRequired.push(field);
@@ -75,7 +81,12 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
         ? {
             requestBody: {
               required: bodyRequired.length > 0,
-              content: { 'application/json': { schema: { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } },
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+                  ...(examples.length ? { examples: Object.fromEntries(examples.map((e) => [e.key, { summary: e.summary, value: e.value }])) } : {}),
+                },
+              },
             },
           }
         : {}),

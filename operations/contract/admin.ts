@@ -138,6 +138,10 @@ export const adminValidate = defineOperation({
   output: z.object({ valid: z.boolean(), problems: z.array(ProblemSchema) }).meta({ id: 'ValidationResult' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'A new skill as it would be written', input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n' } }],
+    invalid: [{ summary: 'No content', input: { path: 'content/skills/rust.md' } }],
+  },
 });
 
 export const adminWriteFile = defineOperation({
@@ -167,6 +171,9 @@ export const adminDeleteFile = defineOperation({
   output: CommitResult,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  examples: {
+    invalid: [{ summary: 'No commit message', input: { path: 'content/skills/rust.md' } }],
+  },
 });
 
 export const adminCommitChanges = defineOperation({
@@ -208,6 +215,10 @@ export const adminPromote = defineOperation({
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'Publish what dev previews', input: { message: 'Publish the spring update' } }],
+    invalid: [{ summary: 'A blank message', input: { message: '   ' } }],
+  },
 });
 
 export const adminAiEdit = defineOperation({
@@ -231,6 +242,10 @@ export const adminAiEdit = defineOperation({
     .meta({ id: 'AiEditProposal' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
+  examples: {
+    valid: [{ summary: 'Shorten a summary', input: { slug: 'concierge-copilot', instruction: 'Make the summary one sentence.', branch: 'dev' } }],
+    invalid: [{ summary: 'No instruction', input: { slug: 'concierge-copilot', instruction: ' ' } }],
+  },
 });
 
 export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote] as const;

@@ -2,10 +2,11 @@
 // admin ones), a bounded number of steps, and a system prompt that keeps it to what the tools returned.
 // Tools run through the same `invoke` pipeline as every other surface. Used by /api/chat (streamed) and
 // by ask_subject.
-import { stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
 import { AppError } from '../contract/errors.ts';
 import type { AnyOperation } from '../contract/define.ts';
 import type { Locale } from '../contract/shared.ts';
+import { describeTool } from '../contract/tools.ts';
 import type { CallContext } from './implement.server.ts';
 import { describeProviderError, type Models } from './models.server.ts';
 import type { Corpus } from './services.server.ts';
@@ -87,9 +88,12 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
 
       const toolSet: ToolSet = {};
       for (const op of tools) {
+        const { description, inputSchema } = describeTool(op);
         toolSet[op.name] = {
-          description: [op.summary, op.description].filter(Boolean).join('. '),
-          inputSchema: op.input,
+          description,
+          // The schema is shown to the model but not enforced by the SDK: input goes through `invoke`, so a
+          // model that gets an argument wrong reads the same words a REST or MCP caller would.
+          inputSchema: jsonSchema(inputSchema),
           execute: async (input: unknown) => {
             const output = await runTool(op, input, ctx);
             for (const record of cited(op, output)) {
