@@ -36,10 +36,6 @@ export function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
   return { name, kind, required, choices, defaultValue, description };
 }
 
-export function inputFields(input: z.ZodObject): FieldInfo[] {
-  return Object.entries(input.shape).map(([name, schema]) => fieldInfo(name, schema as z.ZodType));
-}
-
 /** `--locale` for `locale`, `--dry-run` for `dryRun`. */
 export const flagName = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

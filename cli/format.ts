@@ -2,7 +2,7 @@
 // of the commands; `--json` bypasses them and prints the API body as it came.
 import type { z } from 'zod';
 import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut } from './shapes.ts';
-import type { AiEditProposalOut, AnswerOut, CommitResultOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
+import type { AiEditProposalOut, AnswerOut, CommitResultOut, ComparisonOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, HistoryOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -118,14 +118,38 @@ export const formatters: Record<string, Formatter> = {
           { header: 'PATH', value: (f) => f.path, flex: true },
           { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
           { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
+          { header: 'TRANSLATIONS', value: (f) => translationSummary(f.translations), style: (t) => (/stale|missing/.test(t) ? view.colours.yellow(t) : view.colours.dim(t)) },
         ], view)
       : 'No files.\n',
     note: `${body.files.length} files on ${body.branch}`,
   }),
 
+  History: (body: HistoryOut, view) => ({
+    out: body.commits.length
+      ? renderTable(body.commits, [
+          { header: 'COMMIT', value: (c) => c.sha.slice(0, 7), style: (t) => view.colours.cyan(t) },
+          { header: 'TIME', value: (c) => c.time.slice(0, 16).replace('T', ' ') },
+          { header: 'FILES', value: (c) => String(c.files.length), align: 'right' },
+          { header: 'MESSAGE', value: (c) => c.message, flex: true },
+        ], view)
+      : 'No commits.\n',
+    note: body.next ? `more: --cursor ${body.next}` : undefined,
+  }),
+
+  Comparison: (body: ComparisonOut, view) => {
+    const c = view.colours;
+    if (!body.files.length && !body.aheadBy) return { out: `${body.head} has nothing that ${body.base} lacks.\n` };
+    const commits = body.commits.map((x) => `  ${c.cyan(x.sha.slice(0, 7))} ${x.message}`).join('\n');
+    const files = body.files.map((f) => `  ${f.status === 'added' ? c.green('A') : f.status === 'deleted' ? c.red('D') : c.yellow('M')} ${f.path}`).join('\n');
+    return {
+      out: `${c.bold(`${body.aheadBy} commit${body.aheadBy === 1 ? '' : 's'} on ${body.head} that ${body.base} lacks`)}\n${commits}\n\n${c.bold(`${body.files.length} file${body.files.length === 1 ? '' : 's'} changed`)}\n${files}\n`,
+      note: 'vitae admin compare --json for each file’s diff',
+    };
+  },
+
   // The raw source goes to stdout untouched so `vitae admin get x > x.md` round-trips; the sha goes to
   // stderr because a later `put --sha` needs it.
-  ContentFile: (file: ContentFileOut, view) => ({ out: file.content, note: view.colours.dim(`${file.path} on ${file.branch} · sha ${file.sha}`) }),
+  ContentFile: (file: ContentFileOut, view) => ({ out: file.content, note: view.colours.dim(`${file.path} on ${file.branch} at ${file.ref.slice(0, 7)} · sha ${file.sha}`) }),
 
   ValidationResult: (result: ValidationResultOut, view) =>
     result.valid
@@ -208,4 +232,12 @@ const firstSentence = (text: string) => (/^(.+?[.!?])(\s|$)/.exec(text.replace(/
 export function formatterFor(output: z.ZodType): Formatter {
   const id = output.meta()?.id;
   return (id && formatters[id]) || ((body) => ({ out: JSON.stringify(body, null, 2) + '\n' }));
+}
+
+/** "ja ✓ · fr stale · es missing": the locales that need work, or "all current". */
+function translationSummary(states: FileListOut['files'][number]['translations']): string {
+  if (!states) return '';
+  const entries = Object.entries(states);
+  const behind = entries.filter(([, state]) => state !== 'current');
+  return behind.length ? behind.map(([locale, state]) => `${locale} ${state}`).join(', ') : 'all current';
 }

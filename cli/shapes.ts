@@ -1,7 +1,7 @@
 // The output types the formatters read, taken from the contract's schemas (types only: nothing is loaded).
 import type { z } from 'zod';
 import type { Document, EntryLong, EntryShort, Lens, SearchResult } from '../operations/contract/public.ts';
-import type { adminAiEdit, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
+import type { adminAiEdit, adminCompare, adminHistory, adminListFiles, adminReadFile, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
 import type { askSubject } from '../operations/contract/agent.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 
@@ -15,8 +15,10 @@ export type CommitResultOut = z.output<typeof CommitResult>;
 export type PromoteResultOut = CommitResultOut & { merged: boolean; fastForward: boolean };
 export type DeployRunOut = z.output<typeof DeployRun>;
 export type DeployRunsOut = { runs: DeployRunOut[] };
-export type FileListOut = { branch: string; files: { path: string; size: number; sha: string }[] };
-export type ContentFileOut = { path: string; sha: string; content: string; branch: string };
+export type FileListOut = z.output<typeof adminListFiles.output>;
+export type HistoryOut = z.output<typeof adminHistory.output>;
+export type ComparisonOut = z.output<typeof adminCompare.output>;
+export type ContentFileOut = z.output<typeof adminReadFile.output>;
 export type ValidationResultOut = { valid: boolean; problems: Problem[] };
 export type AnswerOut = z.output<typeof askSubject.output>;
 export type AiEditProposalOut = z.output<typeof adminAiEdit.output>;

@@ -82,6 +82,8 @@ describe('live responses match the documented schemas', () => {
       admin_delete_file: [{ input: { path: 'content/skills/photography.md', message: 'x', branch: 'dev' }, status: 422 }, { input: { path: 'content/skills/none.md', message: 'x' }, status: 404 }],
       admin_deploy_status: [{ input: { branch: 'dev' }, status: 200 }, { input: { branch: 'feature' }, status: 400 }],
       admin_promote: [{ input: {}, status: 200 }],
+      admin_history: [{ input: { branch: 'dev', path: brief, limit: 3 }, status: 200 }, { input: { path: '/etc/passwd' }, status: 403 }],
+      admin_compare: [{ input: {}, status: 200 }, { input: { base: 'dev', head: 'dev' }, status: 400 }],
     };
     model.fallback = (body: any) => ({ text: body.messages.some((m: any) => /Keep it as it is/.test(String(m.content))) ? briefText : 'Lisbon.' });
     for (const op of operations) {

@@ -10,6 +10,8 @@ const ContentPath = z
   .max(300)
   .describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
 const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'a sha is 40 hexadecimal characters').describe('Blob sha the change was based on; 409 if the file changed since');
+const CommitSha = z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit is 7 to 40 hexadecimal characters');
+export const TranslationState = z.enum(['current', 'stale', 'missing']).describe('current: made from the English as it is; stale: the English changed since; missing: never made');
 const Message = z.string().trim().min(1, 'give a commit message').max(500).describe('Commit message');
 const Content = z.string().max(512 * 1024, 'a content file is at most 512 kB').describe('The whole file: YAML front matter and Markdown body, or JSON');
 
@@ -98,7 +100,22 @@ export const adminListFiles = defineOperation({
   rest: { method: 'GET', path: '/api/admin/files' },
   cli: 'admin ls [dir]',
   input: z.object({ dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'), branch: Branch.default('main') }),
-  output: z.object({ branch: Branch, files: z.array(z.object({ path: z.string(), size: z.number().int(), sha: z.string() })) }).meta({ id: 'FileList' }),
+  output: z
+    .object({
+      branch: Branch,
+      files: z.array(
+        z.object({
+          path: z.string(),
+          size: z.number().int(),
+          sha: z.string(),
+          translations: z
+            .partialRecord(z.enum(locales), TranslationState)
+            .optional()
+            .describe('On a source file the translate stage translates: the state of its translation in each locale but English'),
+        }),
+      ),
+    })
+    .meta({ id: 'FileList' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
@@ -114,9 +131,14 @@ export const adminReadFile = defineOperation({
   cli: 'admin get <path|slug>',
   cliArgs: { 'path|slug': { pathOrSlug: true } },
   input: z
-    .object({ path: ContentPath.optional(), slug: z.string().max(100).optional().describe('An entry, lens or skill slug'), branch: Branch.default('main') })
+    .object({
+      path: ContentPath.optional(),
+      slug: z.string().max(100).optional().describe('An entry, lens or skill slug'),
+      branch: Branch.default('main'),
+      ref: CommitSha.optional().describe('A commit to read the file at (from admin_history); default the head of the branch'),
+    })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
-  output: z.object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch }).meta({ id: 'ContentFile' }),
+  output: z.object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch, ref: z.string().describe('The commit the file was read at') }).meta({ id: 'ContentFile' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
@@ -248,4 +270,60 @@ export const adminAiEdit = defineOperation({
   },
 });
 
-export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote] as const;
+export const HistoryCommit = z
+  .object({
+    sha: z.string(),
+    parents: z.array(z.string()).describe('Parent commits: one, or two for a merge (the first is the branch before it)'),
+    message: z.string(),
+    author: z.string(),
+    time: z.string().describe('ISO 8601'),
+    files: z.array(z.string()).describe('Paths the commit changed (against its first parent)'),
+  })
+  .meta({ id: 'HistoryCommit' });
+
+export const adminHistory = defineOperation({
+  name: 'admin_history',
+  summary: 'The commits of a branch, or of one file on it, newest first, a page at a time',
+  description: 'Each commit with its message, author, time and the files it changed. Pass `next` back as `cursor` for the following page.',
+  rest: { method: 'GET', path: '/api/admin/history' },
+  cli: 'admin log [path]',
+  input: z.object({
+    branch: Branch.default('main'),
+    path: ContentPath.optional().describe('Only commits that changed this file'),
+    cursor: z.string().regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor').optional().describe('Where the page starts (the `next` of the page before)'),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  }),
+  output: z.object({ commits: z.array(HistoryCommit), next: z.string().nullable().describe('Cursor of the next page; null on the last') }).meta({ id: 'History' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'The last five commits of dev', input: { branch: 'dev', limit: 5 } }],
+    invalid: [{ summary: 'A page of a thousand', input: { limit: 1000 } }],
+  },
+});
+
+export const adminCompare = defineOperation({
+  name: 'admin_compare',
+  summary: 'What one branch has that another does not: its commits and each changed file with a diff',
+  description: 'With the defaults, exactly what promote would publish: the commits on dev that main lacks and the files they change, each with a unified diff.',
+  rest: { method: 'GET', path: '/api/admin/compare' },
+  cli: 'admin compare',
+  input: z.object({ base: Branch.default('main'), head: Branch.default('dev') }).refine((i) => i.base !== i.head, { message: 'compare two different branches', path: ['head'] }),
+  output: z
+    .object({
+      base: Branch,
+      head: Branch,
+      aheadBy: z.number().int().describe('Commits on head that base does not have'),
+      commits: z.array(HistoryCommit),
+      files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), diff: z.string().describe('Unified diff from base to head') })),
+    })
+    .meta({ id: 'Comparison' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'What promote would publish', input: { base: 'main', head: 'dev' } }],
+    invalid: [{ summary: 'A branch against itself', input: { base: 'dev', head: 'dev' } }],
+  },
+});
+
+export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote, adminHistory, adminCompare] as const;

@@ -27,6 +27,25 @@ export interface CommitOutcome {
   changed: boolean;
 }
 
+export interface HistoryCommit {
+  sha: string;
+  parents: string[];
+  message: string;
+  author: string;
+  time: string;
+  files: string[];
+}
+
+export interface Comparison {
+  aheadBy: number;
+  commits: HistoryCommit[];
+  /** Each changed file's text on both sides (null where it does not exist). */
+  files: Array<{ path: string; before: string | null; after: string | null }>;
+}
+
+/** How many commits a comparison lists at most (aheadBy still counts them all). */
+const COMPARE_COMMITS = 250;
+
 export interface PromoteOutcome extends CommitOutcome {
   merged: boolean;
   fastForward: boolean;
@@ -39,7 +58,12 @@ export interface ContentRepo {
   /** Every file under content/ at a commit, with its text. */
   filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }>;
   listFiles(branch: Branch, dir: string): Promise<TreeFile[]>;
-  readFile(branch: Branch, path: string): Promise<{ sha: string; content: string }>;
+  /** A file at the head of a branch, or at a commit (`ref`). */
+  readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }>;
+  /** Commits of a branch (or of one file on it), newest first, a page at a time. */
+  history(branch: Branch, options: { path?: string; cursor?: string; limit: number }): Promise<{ commits: HistoryCommit[]; next: string | null }>;
+  /** What `head` has that `base` lacks: its commits, and every file it changes since they diverged. */
+  compare(base: Branch, head: Branch): Promise<Comparison>;
   /** Problems of the whole tree as it would be with `changes`. */
   validate(branch: Branch, changes: FileChange[]): Promise<Problem[]>;
   /** One commit for all changes, or nothing. */
@@ -64,6 +88,32 @@ export function createContentRepo(git: Git): ContentRepo {
     const sha = await resolveBranch(git, branch);
     if (!sha) throw new AppError('repo_not_configured', `The content repository has no branch "${branch}".`);
     return sha;
+  }
+
+  /** The full sha of a commit named by a (possibly abbreviated) sha; 404 when there is none. */
+  async function commitOf(ref: string): Promise<string> {
+    const { stdout, code } = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [1, 128] });
+    if (code !== 0) throw new AppError('not_found', `No commit "${ref}" in the content repository.`);
+    return stdout.toString('utf8').trim();
+  }
+
+  function parseCursor(cursor: string): [string, number] {
+    const match = /^([0-9a-f]{40}):(\d{1,7})$/.exec(cursor);
+    if (!match) throw new AppError('bad_request', 'cursor is not one this service gave out; pass the `next` of the page before.', { errors: [{ pointer: '/cursor', message: 'unknown cursor' }] });
+    return [match[1]!, Number(match[2])];
+  }
+
+  /** Commits from `git log`, each with the files it changed against its first parent. */
+  async function log(args: string[], path?: string): Promise<HistoryCommit[]> {
+    const out = await git.text(['log', '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s', '--name-only', '--diff-merges=first-parent', '--no-renames', ...args, '--', path ?? 'content']);
+    return out
+      .split('\x1e')
+      .filter(Boolean)
+      .map((block) => {
+        const [header, ...names] = block.split('\n');
+        const [sha, parents, author, time, message] = header!.split('\x1f');
+        return { sha: sha!, parents: parents ? parents.split(' ') : [], author: author!, time: time!, message: message ?? '', files: names.filter(Boolean) };
+      });
   }
 
   async function filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }> {
@@ -157,12 +207,34 @@ export function createContentRepo(git: Git): ContentRepo {
       return tree.filter((e) => REGULAR.has(e.mode) && (e.path === dir || e.path.startsWith(`${dir}/`)));
     },
 
-    async readFile(branch: Branch, path: string): Promise<{ sha: string; content: string }> {
-      const { tree, texts } = await filesAt(await head(branch));
+    async readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }> {
+      const commit = ref ? await commitOf(ref) : await head(branch);
+      const { tree, texts } = await filesAt(commit);
       const entry = tree.find((e) => e.path === path);
-      if (!entry) throw new AppError('not_found', `No file "${path}" on ${branch}.`);
+      if (!entry) throw new AppError('not_found', `No file "${path}" on ${ref ? `commit ${ref.slice(0, 7)}` : branch}.`);
       if (!REGULAR.has(entry.mode)) throw new AppError('forbidden_path', `"${path}" is a symlink or submodule and is not readable as content.`);
-      return { sha: entry.sha, content: texts.get(path)! };
+      return { sha: entry.sha, content: texts.get(path)!, commit };
+    },
+
+    async history(branch: Branch, { path, cursor, limit }: { path?: string; cursor?: string; limit: number }) {
+      // A cursor is the page's starting commit and how many commits precede it in that walk, so pages stay
+      // consistent while the branch moves on.
+      const [start, skip] = cursor ? parseCursor(cursor) : [await head(branch), 0];
+      const commits = await log([`--skip=${skip}`, `--max-count=${limit + 1}`, start], path);
+      const more = commits.length > limit;
+      return { commits: commits.slice(0, limit), next: more ? `${start}:${skip + limit}` : null };
+    },
+
+    async compare(base: Branch, target: Branch): Promise<Comparison> {
+      const [from, to] = await Promise.all([head(base), head(target)]);
+      const mergeBase = (await git.run(['merge-base', from, to], { okCodes: [1] })).stdout.toString('utf8').trim();
+      const aheadBy = Number(await git.text(['rev-list', '--count', `${from}..${to}`]));
+      const commits = aheadBy ? await log([`--max-count=${COMPARE_COMMITS}`, `${from}..${to}`]) : [];
+      // Files as head changed them since the branches diverged: what merging head into base brings.
+      const before = mergeBase ? (await filesAt(mergeBase)).texts : new Map<string, string>();
+      const after = (await filesAt(to)).texts;
+      const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p)).sort();
+      return { aheadBy, commits, files: paths.map((p) => ({ path: p, before: before.get(p) ?? null, after: after.get(p) ?? null })) };
     },
 
     async validate(branch: Branch, changes: FileChange[]): Promise<Problem[]> {

@@ -1,6 +1,6 @@
 // The embedded content repository: a bare git repository under DATA_DIR, seeded from the product's own
 // `content/` on first start with branches `main` and `dev`. Reading a tree never touches a working copy.
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AppError } from '../contract/errors.ts';
@@ -139,18 +139,4 @@ export async function readBlobs(git: Git, shas: string[]): Promise<Map<string, B
     offset = start + Number(size) + 1;
   }
   return result;
-}
-
-/** The content files at a commit as path → text; symlinks and other non-regular entries are reported, not read. */
-export async function readContentAt(git: Git, commit: string): Promise<{ files: Map<string, string>; irregular: TreeFile[] }> {
-  const entries = await listTree(git, commit);
-  const regular = entries.filter((e) => e.mode === '100644' || e.mode === '100755');
-  const blobs = await readBlobs(git, regular.map((e) => e.sha));
-  const files = new Map<string, string>();
-  for (const e of regular) files.set(e.path, blobs.get(e.sha)!.toString('utf8'));
-  return { files, irregular: entries.filter((e) => !regular.includes(e)) };
-}
-
-export async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
 }

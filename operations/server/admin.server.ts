@@ -6,7 +6,10 @@ import type { adminOperations } from '../contract/admin.ts';
 import { documentNames, kinds, lensIds, locales, tags, type Branch } from '../contract/shared.ts';
 import { fileKinds, SiteFile, translatableFields } from '../content/schema.ts';
 import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
+import { createTwoFilesPatch } from 'diff';
 import type { CommitOutcome, ContentRepo } from '../repo/content-repo.server.ts';
+import { loadContent, type ContentModel } from '../content/tree.ts';
+import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
@@ -29,6 +32,20 @@ export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string): string
 }
 
 export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit<AdminHandlers, 'admin_ai_edit'> {
+  // The content model at a branch's head, for translation states: the live build's when it is that commit,
+  // else parsed once per commit (the last few are kept).
+  const models = new Map<string, ContentModel | null>();
+  async function modelAt(branch: Branch): Promise<ContentModel | null> {
+    const commit = await repo.head(branch);
+    const live = corpus.build(branch);
+    if (live.commit === commit) return live.model;
+    if (!models.has(commit)) {
+      models.set(commit, loadContent((await repo.filesAt(commit)).texts).model ?? null);
+      if (models.size > 4) models.delete(models.keys().next().value!);
+    }
+    return models.get(commit)!;
+  }
+
   async function committed(outcome: CommitOutcome) {
     if (outcome.changed) await pipeline.enqueue(outcome.branch, outcome.commit.sha);
     return { branch: outcome.branch, commit: outcome.commit, files: outcome.files, changed: outcome.changed };
@@ -47,14 +64,36 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     async admin_list_files(input) {
       const dir = assertContentDir(input.dir ?? 'content');
       const files = await repo.listFiles(input.branch, dir);
-      return { branch: input.branch, files: files.map(({ path, size, sha }) => ({ path, size, sha })) };
+      const model = await modelAt(input.branch);
+      const states = model ? translationStates(model) : new Map<string, never>();
+      return { branch: input.branch, files: files.map(({ path, size, sha }) => ({ path, size, sha, ...(states.has(path) ? { translations: states.get(path) } : {}) })) };
     },
 
     async admin_read_file(input) {
       const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
       assertWritablePath(path);
-      const file = await repo.readFile(input.branch, path);
-      return { path, sha: file.sha, content: file.content, branch: input.branch };
+      const file = await repo.readFile(input.branch, path, input.ref);
+      return { path, sha: file.sha, content: file.content, branch: input.branch, ref: file.commit };
+    },
+
+    async admin_history(input) {
+      if (input.path) assertWritablePath(input.path);
+      return repo.history(input.branch, { path: input.path, cursor: input.cursor, limit: input.limit });
+    },
+
+    async admin_compare(input) {
+      const { aheadBy, commits, files } = await repo.compare(input.base, input.head);
+      return {
+        base: input.base,
+        head: input.head,
+        aheadBy,
+        commits,
+        files: files.map(({ path, before, after }) => ({
+          path,
+          status: before === null ? ('added' as const) : after === null ? ('deleted' as const) : ('modified' as const),
+          diff: createTwoFilesPatch(path, path, before ?? '', after ?? '', input.base, input.head),
+        })),
+      };
     },
 
     async admin_validate(input) {

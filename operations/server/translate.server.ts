@@ -28,16 +28,37 @@ export interface TranslationJob {
   hash: string;
 }
 
-/** Every (source file, locale) whose translation is missing or stale. */
-export function staleTranslations(model: ContentModel): TranslationJob[] {
-  const sources: Array<{ kind: FileKind; path: string; fields: Record<string, unknown>; body: string; hash: string }> = [
+/** The source files the translate stage translates. */
+function translatedSources(model: ContentModel): Array<{ kind: FileKind; path: string; fields: Record<string, unknown>; body: string; hash: string }> {
+  return [
     { ...model.brief, kind: 'brief' as const },
     ...[...model.entries.values()].map((e) => ({ ...e, kind: 'entry' as const })),
     ...[...model.lenses.values()].map((l) => ({ ...l, kind: 'lens' as const })),
     ...[...model.documents.values()].map((d) => ({ ...d, kind: 'document' as const })),
   ].filter((s) => TRANSLATED_KINDS.includes(s.kind));
+}
+
+export type TranslationState = 'current' | 'stale' | 'missing';
+
+/** For each source file the translate stage translates: the state of its translation in every other locale. */
+export function translationStates(model: ContentModel): Map<string, Partial<Record<Locale, TranslationState>>> {
+  const states = new Map<string, Partial<Record<Locale, TranslationState>>>();
+  for (const source of translatedSources(model)) {
+    const byLocale: Partial<Record<Locale, TranslationState>> = {};
+    for (const locale of locales) {
+      if (locale === 'en') continue;
+      const existing = model.translations.get(source.path)?.get(locale);
+      byLocale[locale] = !existing ? 'missing' : existing.stale ? 'stale' : 'current';
+    }
+    states.set(source.path, byLocale);
+  }
+  return states;
+}
+
+/** Every (source file, locale) whose translation is missing or stale. */
+export function staleTranslations(model: ContentModel): TranslationJob[] {
   const jobs: TranslationJob[] = [];
-  for (const source of sources) {
+  for (const source of translatedSources(model)) {
     for (const locale of locales) {
       if (locale === 'en') continue;
       const existing = model.translations.get(source.path)?.get(locale);
