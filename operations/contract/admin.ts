@@ -108,6 +108,7 @@ export const adminListFiles = defineOperation({
           path: z.string(),
           size: z.number().int(),
           sha: z.string(),
+          title: z.string().optional().describe('The title, name or heading the file gives itself, when its content is valid'),
           translations: z
             .partialRecord(z.enum(locales), TranslationState)
             .optional()

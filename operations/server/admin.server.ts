@@ -66,7 +66,17 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       const files = await repo.listFiles(input.branch, dir);
       const model = await modelAt(input.branch);
       const states = model ? translationStates(model) : new Map<string, never>();
-      return { branch: input.branch, files: files.map(({ path, size, sha }) => ({ path, size, sha, ...(states.has(path) ? { translations: states.get(path) } : {}) })) };
+      const titles = model ? titlesOf(model) : new Map<string, string>();
+      return {
+        branch: input.branch,
+        files: files.map(({ path, size, sha }) => ({
+          path,
+          size,
+          sha,
+          ...(titles.has(path) ? { title: titles.get(path) } : {}),
+          ...(states.has(path) ? { translations: states.get(path) } : {}),
+        })),
+      };
     },
 
     async admin_read_file(input) {
@@ -124,6 +134,19 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       return { branch: 'main' as const, commit: outcome.commit, files: outcome.files, changed: outcome.changed, merged: outcome.merged, fastForward: outcome.fastForward };
     },
   };
+}
+
+/** What each file calls itself (an entry's title, a skill's name…); a translation gives its own, else its source's. */
+function titlesOf(model: ContentModel): Map<string, string> {
+  const titles = new Map<string, string>([['content/site.json', model.site.name], [model.brief.path, model.brief.fields.title]]);
+  for (const e of model.entries.values()) titles.set(e.path, e.fields.title);
+  for (const l of model.lenses.values()) titles.set(l.path, l.fields.title);
+  for (const s of model.skills.values()) titles.set(s.path, s.fields.name);
+  for (const d of model.documents.values()) titles.set(d.path, d.fields.title);
+  for (const [source, byLocale] of model.translations) {
+    for (const t of byLocale.values()) titles.set(t.path, String(t.fields.title ?? t.fields.name ?? titles.get(source) ?? ''));
+  }
+  return titles;
 }
 
 /** The content schema an editor (or a model) needs, generated from the zod schemas validation uses. */
