@@ -84,6 +84,7 @@ describe('live responses match the documented schemas', () => {
       admin_promote: [{ input: {}, status: 200 }],
       admin_history: [{ input: { branch: 'dev', path: brief, limit: 3 }, status: 200 }, { input: { path: '/etc/passwd' }, status: 403 }],
       admin_compare: [{ input: {}, status: 200 }, { input: { base: 'dev', head: 'dev' }, status: 400 }],
+      admin_preview: [{ input: { path: brief, content: briefText, locale: 'fr' }, status: 200 }, { input: { path: '/etc/passwd', content: 'x' }, status: 403 }],
     };
     model.fallback = (body: any) => ({ text: body.messages.some((m: any) => /Keep it as it is/.test(String(m.content))) ? briefText : 'Lisbon.' });
     for (const op of operations) {

@@ -72,6 +72,11 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
   return { fields: { ...file.fields, ...translated } as F, body: translation.body || file.body, translated: true };
 }
 
+/** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */
+export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string): LocaleView {
+  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), []);
+}
+
 function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[]): LocaleView {
   const entries = [...model.entries.values()].map((file) => entryRecord(model, file, locale, siteUrl));
   entries.sort(

@@ -2,7 +2,8 @@
 // publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { Branch, documentNames, kinds, lensIds, locales, ProblemSchema, tags } from './shared.ts';
+import { Branch, documentNames, kinds, Locale, lensIds, locales, ProblemSchema, tags } from './shared.ts';
+import { Document, EntryLong, Lens } from './public.ts';
 
 const ContentPath = z
   .string()
@@ -24,8 +25,10 @@ export const CommitResult = z
   })
   .meta({ id: 'CommitResult' });
 
+const BaseSha = Sha.nullable().describe('Blob sha the change was based on, or null for a file that must not exist yet; 409 if the file changed since');
+
 export const Change = z.union([
-  z.strictObject({ path: ContentPath, content: Content, sha: Sha.optional() }),
+  z.strictObject({ path: ContentPath, content: Content, sha: BaseSha.optional() }),
   z.strictObject({ path: ContentPath, delete: z.literal(true), sha: Sha.optional() }),
 ]);
 
@@ -173,7 +176,7 @@ export const adminWriteFile = defineOperation({
   rest: { method: 'PUT', path: '/api/admin/file' },
   cli: 'admin put <path> <file>',
   cliArgs: { file: { readInto: 'content' } },
-  input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
+  input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: BaseSha.optional() }),
   output: CommitResult,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
@@ -327,4 +330,37 @@ export const adminCompare = defineOperation({
   },
 });
 
-export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote, adminHistory, adminCompare] as const;
+export const adminPreview = defineOperation({
+  name: 'admin_preview',
+  summary: 'What a file would publish: its public record in a locale, made from unsaved text; writes nothing',
+  description:
+    'The record the site and the API would serve if the file had this text (an entry, a lens, a document or the brief), in the locale asked ' +
+    '(a translation previews its own locale), with the names the page shows beside it, or the problems that keep it from being published.',
+  rest: { method: 'POST', path: '/api/admin/preview' },
+  cli: 'admin preview <path> <file>',
+  cliArgs: { file: { readInto: 'content' } },
+  input: z.object({ path: ContentPath, content: Content, branch: Branch.default('main'), locale: Locale.default('en') }),
+  output: z
+    .object({
+      path: z.string(),
+      locale: Locale,
+      kind: z.enum(['entry', 'lens', 'document', 'brief', 'skill', 'site']).nullable().describe('null when the content is invalid'),
+      entry: EntryLong.optional(),
+      lens: Lens.optional(),
+      document: Document.optional(),
+      brief: z.object({ title: z.string(), markdown: z.string(), translated: z.boolean() }).optional(),
+      labels: z
+        .object({ skills: z.record(z.string(), z.string()), lenses: z.record(z.string(), z.string()) })
+        .describe('Names of the skills and lenses in the locale, for the links a page shows'),
+      problems: z.array(ProblemSchema),
+    })
+    .meta({ id: 'Preview' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [{ summary: 'A skill as it would be published', input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n', locale: 'fr' } }],
+    invalid: [{ summary: 'An unknown locale', input: { path: 'content/brief.md', content: 'x', locale: 'de' } }],
+  },
+});
+
+export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote, adminHistory, adminCompare, adminPreview] as const;

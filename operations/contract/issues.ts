@@ -17,8 +17,9 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${issue.path.length ? ` in ${field}` : ''}`;
     case 'invalid_type':
-      if (/received undefined/.test(issue.message)) return `${field} is required`;
-      return `${field} must be ${article(issue.expected)}${/received object/.test(issue.message) && issue.expected === 'string' ? ' (quote text that contains ": ")' : ''}`;
+      // Final issues say what was received in their message; the raw ones an error map sees carry the input.
+      if (/received undefined/.test(issue.message ?? '') || ('input' in issue && issue.input === undefined)) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}${/received object/.test(issue.message ?? '') && issue.expected === 'string' ? ' (quote text that contains ": ")' : ''}`;
     case 'too_small':
       if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters`;
@@ -29,7 +30,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       return `${field} must be at most ${issue.maximum}`;
     default:
       // Custom messages are written as sentences; some already name their field ("end must not be before start").
-      return issue.message.startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
+      return (issue.message ?? '').startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
   }
 }
 

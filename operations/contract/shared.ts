@@ -37,5 +37,9 @@ export const ErrorBodySchema = z
     code: z.string(),
     message: z.string(),
     errors: z.array(ProblemSchema).optional(),
+    path: z.string().optional().describe('409: the file that changed on the branch since the sha the request was based on'),
+    currentSha: z.string().nullable().optional().describe('409: that file’s sha now (null: it was deleted)'),
+    conflicts: z.array(z.string()).optional().describe('409 on promote: the files both branches changed'),
+    retryAfter: z.number().int().optional().describe('429: seconds until a request is accepted again (also in Retry-After)'),
   })
   .meta({ id: 'Error' });

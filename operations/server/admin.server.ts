@@ -3,12 +3,13 @@
 import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import type { adminOperations } from '../contract/admin.ts';
-import { documentNames, kinds, lensIds, locales, tags, type Branch } from '../contract/shared.ts';
+import { documentNames, kinds, lensIds, locales, tags, type Branch, type DocumentName, type LensId } from '../contract/shared.ts';
 import { fileKinds, SiteFile, translatableFields } from '../content/schema.ts';
 import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
 import { createTwoFilesPatch } from 'diff';
 import type { CommitOutcome, ContentRepo } from '../repo/content-repo.server.ts';
-import { loadContent, type ContentModel } from '../content/tree.ts';
+import { loadContent, locate, type ContentModel } from '../content/tree.ts';
+import { localeRecords } from '../build/corpus.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { Handlers } from './implement.server.ts';
@@ -122,6 +123,27 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     async admin_commit_changes(input) {
       const changes = input.changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
       return committed(await repo.commit(input.branch, changes, input.message));
+    },
+
+    async admin_preview(input) {
+      assertWritablePath(input.path);
+      const { texts } = await repo.filesAt(await repo.head(input.branch));
+      const files = new Map(texts).set(input.path, input.content);
+      const { model, problems } = loadContent(files);
+      const where = locate(input.path);
+      // A translation previews its source's record in its own locale.
+      const locale = where.kind === 'translation' ? where.locale : input.locale;
+      const target = where.kind === 'translation' ? locate(where.sourcePath) : where;
+      const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems };
+      if (!model || target.kind === 'unknown' || target.kind === 'translation') return { ...empty, kind: null };
+      const view = localeRecords(model, locale, urls.of(input.branch));
+      const labels = { skills: Object.fromEntries([...view.skills].map(([slug, skill]) => [slug, skill.name])), lenses: Object.fromEntries(view.lenses.map((l) => [l.id, l.title])) };
+      const preview = { ...empty, labels, kind: target.kind };
+      if (target.kind === 'entry') return { ...preview, entry: view.entryBySlug.get(target.id) };
+      if (target.kind === 'lens') return { ...preview, lens: view.lensById.get(target.id as LensId) };
+      if (target.kind === 'document') return { ...preview, document: view.documents.get(target.id as DocumentName) };
+      if (target.kind === 'brief') return { ...preview, brief: view.brief };
+      return preview;
     },
 
     admin_deploy_status(input) {

@@ -198,6 +198,16 @@ describe('admin_write_file PUT /api/admin/file', () => {
     assert.equal(repo.head(), head);
   });
 
+  it('answers 409 for a new file (sha null) that someone created meanwhile, and creates it otherwise', async () => {
+    const path = 'content/skills/created-twice.md';
+    assertOk(await api.put({ path, content: skillFile('Created first'), message: 'first', sha: null }));
+    const head = repo.head();
+    const body = assertError(await api.put({ path, content: skillFile('Created second'), message: 'second', sha: null }), 409, 'repo_error');
+    assert.equal(body.path, path);
+    assert.equal(repo.head(), head, 'nothing was written');
+    assert.match(repo.show('main', path)!, /Created first/);
+  });
+
   it('makes no commit and no run when the content is unchanged', async () => {
     await idle();
     const path = 'content/skills/typescript.md';

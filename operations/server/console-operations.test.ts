@@ -1,9 +1,9 @@
-// The operations the console reads history and translations through, over real HTTP and real git:
-// admin_history (paged, per file), admin_read_file at a commit, admin_compare (what promote would
-// publish), and the translation state of each source file in admin_list_files.
+// The operations the console is built on, over real HTTP and real git: admin_history (paged, per file),
+// admin_read_file at a commit, admin_compare (what promote would publish), the title and translation state
+// of each file in admin_list_files, and admin_preview (a file's public record from unsaved text).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { adminCompare, adminHistory, adminListFiles, adminReadFile } from '../contract/admin.ts';
+import { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile } from '../contract/admin.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
 import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
@@ -118,5 +118,37 @@ describe('translation states in admin_list_files', () => {
     const dev = await list('dev');
     assert.deepEqual(new Set(Object.values(dev.find((f) => f.path === path)!.translations!)), new Set(['stale']));
     assert.deepEqual(new Set(Object.values(dev.find((f) => f.path === 'content/corpus/projects/compare-new.md')!.translations!)), new Set(['missing']));
+  });
+});
+
+describe('admin_preview POST /api/admin/preview', () => {
+  const preview = async (body: Record<string, unknown>) => adminPreview.output.parse(assertOk(await api.post('/api/admin/preview', body)));
+  const path = 'content/corpus/projects/concierge-copilot.md';
+
+  it('makes the public record from unsaved text, in the locale asked, and writes nothing', async () => {
+    const head = repo.head('dev');
+    const saved = assertOk(await api.get(`/api/admin/file?path=${path}&branch=dev`)).content as string;
+    const english = await preview({ path, branch: 'dev', content: saved.replace(/^title: .*$/m, 'title: "Concierge Copilot, previewed"') });
+    assert.equal(english.kind, 'entry');
+    assert.equal(english.entry!.title, 'Concierge Copilot, previewed');
+    assert.equal(english.labels.skills.python, 'Python');
+    assert.ok(english.labels.lenses['head-of-ai']);
+    const japanese = await preview({ path, branch: 'dev', locale: 'ja', content: saved });
+    assert.equal(japanese.entry!.translated, true);
+    assert.match(japanese.entry!.title, /ホテル/);
+    const changed = await preview({ path, branch: 'dev', locale: 'ja', content: saved.replace(/^summary: .*$/m, 'summary: "Changed English."') });
+    assert.equal(changed.entry!.translated, false, 'a changed English makes the translation stale: the page falls back to English');
+    assert.equal(repo.head('dev'), head, 'nothing was written');
+  });
+
+  it('previews a translation in its own locale, and says what keeps invalid text from being published', async () => {
+    const ja = `content/i18n/ja/corpus/projects/concierge-copilot.md`;
+    const text = assertOk(await api.get(`/api/admin/file?path=${ja}&branch=dev`)).content as string;
+    const translated = await preview({ path: ja, branch: 'dev', locale: 'fr', content: text.replace(/^title: .*$/m, 'title: "新しい題名"') });
+    assert.equal(translated.locale, 'ja');
+    assert.equal(translated.entry!.title, '新しい題名');
+    const broken = await preview({ path, branch: 'dev', content: '---\ntitle: x\n---\n' });
+    assert.equal(broken.kind, null);
+    assert.ok(broken.problems.some((p) => p.path === path));
   });
 });
