@@ -129,14 +129,13 @@ export async function remixWeb(gateway: SiteGateway, config: Config): Promise<We
       req.url = req.originalUrl = `/_md/${encodeURIComponent(req.path)}${query === -1 ? '' : req.originalUrl.slice(query)}`;
       next();
     });
-    app.all(
-      '*',
-      createRequestHandler({
-        build,
-        mode: process.env.NODE_ENV ?? 'production',
-        getLoadContext: (req) => ({ vitae: gateway, branch, ip: clientIp(req, config.TRUST_PROXY), routes: build.routes }),
-      }),
-    );
+    const remix = createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV ?? 'production',
+      getLoadContext: (req) => ({ vitae: gateway, branch, ip: clientIp(req, config.TRUST_PROXY), routes: build.routes }),
+    });
+    // Remix's handler passes its own failures to next(); the promise it returns carries nothing else.
+    app.all('*', (req, res, next) => void remix(req, res, next));
     apps.set(branch, app);
   }
   return (req, res, branch) => apps.get(branch)!(req, res);
@@ -160,7 +159,7 @@ async function main() {
   } else {
     console.log(`  admin      ${config.baseUrl}/api/admin   token from ADMIN_TOKEN`);
   }
-  const stop = () => service.close().then(() => process.exit(0));
+  const stop = () => void service.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -37,7 +37,9 @@ export function adminHttp(baseUrl: () => string, token: string) {
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
-    } catch {}
+    } catch {
+      // not JSON: the caller reads `text`
+    }
     return { status: res.status, headers: res.headers, body: json, text };
   }
 

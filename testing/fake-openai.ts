@@ -1,7 +1,7 @@
 // A scripted OpenAI-compatible server for tests: real HTTP on loopback, the real wire format (streamed
 // and non-streamed Chat Completions with tool_calls, JSON structured output, audio transcriptions).
 // Each request takes the next scripted reply; every request is recorded, and so is an aborted one.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ScriptedReply =
@@ -43,14 +43,18 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   let counter = 0;
   const fake: Partial<FakeOpenAI> = { requests, fallback: { text: 'The profile does not say.' }, transcript: 'What did Noa build at Orbitale?' };
 
-  const server: Server = createServer(async (req, res) => {
+  // Each request takes the next reply; the handler is async, and node:http does not await it.
+  const server: Server = createServer((req, res) => void answer(req, res));
+  async function answer(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('latin1');
     const record: RecordedRequest = { path: req.url ?? '', headers: req.headers, body: undefined, raw, aborted: false };
     try {
       record.body = JSON.parse(raw);
-    } catch {}
+    } catch {
+      // a multipart upload (audio): kept as raw
+    }
     requests.push(record);
     res.on('close', () => {
       if (!res.writableFinished) record.aborted = true;
@@ -122,7 +126,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     }
     send({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     res.end('data: [DONE]\n\n');
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(fake, {

@@ -41,8 +41,8 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
     detached: true,
   });
   const chunks: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => chunks.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => chunks.push(d.toString()));
+  child.stdout.on('data', (d: Buffer) => chunks.push(d.toString()));
+  child.stderr.on('data', (d: Buffer) => chunks.push(d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let dead = false;
   void exited.then(() => (dead = true));
@@ -53,7 +53,9 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
     if (dead) throw new Error(`the server exited during start:\n${chunks.join('')}`);
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (Date.now() > deadline) {
       killGroup(child, 'SIGKILL');
       throw new Error(`the server did not answer /api/health within ${timeoutMs} ms:\n${chunks.join('')}`);

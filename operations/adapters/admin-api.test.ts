@@ -157,7 +157,7 @@ describe('writing', () => {
     assert.match(runs[0].stages[0].note, /no model provider/);
     assert.equal(runs[0].siteUrl, 'http://vitae.test');
     assert.ok(!JSON.stringify(runs).includes(TOKEN));
-    const health = await (await service.get('/api/health')).json() as any;
+    const health = await (await service.get('/api/health')).json();
     assert.equal(health.content.commit, write.body.commit.sha, 'the new build is live');
   });
 
@@ -272,8 +272,8 @@ describe('dev preview and promote', () => {
     const retitled = entry.content.replace(/^title: .*$/m, 'title: "Concierge Copilot (preview)"');
     assert.equal((await call('PUT', '/api/admin/file', { path: entry.path, content: retitled, message: 'Retitle', branch: 'dev', sha: entry.sha })).status, 200);
     await service.services.pipeline.idle();
-    const onDev = (await (await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`)).json()) as any;
-    const onMain = (await (await service.get('/api/v1/entries/concierge-copilot')).json()) as any;
+    const onDev = (await (await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`)).json());
+    const onMain = (await (await service.get('/api/v1/entries/concierge-copilot')).json());
     assert.equal(onDev.title, 'Concierge Copilot (preview)');
     assert.notEqual(onMain.title, 'Concierge Copilot (preview)');
 
@@ -284,7 +284,7 @@ describe('dev preview and promote', () => {
     assert.equal(promoted.body.fastForward, false);
     assert.equal(git('rev-list', '--parents', '-n', '1', head('main')).stdout.trim().split(' ').length, 3, 'a merge commit');
     await service.services.pipeline.idle();
-    assert.equal(((await (await service.get('/api/v1/entries/concierge-copilot')).json()) as any).title, 'Concierge Copilot (preview)');
+    assert.equal(((await (await service.get('/api/v1/entries/concierge-copilot')).json())).title, 'Concierge Copilot (preview)');
 
     const again = await call('POST', '/api/admin/promote', {});
     assert.equal(again.body.merged, false, 'nothing to merge');
@@ -314,7 +314,7 @@ describe('dev preview and promote', () => {
 describe('a failed publish run', () => {
   it('keeps the previous build live and records why', async () => {
     await service.services.pipeline.idle();
-    const live = ((await (await service.get('/api/health')).json()) as any).content.commit;
+    const live = ((await (await service.get('/api/health')).json())).content.commit;
     // Invalid content pushed from outside the service, bypassing validation.
     const env = { ...process.env, GIT_DIR: join(service.dataDir, 'content.git'), GIT_INDEX_FILE: join(service.dataDir, 'push-index') };
     const blob = spawnSync('git', ['hash-object', '-w', '--stdin'], { env, input: '---\nname: Broken\ncategory: cooking\n---\nx\n', encoding: 'utf8' }).stdout.trim();
@@ -330,7 +330,7 @@ describe('a failed publish run', () => {
     }
     assert.ok(run, 'the watcher picked up the push and the run failed');
     assert.match(run.error, /build failed: .*category/);
-    assert.equal(((await (await service.get('/api/health')).json()) as any).content.commit, live, 'the previous build is still live');
+    assert.equal(((await (await service.get('/api/health')).json())).content.commit, live, 'the previous build is still live');
   });
 });
 
@@ -340,8 +340,8 @@ describe('repository backend', () => {
     try {
       const res = await other.get('/api/admin/files', { headers: bearer });
       assert.equal(res.status, 503);
-      assert.equal(((await res.json()) as any).code, 'repo_not_configured');
-      assert.equal(((await (await other.get('/api/health')).json()) as any).repo.configured, false);
+      assert.equal(((await res.json())).code, 'repo_not_configured');
+      assert.equal(((await (await other.get('/api/health')).json())).repo.configured, false);
     } finally {
       await other.stop();
     }

@@ -290,7 +290,7 @@ describe('REPO_BACKEND=github without a usable backend', () => {
       for (const [method, path, body] of calls) assertError(await api.call(method, path, { base, body }), 503, 'repo_not_configured');
       assertOk(await api.call('GET', '/api/admin/schema', { base }));
       assertOk(await api.call('GET', '/api/admin/deploys', { base }));
-      const health = (await (await fetch(`${base}/api/health`)).json()) as any;
+      const health = (await (await fetch(`${base}/api/health`)).json());
       assert.deepEqual(health.repo, { backend: 'github', configured: false });
       assert.equal((await fetch(`${base}/api/v1/entries`)).status, 200, 'the public site is still served');
     } finally {

@@ -23,7 +23,7 @@ function wordsFor(op: AnyOperation, input: Record<string, unknown>, names?: Reco
   throw new Error(`${op.name}: the invalid example ${JSON.stringify(input)} is valid`);
 }
 
-const examples = operations.flatMap((op) => (op.examples?.invalid ?? []).map((example) => ({ op: op as AnyOperation, ...example })));
+const examples = operations.flatMap((op) => (op.examples?.invalid ?? []).map((example) => ({ op: op, ...example })));
 
 let service: TestService;
 let model: FakeOpenAI;
@@ -36,7 +36,7 @@ after(async () => {
   await model.close();
 });
 
-const validExamples = operations.flatMap((op) => (op.examples?.valid ?? []).map((example) => ({ op: op as AnyOperation, ...example })));
+const validExamples = operations.flatMap((op) => (op.examples?.valid ?? []).map((example) => ({ op: op, ...example })));
 
 describe('valid examples', () => {
   it('succeed over REST and MCP alike', async () => {

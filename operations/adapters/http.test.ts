@@ -14,7 +14,7 @@ after(() => service.stop());
 
 async function json(path: string, init?: RequestInit) {
   const res = await service.get(path, init);
-  return { res, body: (await res.json()) as any };
+  return { res, body: (await res.json()) };
 }
 
 async function expectError(path: string, status: number, code: string) {
@@ -236,9 +236,9 @@ describe('HTTP behaviour', () => {
 
   it('serves the dev build on the preview listener', async () => {
     const res = await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`);
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     assert.equal(body.url, 'http://dev.vitae.test/entries/concierge-copilot');
-    const health = (await (await fetch(`${service.devUrl}/api/health`)).json()) as any;
+    const health = (await (await fetch(`${service.devUrl}/api/health`)).json());
     assert.equal(health.branch, 'dev');
   });
 });

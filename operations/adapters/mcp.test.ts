@@ -93,7 +93,7 @@ describe('public MCP server /mcp', () => {
   });
 
   it('gives 50 concurrent clients their own answers', async () => {
-    const { body } = { body: (await (await service.get('/api/v1/entries')).json()) as any };
+    const { body } = { body: (await (await service.get('/api/v1/entries')).json()) };
     const slugs: string[] = body.entries.map((e: any) => e.slug);
     const locales = ['en', 'fr', 'ja', 'zh', 'es', 'eo', 'zh-hant'];
     await Promise.all(
@@ -120,7 +120,7 @@ describe('MCP protocol', () => {
     for (const asked of ['2025-06-18', '2025-11-25', '2024-11-05']) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
       assert.equal(res.status, 200);
-      const body = (await res.json()) as any;
+      const body = (await res.json());
       assert.equal(body.result.protocolVersion, '2025-06-18');
       assert.equal(body.result.serverInfo.name, 'noa-castellan');
       assert.equal(body.result.serverInfo.version, '1.1.0');
@@ -134,14 +134,14 @@ describe('MCP protocol', () => {
 
   it('rejects JSON-RPC batches with -32600 and malformed JSON with -32700', async () => {
     const batch = await rpc([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
-    assert.equal(((await batch.json()) as any).error.code, -32600);
+    assert.equal(((await batch.json())).error.code, -32600);
     const bad = await fetch(service.url + '/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
-    assert.equal(((await bad.json()) as any).error.code, -32700);
+    assert.equal(((await bad.json())).error.code, -32700);
   });
 
   it('serves the discovery document on GET, 405 for an event stream or DELETE', async () => {
     const res = await service.get('/mcp');
-    const doc = (await res.json()) as any;
+    const doc = (await res.json());
     assert.equal(doc.name, 'noa-castellan');
     assert.equal(doc.version, '1.1.0');
     assert.equal(doc.protocolVersion, '2025-06-18');
@@ -184,7 +184,7 @@ describe('admin MCP server /mcp/admin', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), operations.filter((op) => op.auth === 'admin').map((op) => op.name).sort());
     await client.close();
-    const doc = (await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json()) as any;
+    const doc = (await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json());
     assert.equal(doc.auth, 'bearer');
   });
 });

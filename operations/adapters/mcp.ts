@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
 import { parseInput, type InputError } from '../contract/issues.ts';
@@ -36,7 +37,7 @@ export function createMcpServer(options: { name: string; ops: readonly AnyOperat
     if (!op) throw invalidParams(`Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
     let input: Record<string, unknown>;
     try {
-      input = parseInput(op.input, request.params.arguments ?? {}) as Record<string, unknown>;
+      input = parseInput<z.ZodType<Record<string, unknown>>>(op.input, request.params.arguments ?? {});
     } catch (error) {
       const { message, problems } = error as InputError;
       throw invalidParams(message, { code: 'bad_request', errors: problems });

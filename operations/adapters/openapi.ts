@@ -27,10 +27,10 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
   const paths: Json = {};
 
   for (const op of operations) {
-    const outputId = op.output.meta()?.id as string | undefined;
+    const outputId = op.output.meta()?.id;
     if (!outputId) throw new Error(`Operation ${op.name}: its output schema needs meta({ id }) to appear in OpenAPI`);
     // Inputs are inlined (parameters and bodies read best that way); outputs reference components.
-    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any', metadata: inlineAll } as Parameters<typeof z.toJSONSchema>[1]) as Json);
+    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any', metadata: inlineAll } as Parameters<typeof z.toJSONSchema>[1]));
     const required = new Set<string>(input.required ?? []);
     const pathParams = [...op.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
@@ -38,7 +38,7 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     const bodyProps: Json = {};
     const bodyRequired: string[] = [];
     // The contract's valid examples, keyed for OpenAPI's `examples` maps.
-    const examples = (op.examples?.valid ?? []).map((example, i) => ({ key: `example${i + 1}`, summary: example.summary, value: example.input as Json }));
+    const examples: Array<{ key: string; summary: string; value: Json }> = (op.examples?.valid ?? []).map((example, i) => ({ key: `example${i + 1}`, summary: example.summary, value: example.input }));
     const examplesOf = (field: string) => {
       const withField = examples.filter((e) => e.value[field] !== undefined);
       return withField.length ? { examples: Object.fromEntries(withField.map((e) => [e.key, { summary: e.summary, value: e.value[field] }])) } : {};

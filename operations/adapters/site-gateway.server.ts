@@ -23,7 +23,7 @@ export function createSiteGateway({ layer, auth, corpus }: { layer: Implementati
     async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
       const op = operationNamed(name);
       const { output } = await layer.invoke(op, input, { branch: caller.branch, ip: caller.ip, principal: principalOf(caller), signal: caller.request?.signal });
-      return output as OutputOf<OperationNamed<N>>;
+      return output;
     },
     principal: principalOf,
     /** Opens a console session; returns the Set-Cookie header value. */

@@ -45,7 +45,7 @@ export type FieldNames = Readonly<Record<string, string>>;
 export function inputProblems(error: z.ZodError, names: FieldNames = {}): Problem[] {
   return error.issues.map((issue) => {
     const path = issue.path.map((k, i) => (i === 0 && typeof k === 'string' && names[k] ? names[k] : k));
-    return { pointer: pointerOf(path as PropertyKey[]), message: describeIssue({ ...issue, path } as z.core.$ZodIssue) };
+    return { pointer: pointerOf(path), message: describeIssue({ ...issue, path }) };
   });
 }
 

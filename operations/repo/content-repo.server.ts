@@ -133,7 +133,10 @@ export function createContentRepo(git: Git): ContentRepo {
   async function problemsWith(commit: string, changes: FileChange[]): Promise<Problem[]> {
     const { tree, texts } = await filesAt(commit);
     const files = new Map(texts);
-    for (const change of changes) change.delete ? files.delete(change.path) : files.set(change.path, change.content!);
+    for (const change of changes) {
+      if (change.delete) files.delete(change.path);
+      else files.set(change.path, change.content!);
+    }
     const { problems } = loadContent(files);
     problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
     return problems;

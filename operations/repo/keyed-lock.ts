@@ -7,7 +7,7 @@ export function createKeyedLock() {
     const run = previous.then(task, task);
     const tail = run.catch(() => {});
     tails.set(key, tail);
-    tail.then(() => {
+    void tail.then(() => {
       if (tails.get(key) === tail) tails.delete(key);
     });
     return run;

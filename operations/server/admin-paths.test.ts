@@ -151,7 +151,7 @@ describe('symlinks committed into the repository from outside', () => {
     });
     assert.equal(run.status, 'failure');
     assert.match(run.error!, /not a regular file/);
-    const health = (await (await fetch(`${service.url}/api/health`)).json()) as any;
+    const health = (await (await fetch(`${service.url}/api/health`)).json());
     assert.notEqual(health.content.commit, head);
   });
 

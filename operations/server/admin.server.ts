@@ -142,7 +142,7 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       if (target.kind === 'entry') return { ...preview, entry: view.entryBySlug.get(target.id) };
       if (target.kind === 'lens') return { ...preview, lens: view.lensById.get(target.id as LensId) };
       if (target.kind === 'document') return { ...preview, document: view.documents.get(target.id as DocumentName) };
-      if (target.kind === 'brief') return { ...preview, brief: view.brief };
+      if (target.kind === 'brief') return { ...preview, brief: { title: view.brief.title, markdown: view.brief.markdown, translated: view.brief.translated } };
       return preview;
     },
 

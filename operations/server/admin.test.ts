@@ -90,7 +90,7 @@ describe('admin_read_file GET /api/admin/file', () => {
   it('reads by path: the exact bytes and blob sha of the branch', async () => {
     const path = 'content/corpus/projects/concierge-copilot.md';
     const file = adminReadFile.output.parse(assertOk(await api.get(`/api/admin/file?${q({ path })}`)));
-    assert.deepEqual(file, { path, sha: repo.blobSha('main', path), content: repo.show('main', path), branch: 'main' });
+    assert.deepEqual(file, { path, sha: repo.blobSha('main', path), content: repo.show('main', path), branch: 'main', ref: repo.head('main') });
   });
 
   it('reads by slug for an entry, a lens and a skill', async () => {
@@ -166,8 +166,8 @@ describe('admin_write_file PUT /api/admin/file', () => {
     assert.equal(runs[0]!.status, 'success');
     const served = await fetch(`${service.url}/api/v1/entries/written-by-test`);
     assert.equal(served.status, 200);
-    assert.equal(((await served.json()) as any).title, 'Written by test');
-    const health = (await (await fetch(`${service.url}/api/health`)).json()) as any;
+    assert.equal(((await served.json())).title, 'Written by test');
+    const health = (await (await fetch(`${service.url}/api/health`)).json());
     assert.equal(health.content.commit, result.commit.sha);
   });
 
@@ -427,7 +427,7 @@ describe('the publish pipeline', () => {
   it('a commit pushed from outside with invalid content fails its run, says why, and leaves the previous build live', async () => {
     await idle();
     const live = repo.head();
-    const entries = ((await (await fetch(`${service.url}/api/v1/entries`)).json()) as any).total;
+    const entries = ((await (await fetch(`${service.url}/api/v1/entries`)).json())).total;
     const bad = repo.commitOutside('main', [{ path: 'content/skills/python.md', content: '---\nname: Python\ncategory: snakes\n---\nBody.\n' }], 'bypass validation');
     const run = await eventually('the watcher to run the outside commit', () => {
       const r = service.services.pipeline.list('main', 5).find((x) => x.commit === bad);
@@ -437,9 +437,9 @@ describe('the publish pipeline', () => {
     assert.match(run.error!, /build failed/);
     assert.match(run.error!, /content\/skills\/python\.md/, 'the run names the file');
     assert.deepEqual(run.stages.map((s) => s.status), ['skipped', 'failure', 'cancelled']);
-    const health = (await (await fetch(`${service.url}/api/health`)).json()) as any;
+    const health = (await (await fetch(`${service.url}/api/health`)).json());
     assert.equal(health.content.commit, live, 'the previous build is still live');
-    assert.equal(((await (await fetch(`${service.url}/api/v1/entries`)).json()) as any).total, entries);
+    assert.equal(((await (await fetch(`${service.url}/api/v1/entries`)).json())).total, entries);
     const listed = assertOk(await api.get('/api/admin/deploys')).runs.find((r: any) => r.commit === bad);
     assert.match(listed.error, /python\.md/);
 
@@ -448,7 +448,7 @@ describe('the publish pipeline', () => {
     // …and the repair publishes again.
     const fixed = assertOk(await api.put({ path: 'content/skills/python.md', content: skillFile('Python', 'Repaired.'), message: 'Repair python' }));
     await idle();
-    assert.equal(((await (await fetch(`${service.url}/api/health`)).json()) as any).content.commit, fixed.commit.sha);
+    assert.equal(((await (await fetch(`${service.url}/api/health`)).json())).content.commit, fixed.commit.sha);
   });
 
   it('keeps run records on disk, one JSON file per run', async () => {

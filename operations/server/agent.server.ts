@@ -2,7 +2,7 @@
 // admin ones), a bounded number of steps, and a system prompt that keeps it to what the tools returned.
 // Tools run through the same `invoke` pipeline as every other surface. Used by /api/chat (streamed) and
 // by ask_subject.
-import { jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, stepCountIs, streamText, type ToolSet } from 'ai';
 import { AppError } from '../contract/errors.ts';
 import type { AnyOperation } from '../contract/define.ts';
 import type { Locale } from '../contract/shared.ts';
@@ -84,7 +84,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
     async run(ctx, request, events = {}) {
       if (!models) throw new AppError('chat_not_configured', 'Chat is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
       const seen = new Map<string, { title: string; url: string; direct: boolean }>();
-      const cited = (op: AnyOperation, output: unknown) => op.agent?.cites(output as never) ?? [];
+      const cited = (op: AnyOperation, output: unknown) => op.agent?.cites(output) ?? [];
 
       const toolSet: ToolSet = {};
       for (const op of tools) {
@@ -102,13 +102,13 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
             }
             return output;
           },
-        } as ToolSet[string];
+        };
       }
 
       const result = streamText({
         model: models.chat,
         system: systemPrompt(ctx, request.locale),
-        messages: request.messages as ModelMessage[],
+        messages: request.messages,
         tools: toolSet,
         stopWhen: stepCountIs(AGENT_MAX_STEPS),
         abortSignal: ctx.signal,

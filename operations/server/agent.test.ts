@@ -122,7 +122,7 @@ describe('POST /api/chat', () => {
     for (const [body, pointer] of cases) {
       const res = await chat(body);
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
-      const error = (await res.json()) as any;
+      const error = (await res.json());
       assert.equal(error.code, 'bad_request');
       assert.ok(error.errors.some((p: any) => p.pointer === pointer), `${pointer} in ${JSON.stringify(error.errors)}`);
     }
@@ -141,7 +141,7 @@ describe('POST /api/chat', () => {
     }
     const limited = await chat({ messages: [{ role: 'user', content: 'one more' }] }, ip);
     assert.equal(limited.status, 429);
-    assert.equal(((await limited.json()) as any).code, 'rate_limited');
+    assert.equal(((await limited.json())).code, 'rate_limited');
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     const other = await chat({ messages: [{ role: 'user', content: 'another visitor' }] }, freshIp());
     assert.equal(other.status, 200, 'another address has its own budget');
@@ -191,7 +191,7 @@ describe('ask_subject', () => {
     model.script({ toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness' } }] }, { text: 'She maintains ragcheck (rag-evaluation-harness).' });
     const res = await service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify({ question: 'What open source does Noa maintain?', locale: 'fr' }) });
     assert.equal(res.status, 200);
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     operations.find((op) => op.name === 'ask_subject')!.output.parse(body);
     assert.equal(body.locale, 'fr');
     assert.match(body.answer, /ragcheck/);
@@ -236,7 +236,7 @@ describe('POST /api/transcribe', () => {
     const audio = Buffer.from('RIFF fake audio bytes for the test').toString('base64');
     const res = await service.get('/api/transcribe', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify({ audio, locale: 'en' }) });
     assert.equal(res.status, 200);
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     assert.equal(body.text, model.transcript);
     const request = model.requests.find((r) => r.path.endsWith('/audio/transcriptions'))!;
     assert.match(request.raw, /whisper-1/);
@@ -255,12 +255,12 @@ describe('POST /api/transcribe', () => {
 describe('admin_ai_edit', () => {
   it('returns the proposal, a unified diff and validation problems, and never commits', async () => {
     const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
-    const saved = (await (await service.get('/api/admin/file?slug=concierge-copilot', { headers: auth })).json()) as any;
+    const saved = (await (await service.get('/api/admin/file?slug=concierge-copilot', { headers: auth })).json());
     const head = await service.services.repo.head('main');
     model.script({ text: '```markdown\n' + saved.content.replace('title: "Concierge Copilot: an LLM assistant for hotel guests"', 'title: "Concierge Copilot"') + '\n```' });
     const res = await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ slug: 'concierge-copilot', instruction: 'Shorten the title.' }) });
     assert.equal(res.status, 200);
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     assert.equal(body.path, 'content/corpus/projects/concierge-copilot.md');
     assert.equal(body.baseSha, saved.sha);
     assert.match(body.diff, /^-title: "Concierge Copilot: an LLM assistant for hotel guests"$/m);
@@ -269,7 +269,7 @@ describe('admin_ai_edit', () => {
     assert.ok(!body.proposed.includes('```'));
 
     model.script({ text: saved.content.replace(/^tags: .*$/m, 'tags: [cooking]') });
-    const invalid = (await (await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ path: body.path, instruction: 'Tag it cooking.' }) })).json()) as any;
+    const invalid = (await (await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ path: body.path, instruction: 'Tag it cooking.' }) })).json());
     assert.ok(invalid.problems.some((p: any) => p.pointer === '/tags/0'));
     assert.equal(await service.services.repo.head('main'), head, 'nothing was committed');
     const prompt = model.requests[model.requests.length - 1]!.body.messages.map((m: any) => m.content).join('\n');
@@ -284,7 +284,7 @@ describe('the translate stage', () => {
     const { staleTranslations } = await import('./translate.server.ts');
     const { loadContent } = await import('../content/tree.ts');
     // Change the English of one entry on dev: its six translations become stale.
-    const file = (await (await service.get('/api/admin/file?slug=wallet-onboarding-kit&branch=dev', { headers: auth })).json()) as any;
+    const file = (await (await service.get('/api/admin/file?slug=wallet-onboarding-kit&branch=dev', { headers: auth })).json());
     const changed = file.content.replace(/^keyResult: .*$/m, 'keyResult: "Median time to a first testnet transaction fell from three hours to 20 minutes."');
     const { texts } = await service.services.repo.filesAt(await service.services.repo.head('dev'));
     const after = new Map(texts);
@@ -311,7 +311,7 @@ describe('the translate stage', () => {
     assert.deepEqual(touched, expected, 'exactly the stale and missing translations were written');
     const ja = (await service.services.repo.readFile('dev', 'content/i18n/ja/corpus/projects/wallet-onboarding-kit.md')).content;
     assert.match(ja, /\[t\] Median time to a first testnet transaction fell from three hours to 20 minutes\./);
-    const served = (await (await fetch(`${service.devUrl}/api/v1/entries/wallet-onboarding-kit?locale=ja`)).json()) as any;
+    const served = (await (await fetch(`${service.devUrl}/api/v1/entries/wallet-onboarding-kit?locale=ja`)).json());
     assert.equal(served.translated, true);
   });
 });

@@ -65,7 +65,7 @@ export function aiEditHandlers({ models, repo, corpus }: { models: Models | unde
         throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`);
       }
       const proposed = unwrapFence(text);
-      const diff = createTwoFilesPatch(path, path, base!, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
+      const diff = createTwoFilesPatch(path, path, base, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
       const problems = await repo.validate(input.branch, [{ path, content: proposed }]);
       return { path, proposed, diff, problems, baseSha };
     },

@@ -20,7 +20,7 @@ before(async () => {
 });
 after(() => service.stop());
 
-const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json()) as any).content.commit as string;
+const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json())).content.commit as string;
 
 describe('concurrent writers', () => {
   it('50 writers to 50 different files: 50 commits in a line, every file present, fsck clean', { timeout: 120_000 }, async () => {
@@ -51,7 +51,7 @@ describe('concurrent writers', () => {
     assert.equal(runs.length, 50, 'a run for every commit');
     assert.ok(runs.every((r) => r.status === 'success' || (r.status === 'cancelled' && /superseded/.test(r.error ?? ''))), 'older queued runs are superseded, none fails');
     const entries = await fetch(`${service.url}/api/admin/files?dir=content/skills`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-    const listed = ((await entries.json()) as any).files.map((f: any) => f.path);
+    const listed = ((await entries.json())).files.map((f: any) => f.path);
     for (const w of writes) assert.ok(listed.includes(w.path));
   });
 

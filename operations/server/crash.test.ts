@@ -9,7 +9,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess, type ServerProcess } from '../../testing/server-process.ts';
+import { startServerProcess } from '../../testing/server-process.ts';
 import { contentGit, projectFile, skillFile } from '../../testing/content-git.ts';
 import { eventually } from '../../testing/admin-http.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
@@ -35,16 +35,16 @@ async function start(dataDir: string, env: Record<string, string> = {}) {
 const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 async function put(url: string, path: string, content: string, message: string) {
   const res = await fetch(`${url}/api/admin/file`, { method: 'PUT', headers: auth, body: JSON.stringify({ path, content, message }) });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) };
 }
 async function runs(url: string): Promise<any[]> {
   const res = await fetch(`${url}/api/admin/deploys?limit=100`, { headers: auth });
   assert.equal(res.status, 200);
-  return ((await res.json()) as any).runs;
+  return ((await res.json())).runs;
 }
 const waitForSuccess = (url: string, commit: string) =>
   eventually(`a successful run of ${commit.slice(0, 7)}`, async () => (await runs(url)).find((r) => r.commit === commit && r.status === 'success'), 60_000);
-const health = async (url: string) => (await (await fetch(`${url}/api/health`)).json()) as any;
+const health = async (url: string) => (await (await fetch(`${url}/api/health`)).json());
 
 /**
  * Reads the public API in a loop and records anything that is not a complete build: an error status,
@@ -61,8 +61,8 @@ function pollReaders(url: string, allowed: { totals?: number[]; commits?: string
         const [list, h] = await Promise.all([fetch(`${url}/api/v1/entries`), fetch(`${url}/api/health`)]);
         if (stopped) break;
         if (list.status !== 200 || h.status !== 200) anomalies.push(`status ${list.status}/${h.status}`);
-        const body = (await list.json()) as any;
-        const report = (await h.json()) as any;
+        const body = (await list.json());
+        const report = (await h.json());
         if (body.entries.length !== body.total) anomalies.push(`a list of ${body.entries.length} says total ${body.total}`);
         if (allowed.totals && !allowed.totals.includes(body.total)) anomalies.push(`total ${body.total}`);
         if (allowed.minTotal !== undefined && body.total < allowed.minTotal) anomalies.push(`total ${body.total} < ${allowed.minTotal}`);

@@ -16,12 +16,11 @@ export interface OperationsLayer extends Implementation {
 
 export function implementOperations(services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>, options: Omit<ImplementOptions, 'rateLimits'>): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
-  // The agent's tools run through this very implementation, which is made just below.
-  let implementation: Implementation | undefined;
+  // The agent's tools run through this very implementation, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, ctx: Parameters<Implementation['invoke']>[2]) =>
-    (await implementation!.invoke(op, input, { ...ctx, principal: anonymous })).output;
+    (await implementation.invoke(op, input, { ...ctx, principal: anonymous })).output;
   const agent = createAgent({ models, corpus, operations, runTool });
-  implementation = implement(
+  const implementation = implement(
     operations,
     {
       ...publicHandlers({ corpus }),

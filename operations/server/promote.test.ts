@@ -26,7 +26,7 @@ after(async () => {
 
 const idle = () => service.services.pipeline.idle();
 const entryStatus = async (base: string, slug: string) => (await fetch(`${base}/api/v1/entries/${slug}`)).status;
-const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json()) as any).content.commit as string;
+const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json())).content.commit as string;
 const promote = (body: Record<string, unknown> = {}) => api.post('/api/admin/promote', body);
 
 describe('the dev preview', () => {
@@ -41,7 +41,7 @@ describe('the dev preview', () => {
     assert.equal(await entryStatus(service.url, 'preview-only'), 404);
     assert.equal(await servedCommit(service.devUrl), result.commit.sha);
     assert.notEqual(await servedCommit(service.url), result.commit.sha);
-    const entry = (await (await fetch(`${service.devUrl}/api/v1/entries/preview-only`)).json()) as any;
+    const entry = (await (await fetch(`${service.devUrl}/api/v1/entries/preview-only`)).json());
     assert.ok(entry.url.startsWith('http://dev.vitae.test/'), 'links point at the dev site');
     // Admin reads take the branch; by slug they resolve through that branch's live build.
     assert.equal(assertOk(await api.get('/api/admin/file?slug=preview-only&branch=dev')).path, path);

@@ -10,7 +10,9 @@ export async function loadOrCreateSecret(dataDir: string, name: string, fromEnv?
   try {
     const value = (await readFile(file, 'utf8')).trim();
     if (value) return { value, generated: false };
-  } catch {}
+  } catch {
+    // not there yet: generated below
+  }
   const value = randomBytes(32).toString('base64url');
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await writeFile(file, value + '\n', { mode: 0o600, flag: 'w' });

@@ -6,7 +6,7 @@ import { generateText, Output, type LanguageModel } from 'ai';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { locales, type Branch, type Locale } from '../contract/shared.ts';
-import { fileKinds, translatableFields, type FileKind } from '../content/schema.ts';
+import { translatableFields, type FileKind } from '../content/schema.ts';
 import { loadContent, type ContentModel } from '../content/tree.ts';
 import type { ContentRepo, FileChange } from '../repo/content-repo.server.ts';
 import { describeProviderError } from './models.server.ts';
