@@ -1,13 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from '@remix-run/react';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError, useRouteLoaderData } from '@remix-run/react';
 import styles from './styles.css';
-import { htmlLang, parseLocalePath } from './i18n/locales.ts';
-import { stringsFor } from './i18n/dictionary.ts';
+import { localeFacts, parseLocalePath } from './i18n/locales.ts';
+import { messagesFor } from './i18n/messages.server.ts';
 import { siteIdentity } from './utils/operations.server.ts';
-import type { RootData } from './utils/seo.ts';
+import { readBrief } from './utils/data.server.ts';
+import { rootTranslator, type RootData } from './utils/seo.ts';
 import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
 import { ChatWidget } from './chat/ChatWidget.tsx';
-import { useHref, useRoot } from './components/root-data.ts';
+import { RootDataProvider, useHref, useT } from './components/root-data.ts';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: styles },
@@ -17,22 +18,28 @@ export const links: LinksFunction = () => [
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   const { locale } = parseLocalePath(new URL(request.url).pathname);
   const { site, siteUrl, branch } = siteIdentity(context);
-  return { locale, strings: stringsFor(locale), site, siteUrl, preview: branch === 'dev' };
+  const { questions = [] } = await readBrief(context, locale);
+  return { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev' };
 }
 
 // Pages declare their own <head>; this one only serves the error pages.
 export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
   if (!error) return [];
-  const strings = data?.strings;
+  const t = data ? rootTranslator(data) : undefined;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? strings?.notFoundTitle ?? 'Page not found' : strings?.errorTitle ?? 'Something went wrong';
+  const title = status === 404 ? t?.('notFoundTitle') ?? 'Page not found' : t?.('errorTitle') ?? 'Something went wrong';
   return [{ title: data ? `${title} · ${data.site.name}` : title }, { name: 'robots', content: 'noindex' }];
 };
 
+/** Console routes (`handle = { console: true }`) bring their own frame: no site header, footer or chat. */
+export const useIsConsole = () => useMatches().some((m) => (m.handle as { console?: boolean } | undefined)?.console);
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
+  const facts = localeFacts[data?.locale ?? 'en'];
+  const inConsole = useIsConsole();
   return (
-    <html lang={htmlLang[data?.locale ?? 'en']} dir="ltr">
+    <html lang={facts.htmlLang} dir={facts.dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -43,12 +50,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {data ? <SiteHeader /> : null}
-        <main id="main" tabIndex={-1}>
-          {children}
-        </main>
-        {data ? <SiteFooter /> : null}
-        {data ? <ChatWidget /> : null}
+        {inConsole ? (
+          children
+        ) : (
+          <RootDataProvider value={data}>
+            {data ? <SiteHeader /> : null}
+            <main id="main" tabIndex={-1}>
+              {children}
+            </main>
+            {data ? <SiteFooter /> : null}
+            {data ? <ChatWidget /> : null}
+          </RootDataProvider>
+        )}
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -77,20 +90,20 @@ export function ErrorBoundary() {
 }
 
 function ErrorPage({ status }: { status: number }) {
-  const { strings } = useRoot();
+  const t = useT();
   const href = useHref();
   const notFound = status === 404;
   return (
     <div className="page narrow error-page">
       <p className="eyebrow">{status}</p>
-      <h1>{notFound ? strings.notFoundTitle : strings.errorTitle}</h1>
-      <p className="lead">{notFound ? strings.notFoundText : strings.errorText}</p>
+      <h1>{notFound ? t('notFoundTitle') : t('errorTitle')}</h1>
+      <p className="lead">{notFound ? t('notFoundText') : t('errorText')}</p>
       <p className="actions">
         <a className="button" href={href('/')}>
-          {strings.goHome}
+          {t('goHome')}
         </a>
         <a className="button ghost" href={href('/search')}>
-          {strings.navSearch}
+          {t('navSearch')}
         </a>
       </p>
     </div>

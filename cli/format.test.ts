@@ -100,9 +100,9 @@ describe('formatters', () => {
 
   it('prints the raw source of a file untouched, with its sha on stderr', () => {
     const content = '---\ntitle: x\n---\nBody without a final newline';
-    const result = formatters.ContentFile!({ path: 'content/x.md', sha: 'f'.repeat(40), content, branch: 'main' }, { colours: plain, input: {} });
+    const result = formatters.ContentFile!({ path: 'content/x.md', sha: 'f'.repeat(40), content, branch: 'main', ref: 'a'.repeat(40) }, { colours: plain, input: {} });
     assert.equal(result.out, content);
-    assert.match(result.note!, /sha f{40}/);
+    assert.match(result.note!, /at a{7} · sha f{40}/);
   });
 
   it('colours an AI edit diff and exits 6 when the proposal has problems', () => {

@@ -77,6 +77,8 @@ test.describe('machine-readable documents', () => {
     expect(lines[0]).toBe('# Noa Castellan');
     expect(lines.find((l) => l.startsWith('> '))).toBeTruthy();
     for (const section of ['## Profile', '## Entries', '## Role lenses', '## API', '## Optional']) expect(lines).toContain(section);
+    const profile = await json<{ summary: string }>(request, '/api/v1/documents/profile');
+    expect(lines).toContain(`- [Core profile](${site}/documents/profile.md): ${profile.summary}`);
     const links = [...text.matchAll(/^- \[([^\]]+)\]\((\S+)\)/gm)].map((m) => m[2]!);
     expect(links.length).toBeGreaterThan(26 + 11 + 5);
     for (const link of links) {
@@ -108,6 +110,18 @@ test.describe('machine-readable documents', () => {
     }
     expect((await request.get('/entries/no-such-entry.md')).status()).toBe(404);
     expect((await request.get('/xx/entries.md')).status()).toBe(404);
+    // A page without a twin (a feed, a resource) has none either; a page that redirects sends its twin along.
+    expect((await request.get('/feed.xml.md')).status()).toBe(404);
+    expect((await request.get('/robots.txt.md')).status()).toBe(404);
+    const moved = await request.get('/en/entries.md', { maxRedirects: 0 });
+    expect(moved.status()).toBe(301);
+    expect(moved.headers()['location']).toBe('/entries.md');
+    // The list of documents says what each one holds, in the document's own words (its summary).
+    const documentsTwin = await (await request.get('/fr/documents.md')).text();
+    for (const name of ['profile', 'credentials', 'capabilities', 'talks', 'thinking']) {
+      const doc = await json<{ title: string; summary: string }>(request, `/api/v1/documents/${name}?locale=fr`);
+      expect(documentsTwin).toContain(`(${site}/fr/documents/${name}.md): ${doc.summary}`);
+    }
     const entries = await (await request.get('/entries.md?kind=education')).text();
     expect(entries.match(/^- \[/gm)).toHaveLength(3);
   });

@@ -57,6 +57,34 @@ test.describe('every page type in every locale', () => {
   });
 });
 
+test.describe('words about the subject come from the content', () => {
+  test('the list of documents shows each document’s own summary, marked English where it fell back', async ({ page, request }) => {
+    for (const locale of ['en', 'ja', 'es']) {
+      const names = ['profile', 'credentials', 'capabilities', 'talks', 'thinking'];
+      const docs = await Promise.all(names.map((name) => json<{ summary: string; translated: boolean }>(request, `/api/v1/documents/${name}?locale=${locale}`)));
+      await page.goto(`${prefix(locale)}/documents`);
+      const blurbs = page.locator('.doc-blurb');
+      await expect(blurbs).toHaveCount(names.length);
+      for (const [i, doc] of docs.entries()) {
+        expect(doc.summary.length, `${locale} ${names[i]}`).toBeGreaterThan(5);
+        await expect(blurbs.nth(i)).toHaveText(doc.summary);
+        if (!doc.translated && locale !== 'en') await expect(blurbs.nth(i)).toHaveAttribute('lang', 'en');
+      }
+    }
+  });
+
+  test('Markdown is rendered on the server: tables, lists, emphasis and links, with no raw Markdown left', async ({ page }) => {
+    await page.goto('/documents/capabilities');
+    await expect(page.locator('.document-body table th').first()).toHaveText('Capability');
+    expect(await page.locator('.document-body table tbody tr').count()).toBeGreaterThan(5);
+    await page.goto('/ja/');
+    await expect(page.locator('.brief-body h3').first()).toBeVisible();
+    await expect(page.locator('.brief-body li strong').first()).toBeVisible();
+    await expect(page.locator('.brief-body')).not.toContainText('**');
+    await expect(page.locator('.brief-body')).not.toContainText('## ');
+  });
+});
+
 test.describe('locales in the URL', () => {
   test('an unknown locale prefix is a 404 page, and so is an unknown page in a known locale', async ({ page }) => {
     for (const path of ['/xx', '/xx/entries', '/de/lenses/head-of-ai', '/fr/nothing-here', '/entries/no-such-entry', '/lenses/no-such-lens', '/documents/nope', '/ja/entries/no-such-entry']) {

@@ -2,12 +2,11 @@
 // renders answers as safe Markdown with their sources, and offers stop, retry and copy. Honest states
 // for 429 (with the wait) and 503; without a model it answers with matching search passages instead.
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { fill, plural } from '../i18n/format.ts';
 import { sitePath, type Locale } from '../i18n/locales.ts';
-import type { Strings } from '../i18n/dictionary.ts';
-import { useRoot } from '../components/root-data.ts';
+import type { Translate } from '../i18n/messages.ts';
+import { useRoot, useT } from '../components/root-data.ts';
 import { Icon } from '../components/Icons.tsx';
-import { Markdown } from '../markdown/Markdown.tsx';
+import { MarkdownText } from '../markdown/MarkdownText.tsx';
 import { createStreamParser, retryAfterSeconds, type ChatEvent } from './stream.ts';
 import { keepRecent, MAX_CONTENT, requestMessages } from './history.ts';
 import { fallbackSource, linkSlugs, sourceDirectory, type SourceLink } from './sources.ts';
@@ -55,7 +54,8 @@ type Message = UserMessage | AssistantMessage;
 let nextId = 1;
 
 export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { strings, site, locale } = useRoot();
+  const { site, locale, questions } = useRoot();
+  const t = useT();
   const firstName = site.subject.name.split(/\s+/)[0]!;
   const [messages, setMessages] = useState<Message[]>([]);
   const [trimmed, setTrimmed] = useState(false);
@@ -243,7 +243,7 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
     }
   };
 
-  const suggestions = [strings.chatSuggestion1, strings.chatSuggestion2, strings.chatSuggestion3].map((s) => fill(s, { name: firstName }));
+  const suggestions = questions;
 
   return (
     <section
@@ -259,33 +259,33 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
     >
       <div className="chat-header">
         <div>
-          <h2 id={titleId}>{fill(strings.chatTitle, { name: firstName })}</h2>
-          <p>{strings.chatIntro}</p>
+          <h2 id={titleId}>{t('chatTitle', { name: firstName })}</h2>
+          <p>{t('chatIntro')}</p>
         </div>
         <div className="chat-header-actions">
           {messages.length ? (
-            <button type="button" className="icon-button" onClick={reset} title={strings.chatNew}>
+            <button type="button" className="icon-button" onClick={reset} title={t('chatNew')}>
               <Icon name="plus" />
-              <span className="sr-only">{strings.chatNew}</span>
+              <span className="sr-only">{t('chatNew')}</span>
             </button>
           ) : null}
-          <button type="button" className="icon-button" onClick={onClose} title={strings.chatClose}>
+          <button type="button" className="icon-button" onClick={onClose} title={t('chatClose')}>
             <Icon name="close" />
-            <span className="sr-only">{strings.chatClose}</span>
+            <span className="sr-only">{t('chatClose')}</span>
           </button>
         </div>
       </div>
 
-      <div className="chat-log" ref={log} role="log" aria-live="polite" aria-busy={streaming} aria-label={fill(strings.chatTitle, { name: firstName })} tabIndex={0}>
+      <div className="chat-log" ref={log} role="log" aria-live="polite" aria-busy={streaming} aria-label={t('chatTitle', { name: firstName })} tabIndex={0}>
         {chatConfigured === false ? (
           <p className="chat-note" data-testid="chat-search-mode">
-            {strings.chatSearchMode}
+            {t('chatSearchMode')}
           </p>
         ) : null}
-        {trimmed ? <p className="chat-note">{strings.chatTrimmed}</p> : null}
-        {messages.length === 0 ? (
+        {trimmed ? <p className="chat-note">{t('chatTrimmed')}</p> : null}
+        {messages.length === 0 && suggestions.length ? (
           <div className="chat-suggestions">
-            <p id={`${titleId}-s`}>{strings.chatSuggestionsLabel}</p>
+            <p id={`${titleId}-s`}>{t('chatSuggestionsLabel')}</p>
             <ul aria-labelledby={`${titleId}-s`}>
               {suggestions.map((s) => (
                 <li key={s}>
@@ -300,14 +300,14 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
         {messages.map((m, i) =>
           m.role === 'user' ? (
             <div key={m.id} className="msg msg-user">
-              <span className="sr-only">{strings.chatYou}: </span>
+              <span className="sr-only">{t('chatYou')}: </span>
               <p>{m.content}</p>
             </div>
           ) : (
             <AssistantReply
               key={m.id}
               message={m}
-              strings={strings}
+              t={t}
               locale={locale}
               directory={directory}
               last={i === messages.length - 1}
@@ -323,11 +323,11 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
       <form className="chat-form" onSubmit={submit}>
         {waitSeconds > 0 ? (
           <p className="chat-note warn" role="status" data-testid="chat-wait">
-            {fill(strings.chatRateLimited, { s: waitSeconds })}
+            {t('chatRateLimited', { s: waitSeconds })}
           </p>
         ) : null}
         <label htmlFor="chat-input" className="sr-only">
-          {strings.chatInputLabel}
+          {t('chatInputLabel')}
         </label>
         <textarea
           id="chat-input"
@@ -335,21 +335,21 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
           value={input}
           maxLength={MAX_CONTENT}
           rows={2}
-          placeholder={strings.chatPlaceholder}
+          placeholder={t('chatPlaceholder')}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
           aria-describedby={input.length > MAX_CONTENT * 0.8 ? 'chat-length' : undefined}
         />
         {input.length > MAX_CONTENT * 0.8 ? (
           <p id="chat-length" className="chat-length">
-            {fill(strings.chatLength, { n: input.length })}
+            {t('chatLength', { n: input.length })}
           </p>
         ) : null}
         <div className="chat-controls">
           {voiceConfigured ? (
             <VoiceButton
               locale={locale}
-              strings={strings}
+              t={t}
               disabled={streaming}
               onText={(text) => {
                 setInput((current) => (current.trim() ? `${current.trim()} ${text}` : text));
@@ -362,12 +362,12 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
           {streaming ? (
             <button type="button" className="button stop" onClick={stop}>
               <Icon name="stop" />
-              {strings.chatStop}
+              {t('chatStop')}
             </button>
           ) : (
             <button type="submit" className="button" disabled={!input.trim() || waitSeconds > 0}>
               <Icon name="send" />
-              {strings.chatSend}
+              {t('chatSend')}
             </button>
           )}
         </div>
@@ -393,29 +393,29 @@ function applyEvent(message: AssistantMessage, event: ChatEvent): AssistantMessa
   }
 }
 
-function stepLabel(step: Step, strings: Strings): string {
+function stepLabel(step: Step, t: Translate): string {
   const input = step.input ?? {};
   switch (step.name) {
     case 'search_subject':
-      return fill(strings.chatToolSearch, { query: String(input.query ?? '') });
+      return t('chatToolSearch', { query: String(input.query ?? '') });
     case 'get_entry':
-      return fill(strings.chatToolEntry, { slug: String(input.slug ?? '') });
+      return t('chatToolEntry', { slug: String(input.slug ?? '') });
     case 'list_experience':
-      return strings.chatToolList;
+      return t('chatToolList');
     case 'list_lenses':
-      return strings.chatToolLenses;
+      return t('chatToolLenses');
     case 'get_document':
-      return fill(strings.chatToolDocument, { name: String(input.name ?? '') });
+      return t('chatToolDocument', { name: String(input.name ?? '') });
     case 'get_brief':
-      return strings.chatToolBrief;
+      return t('chatToolBrief');
     default:
-      return fill(strings.chatToolOther, { name: step.name });
+      return t('chatToolOther', { name: step.name });
   }
 }
 
 function AssistantReply(props: {
   message: AssistantMessage;
-  strings: Strings;
+  t: Translate;
   locale: Locale;
   directory: Map<string, SourceLink>;
   last: boolean;
@@ -424,20 +424,20 @@ function AssistantReply(props: {
   onRetry(): void;
   onCopy(): void;
 }) {
-  const { message: m, strings, locale, directory } = props;
+  const { message: m, t, locale, directory } = props;
   const sources = m.sources.map((slug) => directory.get(slug) ?? fallbackSource(locale, slug));
   const problem = m.problem;
   return (
     <div className="msg msg-assistant" data-status={m.status}>
-      <span className="sr-only">{strings.chatAssistant}: </span>
+      <span className="sr-only">{t('chatAssistant')}: </span>
       {m.steps.length ? (
         <ol className="chat-steps">
           {m.steps.map((step, i) => (
             <li key={i} className={step.done ? 'done' : 'running'}>
               {step.done ? <Icon name="check" size={14} /> : <span className="spinner" aria-hidden="true" />}
               <span className="step-label">
-                {stepLabel(step, strings)}
-                {step.done && step.found !== undefined ? <span className="step-count">{plural(locale, strings.chatToolFound, step.found)}</span> : null}
+                {stepLabel(step, t)}
+                {step.done && step.found !== undefined ? <span className="step-count">{t('chatToolFound', { n: step.found })}</span> : null}
               </span>
             </li>
           ))}
@@ -450,13 +450,13 @@ function AssistantReply(props: {
             <i />
             <i />
           </span>
-          {strings.chatThinking}
+          {t('chatThinking')}
         </p>
       ) : null}
-      {m.content ? <Markdown source={m.status === 'streaming' ? m.content : linkSlugs(m.content, directory)} className="answer" headingOffset={2} externalRel="nofollow noopener" /> : null}
+      {m.content ? <MarkdownText source={m.status === 'streaming' ? m.content : linkSlugs(m.content, directory)} className="answer" headingOffset={2} externalRel="nofollow noopener" /> : null}
       {m.passages ? (
         <div className="passages">
-          <h3>{strings.chatSearchHeading}</h3>
+          <h3>{t('chatSearchHeading')}</h3>
           {m.passages.length ? (
             <ul>
               {m.passages.map((p, i) => (
@@ -467,30 +467,30 @@ function AssistantReply(props: {
               ))}
             </ul>
           ) : (
-            <p>{strings.chatNoPassages}</p>
+            <p>{t('chatNoPassages')}</p>
           )}
         </div>
       ) : null}
-      {m.status === 'stopped' ? <p className="chat-status">{strings.chatStopped}</p> : null}
+      {m.status === 'stopped' ? <p className="chat-status">{t('chatStopped')}</p> : null}
       {problem ? (
         <p className={`chat-problem ${problem.kind}`} data-testid={`chat-problem-${problem.kind}`}>
           <Icon name="warning" size={16} />
           <span>
             {problem.kind === 'rate'
               ? props.waitSeconds > 0
-                ? fill(strings.chatRateLimited, { s: props.waitSeconds })
-                : strings.chatRateLimitedOver
+                ? t('chatRateLimited', { s: props.waitSeconds })
+                : t('chatRateLimitedOver')
               : problem.kind === 'network'
-                ? strings.chatNetwork
+                ? t('chatNetwork')
                 : problem.kind === 'rejected'
-                  ? fill(strings.chatRejected, { message: problem.message })
-                  : strings.chatUnavailable}
+                  ? t('chatRejected', { message: problem.message })
+                  : t('chatUnavailable')}
           </span>
         </p>
       ) : null}
       {sources.length && m.status !== 'streaming' ? (
         <div className="chat-sources">
-          <h3>{strings.chatSources}</h3>
+          <h3>{t('chatSources')}</h3>
           <ul>
             {sources.map((s) => (
               <li key={s.slug}>
@@ -505,13 +505,13 @@ function AssistantReply(props: {
           {m.content ? (
             <button type="button" className="chip" onClick={props.onCopy}>
               <Icon name={props.copied ? 'check' : 'copy'} size={14} />
-              <span aria-live="polite">{props.copied ? strings.chatCopied : strings.chatCopy}</span>
+              <span aria-live="polite">{props.copied ? t('chatCopied') : t('chatCopy')}</span>
             </button>
           ) : null}
           {props.last && (m.status === 'error' || m.status === 'stopped' || m.content) && !m.passages ? (
             <button type="button" className="chip" onClick={props.onRetry} disabled={props.waitSeconds > 0}>
               <Icon name="retry" size={14} />
-              {strings.chatRetry}
+              {t('chatRetry')}
             </button>
           ) : null}
         </div>

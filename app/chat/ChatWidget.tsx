@@ -1,21 +1,21 @@
 // The chat launcher on every page. Without JavaScript it is a link to the search page; once the page is
 // interactive it becomes a button that opens the chat panel, whose code loads only on first use.
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { fill } from '../i18n/format.ts';
-import { useHref, useRoot } from '../components/root-data.ts';
+import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { Icon } from '../components/Icons.tsx';
 
 const loadPanel = () => import('./ChatPanel.tsx');
 const ChatPanel = lazy(() => loadPanel().then((m) => ({ default: m.ChatPanel })));
 
 export function ChatWidget() {
-  const { strings, site } = useRoot();
+  const { site } = useRoot();
+  const t = useT();
   const href = useHref();
   const [interactive, setInteractive] = useState(false);
   const [open, setOpen] = useState(false);
   const [mounted, setMounted] = useState(false);
   const launcher = useRef<HTMLButtonElement>(null);
-  const label = fill(strings.chatOpen, { name: site.subject.name.split(/\s+/)[0]! });
+  const label = t('chatOpen', { name: site.subject.name.split(/\s+/)[0]! });
 
   const show = useCallback(() => {
     setMounted(true);

@@ -1,8 +1,7 @@
 // The microphone button: record, then transcribe through /api/transcribe, then hand the text back for
 // review (never sent on its own). Problems are stated plainly next to the button.
 import { useEffect, useRef, useState } from 'react';
-import { fill } from '../i18n/format.ts';
-import type { Strings } from '../i18n/dictionary.ts';
+import type { Translate } from '../i18n/messages.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
 import { retryAfterSeconds } from './stream.ts';
@@ -10,7 +9,7 @@ import { audioMimeType, blobToBase64, classifyMediaError, startRecording, voiceS
 
 const MAX_SECONDS = 60;
 
-export function VoiceButton({ locale, strings, disabled, onText }: { locale: Locale; strings: Strings; disabled: boolean; onText(text: string): void }) {
+export function VoiceButton({ locale, t, disabled, onText }: { locale: Locale; t: Translate; disabled: boolean; onText(text: string): void }) {
   const [phase, setPhase] = useState<'idle' | 'recording' | 'transcribing'>('idle');
   const [seconds, setSeconds] = useState(0);
   const [note, setNote] = useState<{ text: string; error: boolean } | undefined>();
@@ -33,7 +32,7 @@ export function VoiceButton({ locale, strings, disabled, onText }: { locale: Loc
   async function begin() {
     setNote(undefined);
     if (!voiceSupported()) {
-      setNote({ text: strings.voiceUnsupported, error: true });
+      setNote({ text: t('voiceUnsupported'), error: true });
       return;
     }
     try {
@@ -42,7 +41,7 @@ export function VoiceButton({ locale, strings, disabled, onText }: { locale: Loc
       setPhase('recording');
     } catch (error) {
       const problem = classifyMediaError(error);
-      setNote({ text: problem === 'denied' ? strings.voiceDenied : problem === 'no-mic' ? strings.voiceNoMic : problem === 'unsupported' ? strings.voiceUnsupported : strings.voiceFailed, error: true });
+      setNote({ text: problem === 'denied' ? t('voiceDenied') : problem === 'no-mic' ? t('voiceNoMic') : problem === 'unsupported' ? t('voiceUnsupported') : t('voiceFailed'), error: true });
     }
   }
 
@@ -60,18 +59,18 @@ export function VoiceButton({ locale, strings, disabled, onText }: { locale: Loc
       });
       if (!res.ok) {
         const text =
-          res.status === 503 ? strings.voiceNotConfigured : res.status === 429 ? fill(strings.chatRateLimited, { s: retryAfterSeconds(res.headers.get('Retry-After')) }) : strings.voiceFailed;
+          res.status === 503 ? t('voiceNotConfigured') : res.status === 429 ? t('chatRateLimited', { s: retryAfterSeconds(res.headers.get('Retry-After')) }) : t('voiceFailed');
         setNote({ text, error: true });
         return;
       }
       const { text } = (await res.json()) as { text?: string };
-      if (!text?.trim()) setNote({ text: strings.voiceEmpty, error: true });
+      if (!text?.trim()) setNote({ text: t('voiceEmpty'), error: true });
       else {
         onText(text.trim());
-        setNote({ text: strings.voiceReview, error: false });
+        setNote({ text: t('voiceReview'), error: false });
       }
     } catch {
-      setNote({ text: strings.voiceFailed, error: true });
+      setNote({ text: t('voiceFailed'), error: true });
     } finally {
       setPhase('idle');
     }
@@ -86,13 +85,13 @@ export function VoiceButton({ locale, strings, disabled, onText }: { locale: Loc
         onClick={() => void (recordingNow ? finish() : begin())}
         disabled={disabled || phase === 'transcribing'}
         aria-pressed={recordingNow}
-        title={recordingNow ? strings.voiceStop : strings.voiceStart}
+        title={recordingNow ? t('voiceStop') : t('voiceStart')}
       >
         <Icon name={recordingNow ? 'stop' : 'mic'} />
-        <span className="sr-only">{recordingNow ? strings.voiceStop : strings.voiceStart}</span>
+        <span className="sr-only">{recordingNow ? t('voiceStop') : t('voiceStart')}</span>
       </button>
       <p className={`voice-note${note?.error ? ' error' : ''}`} role="status" data-testid="voice-note">
-        {recordingNow ? fill(strings.voiceRecording, { s: seconds }) : phase === 'transcribing' ? strings.voiceTranscribing : note?.text ?? ''}
+        {recordingNow ? t('voiceRecording', { s: seconds }) : phase === 'transcribing' ? t('voiceTranscribing') : note?.text ?? ''}
       </p>
     </div>
   );

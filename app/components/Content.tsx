@@ -2,17 +2,18 @@
 import type { ReactNode } from 'react';
 import { htmlLang, sitePath } from '../i18n/locales.ts';
 import type { EntryShortData } from '../utils/types.ts';
-import { useRoot } from './root-data.ts';
+import { useRoot, useT } from './root-data.ts';
 import { Icon } from './Icons.tsx';
 
 /** Says plainly that a record is shown in English because its translation is missing or stale. */
 export function FallbackNote({ translated }: { translated: boolean }) {
-  const { strings, locale } = useRoot();
+  const { locale } = useRoot();
+  const t = useT();
   if (translated || locale === 'en') return null;
   return (
     <p className="fallback-note" data-testid="fallback-note">
       <Icon name="globe" size={16} />
-      <span>{strings.fallbackNote}</span>
+      <span>{t('fallbackNote')}</span>
     </p>
   );
 }
@@ -23,12 +24,13 @@ export function recordLang(translated: boolean, locale: string): string | undefi
 }
 
 export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { entry: EntryShortData; headingLevel?: 2 | 3; showKeyResult?: boolean }) {
-  const { strings, siteUrl, locale } = useRoot();
+  const { siteUrl, locale } = useRoot();
+  const t = useT();
   const Heading = `h${headingLevel}` as 'h3';
   return (
     <article className={`entry-card kind-${entry.kind}`} lang={recordLang(entry.translated, locale)}>
       <p className="entry-meta">
-        <span className="kind-badge">{strings.kind[entry.kind]}</span>
+        <span className="kind-badge">{t(`kind.${entry.kind}`)}</span>
         <span className="period">{entry.period.label}</span>
       </p>
       <Heading className="entry-title">
@@ -38,14 +40,14 @@ export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { e
       <p className="entry-summary">{entry.summary}</p>
       {showKeyResult ? (
         <p className="entry-result">
-          <span className="sr-only">{strings.keyResult}: </span>
+          <span className="sr-only">{t('keyResult')}: </span>
           {entry.keyResult}
         </p>
       ) : null}
       {!entry.translated && locale !== 'en' ? (
         <p className="fallback-inline" lang={htmlLang[locale]}>
           <Icon name="globe" size={14} />
-          <span>{strings.fallbackNote}</span>
+          <span>{t('fallbackNote')}</span>
         </p>
       ) : null}
     </article>

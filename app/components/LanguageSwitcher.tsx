@@ -2,13 +2,13 @@
 // so it opens without JavaScript; with it, a click outside or Escape closes it.
 import { useEffect, useRef } from 'react';
 import { useLocation } from '@remix-run/react';
-import { htmlLang, locales, nativeName, switchLocale } from '../i18n/locales.ts';
-import { fill } from '../i18n/format.ts';
-import { useRoot } from './root-data.ts';
+import { localeFacts, locales, switchLocale } from '../i18n/locales.ts';
+import { useRoot, useT } from './root-data.ts';
 import { Icon } from './Icons.tsx';
 
 export function LanguageSwitcher() {
-  const { locale, strings } = useRoot();
+  const { locale } = useRoot();
+  const t = useT();
   const location = useLocation();
   const ref = useRef<HTMLDetailsElement>(null);
 
@@ -39,21 +39,21 @@ export function LanguageSwitcher() {
 
   return (
     <details className="lang-menu" ref={ref}>
-      <summary aria-label={fill(strings.languageCurrent, { language: nativeName[locale] })}>
+      <summary aria-label={t('languageCurrent', { language: localeFacts[locale].nativeName })}>
         <Icon name="globe" />
-        <span className="lang-current">{nativeName[locale]}</span>
+        <span className="lang-current">{localeFacts[locale].nativeName}</span>
       </summary>
       <ul>
         {locales.map((l) => (
           <li key={l}>
             <a
               href={switchLocale(location.pathname, location.search, l)}
-              hrefLang={htmlLang[l]}
-              lang={htmlLang[l]}
+              hrefLang={localeFacts[l].htmlLang}
+              lang={localeFacts[l].htmlLang}
               aria-current={l === locale ? 'true' : undefined}
               data-locale={l}
             >
-              {nativeName[l]}
+              {localeFacts[l].nativeName}
               {l === locale ? <Icon name="check" size={16} /> : null}
             </a>
           </li>

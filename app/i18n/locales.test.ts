@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { alternates, htmlLang, isLocale, localizePath, parseLocalePath, sitePath, switchLocale } from './locales.ts';
-import { fill, formatDay, plural } from './format.ts';
+import { alternates, htmlLang, isLocale, localeFacts, locales, localizePath, parseLocalePath, sitePath, switchLocale } from './locales.ts';
+import { localeOfSpokenLanguage } from '../../operations/contract/locales.ts';
 
 describe('locale paths', () => {
   it('reads English from an unprefixed path and the others from their prefix', () => {
@@ -48,23 +48,27 @@ describe('locale paths', () => {
   });
 });
 
-describe('filling strings', () => {
-  it('replaces placeholders and leaves unknown ones visible', () => {
-    assert.equal(fill('Ask about {name}', { name: 'Noa' }), 'Ask about Noa');
-    assert.equal(fill('{a} and {b}', { a: 1 }), '1 and {b}');
+describe('the locale table', () => {
+  it('has one row per locale, each with every fact filled in', () => {
+    assert.deepEqual(Object.keys(localeFacts).sort(), [...locales].sort());
+    for (const locale of locales) {
+      for (const [field, value] of Object.entries(localeFacts[locale])) assert.ok(typeof value === 'object' ? Object.values(value).every(Boolean) : value, `${locale}.${field}`);
+    }
   });
 
-  it('chooses plural forms by the locale’s rules', () => {
-    const forms = { one: '{n} entry', other: '{n} entries' };
-    assert.equal(plural('en', forms, 1), '1 entry');
-    assert.equal(plural('en', forms, 0), '0 entries');
-    assert.equal(plural('fr', { one: '{n} élément', other: '{n} éléments' }, 0), '0 élément');
-    assert.equal(plural('ja', { one: '{n} 件', other: '{n} 件' }, 1), '1 件');
+  it('uses tags the Intl APIs know', () => {
+    for (const locale of locales) {
+      const { htmlLang: tag, intlLocale } = localeFacts[locale];
+      assert.equal(Intl.getCanonicalLocales(tag)[0], tag, `${locale} htmlLang`);
+      assert.equal(new Intl.DateTimeFormat(intlLocale).resolvedOptions().locale.split('-')[0], intlLocale.split('-')[0], `${locale} intlLocale`);
+    }
   });
 
-  it('writes dates in the locale', () => {
-    assert.equal(formatDay('en', '2026-05-18'), '18 May 2026');
-    assert.match(formatDay('ja', '2026-05-18'), /2026年5月18日/);
-    assert.equal(formatDay('fr', 'not a day'), 'not a day');
+  it('finds the locale of a language a transcription reports, by code or by name', () => {
+    assert.equal(localeOfSpokenLanguage('ja'), 'ja');
+    assert.equal(localeOfSpokenLanguage('Japanese'), 'ja');
+    assert.equal(localeOfSpokenLanguage('chinese'), 'zh');
+    assert.equal(localeOfSpokenLanguage('esperanto'), 'eo');
+    assert.equal(localeOfSpokenLanguage('klingon'), undefined);
   });
 });

@@ -1,15 +1,12 @@
 // Locales of the site and their URLs: English unprefixed, the others under `/{locale}/`.
 // Pure functions, shared by the server and the browser.
-import { locales, type Locale } from './vocabulary.ts';
+import { localeFacts, locales, type Locale } from '../../operations/contract/locales.ts';
 
-export { locales, type Locale };
+export { localeFacts, locales, type Locale };
 export const defaultLocale: Locale = 'en';
 
-/** BCP 47 tag for `lang` and `hreflang`: the script subtag tells Simplified from Traditional Chinese. */
-export const htmlLang: Record<Locale, string> = { en: 'en', zh: 'zh-Hans', 'zh-hant': 'zh-Hant', ja: 'ja', fr: 'fr', es: 'es', eo: 'eo' };
-export const ogLocale: Record<Locale, string> = { en: 'en_GB', zh: 'zh_CN', 'zh-hant': 'zh_TW', ja: 'ja_JP', fr: 'fr_FR', es: 'es_ES', eo: 'eo' };
-/** Each language named in itself, for the language switcher. */
-export const nativeName: Record<Locale, string> = { en: 'English', zh: '简体中文', 'zh-hant': '繁體中文', ja: '日本語', fr: 'Français', es: 'Español', eo: 'Esperanto' };
+/** BCP 47 tag for `lang` and `hreflang` (a view of the locale table, used on almost every element). */
+export const htmlLang = Object.fromEntries(locales.map((l) => [l, localeFacts[l].htmlLang])) as Record<Locale, string>;
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (locales as readonly string[]).includes(value);

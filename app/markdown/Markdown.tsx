@@ -1,7 +1,11 @@
-// Renders the parsed Markdown tree as React elements. Text always goes through React's escaping, and
-// links are the ones parseInline already checked with safeHref, so nothing here can inject HTML.
-import { Fragment, useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type Block, type Inline } from './parse.ts';
+// Renders a parsed Markdown tree (operations/content/markdown.ts) as React elements. Pages get the tree
+// from their loader, so the parser never ships with them; the chat parses in the browser (MarkdownText).
+// Text always goes through React's escaping, and the tree holds only safe links, so nothing here can
+// inject HTML.
+import { Fragment, type ReactNode } from 'react';
+import type { List, ListItem, Nodes, PhrasingContent, Root, RootContent, Table } from 'mdast';
+
+export type { Root as MarkdownTree } from 'mdast';
 
 export interface MarkdownOptions {
   /** Added to heading levels, so a "# title" inside a page section becomes an h2 or h3. */
@@ -10,97 +14,121 @@ export interface MarkdownOptions {
   externalRel?: string;
 }
 
-export function Markdown({ source, className, ...options }: { source: string; className?: string } & MarkdownOptions) {
-  const blocks = useMemo(() => parseMarkdown(source), [source]);
-  return <div className={className ? `prose ${className}` : 'prose'}>{renderBlocks(blocks, options)}</div>;
+export function Markdown({ tree, className, ...options }: { tree: Root; className?: string } & MarkdownOptions) {
+  return <div className={className ? `prose ${className}` : 'prose'}>{renderBlocks(tree.children, options)}</div>;
 }
 
-export function renderBlocks(blocks: Block[], options: MarkdownOptions = {}, tight = false): ReactNode {
-  return blocks.map((block, i) => <Fragment key={i}>{renderBlock(block, options, tight)}</Fragment>);
+function renderBlocks(nodes: readonly RootContent[], options: MarkdownOptions, tight = false): ReactNode {
+  return nodes.map((node, i) => <Fragment key={i}>{renderBlock(node, options, tight)}</Fragment>);
 }
 
-function renderBlock(block: Block, options: MarkdownOptions, tight: boolean): ReactNode {
-  switch (block.type) {
+function renderBlock(node: RootContent, options: MarkdownOptions, tight: boolean): ReactNode {
+  switch (node.type) {
     case 'heading': {
-      const level = Math.min(6, block.level + (options.headingOffset ?? 0));
+      const level = Math.min(6, node.depth + (options.headingOffset ?? 0));
       const Tag = `h${level}` as 'h2';
-      return <Tag>{renderInline(block.children, options)}</Tag>;
+      return <Tag>{renderInline(node.children, options)}</Tag>;
     }
     case 'paragraph':
-      return tight ? renderInline(block.children, options) : <p>{renderInline(block.children, options)}</p>;
+      return tight ? renderInline(node.children, options) : <p>{renderInline(node.children, options)}</p>;
     case 'blockquote':
-      return <blockquote>{renderBlocks(block.children, options)}</blockquote>;
+      return <blockquote>{renderBlocks(node.children, options)}</blockquote>;
     case 'list': {
-      const items = block.items.map((item, i) => <li key={i}>{renderBlocks(item, options, block.tight)}</li>);
-      return block.ordered ? <ol start={block.start === 1 ? undefined : block.start}>{items}</ol> : <ul>{items}</ul>;
+      const loose = isLoose(node);
+      const items = node.children.map((item, i) => <li key={i}>{renderBlocks(item.children, options, !loose)}</li>);
+      const start = node.start ?? 1;
+      return node.ordered ? <ol start={start === 1 ? undefined : start}>{items}</ol> : <ul>{items}</ul>;
     }
     case 'code':
       return (
         <pre>
-          <code>{block.value}</code>
+          <code>{node.value}</code>
         </pre>
       );
-    case 'hr':
+    case 'thematicBreak':
       return <hr />;
-    case 'table': {
-      const label = block.head.map((cell) => plain(cell)).join(', ');
-      return (
-        <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                {block.head.map((cell, c) => (
-                  <th key={c} scope="col" style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                    {renderInline(cell, options)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, r) => (
-                <tr key={r}>
-                  {row.map((cell, c) => (
-                    <td key={c} style={block.align[c] ? { textAlign: block.align[c]! } : undefined}>
-                      {renderInline(cell, options)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
-    }
+    case 'table':
+      return renderTable(node, options);
+    default:
+      return null;
   }
 }
 
-export function renderInline(nodes: Inline[], options: MarkdownOptions = {}): ReactNode {
+/** A list is loose (its paragraphs keep <p>) when it or any item is spread out by blank lines, as in mdast-util-to-hast. */
+function isLoose(list: List): boolean {
+  return Boolean(list.spread) || list.children.some((item: ListItem) => (item.spread ?? item.children.length > 1) === true);
+}
+
+function renderTable(table: Table, options: MarkdownOptions): ReactNode {
+  const [head, ...rows] = table.children;
+  if (!head) return null;
+  const align = (c: number) => {
+    const value = table.align?.[c];
+    return value ? { textAlign: value } : undefined;
+  };
+  const label = head.children.map((cell) => textOf(cell)).join(', ');
+  return (
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      <table>
+        <thead>
+          <tr>
+            {head.children.map((cell, c) => (
+              <th key={c} scope="col" style={align(c)}>
+                {renderInline(cell.children, options)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, r) => (
+            <tr key={r}>
+              {head.children.map((_, c) => {
+                const cell = row.children[c];
+                return (
+                  <td key={c} style={align(c)}>
+                    {cell ? renderInline(cell.children, options) : null}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function renderInline(nodes: readonly PhrasingContent[], options: MarkdownOptions): ReactNode {
   return nodes.map((node, i) => {
     switch (node.type) {
       case 'text':
         return <Fragment key={i}>{node.value}</Fragment>;
       case 'strong':
         return <strong key={i}>{renderInline(node.children, options)}</strong>;
-      case 'em':
+      case 'emphasis':
         return <em key={i}>{renderInline(node.children, options)}</em>;
-      case 'del':
+      case 'delete':
         return <del key={i}>{renderInline(node.children, options)}</del>;
-      case 'code':
+      case 'inlineCode':
         return <code key={i}>{node.value}</code>;
       case 'break':
         return <br key={i} />;
       case 'link': {
-        const external = /^https?:/i.test(node.href);
+        const external = /^https?:/i.test(node.url);
         return (
-          <a key={i} href={node.href} rel={external ? options.externalRel : undefined}>
+          <a key={i} href={node.url} rel={external ? options.externalRel : undefined}>
             {renderInline(node.children, options)}
           </a>
         );
       }
+      default:
+        return null;
     }
   });
 }
 
-function plain(nodes: Inline[]): string {
-  return nodes.map((n) => (n.type === 'text' || n.type === 'code' ? n.value : n.type === 'break' ? ' ' : plain(n.children))).join('');
+function textOf(node: Nodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  if (node.type === 'break') return ' ';
+  return 'children' in node ? node.children.map((child) => textOf(child)).join('') : '';
 }

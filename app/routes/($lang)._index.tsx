@@ -2,13 +2,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { pageLocale, readBrief, readEntries, readLenses } from '../utils/data.server.ts';
-import { pageMeta, personJsonLd, profilePageJsonLd, rootData } from '../utils/seo.ts';
-import { Markdown } from '../markdown/Markdown.tsx';
-import { excerpt, markdownToText } from '../markdown/parse.ts';
-import { EntryList, FallbackNote, recordLang } from '../components/Content.tsx';
-import { useHref, useRoot } from '../components/root-data.ts';
-import { fill, plural } from '../i18n/format.ts';
-import { sitePath } from '../i18n/locales.ts';
+import { siteIdentity } from '../utils/operations.server.ts';
+import { mdText, twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
+import { pageMeta, personJsonLd, profilePageJsonLd, rootData, rootTranslator } from '../utils/seo.ts';
+import { markdownExcerpt, markdownTree } from '../markdown/tree.server.ts';
+import { EntryList, recordLang } from '../components/Content.tsx';
+import { BriefSection } from '../components/pages/BriefSection.tsx';
+import { useHref, useRoot, useT } from '../components/root-data.ts';
+import { localizePath, sitePath } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
@@ -16,13 +17,15 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const [brief, list, lenses] = await Promise.all([readBrief(context, locale), readEntries(context, locale), readLenses(context, locale)]);
   const current = list.entries.find((e) => e.kind === 'experience' && e.period.end === null);
   return {
-    brief,
+    brief: { markdown: brief.markdown, translated: brief.translated, tree: markdownTree(brief.markdown) },
+    // The site's description is written in English; other languages describe the page with the brief's opening, without its notice.
+    description: locale === 'en' ? siteIdentity(context).site.description : markdownExcerpt(brief.markdown.replace(/^>.*$/m, ''), 200),
     current: current ? { title: current.title, organisation: current.organisation, url: current.url } : undefined,
     featured: list.entries.filter((e) => e.featured),
     latest: list.entries.filter((e) => !e.featured).slice(0, 4),
     total: list.total,
     alumniOf: [...new Set(list.entries.filter((e) => e.kind === 'education').map((e) => e.organisation))],
-    lenses: lenses.map((l) => ({ id: l.id, title: l.title, url: l.url, evidence: l.evidence.entries, pitch: excerpt(markdownToText(l.pitch), 120), translated: l.translated })),
+    lenses: lenses.map((l) => ({ id: l.id, title: l.title, url: l.url, evidence: l.evidence.entries, translated: l.translated })),
   };
 }
 
@@ -31,23 +34,50 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
   if (!data || !root) return [];
   const person = personJsonLd(root, { jobTitle: data.current?.title, worksFor: data.current?.organisation, alumniOf: data.alumniOf });
   return pageMeta(matches, location, {
-    title: `${root.site.subject.name} · ${root.strings.homeEyebrow}`,
-    description: root.locale === 'en' ? root.site.description : excerpt(markdownToText(data.brief.markdown.replace(/^>.*$/m, '')), 200),
+    title: `${root.site.subject.name} · ${rootTranslator(root)('homeEyebrow')}`,
+    description: data.description,
     type: 'profile',
     jsonLd: profilePageJsonLd(root, location.pathname, person),
   });
 };
 
+export const markdown: MarkdownTwin<typeof loader> = (args) => {
+  const { data, t, site, siteUrl, locale } = args;
+  const { twin, fallback, entryLine, footer } = twinParts(args);
+  return [
+    `# ${site.subject.name}`,
+    '',
+    ...fallback(data.brief.translated),
+    data.brief.markdown.trim(),
+    '',
+    `## ${t('highlights')}`,
+    '',
+    ...data.featured.map(entryLine),
+    '',
+    `## ${t('lensesHeading')}`,
+    '',
+    ...data.lenses.map((l) => `- [${mdText(l.title)}](${twin(`/lenses/${l.id}`)})`),
+    '',
+    `## ${t('entriesTitle')}`,
+    '',
+    `- [${t('allEntries')} (${data.total})](${twin('/entries')})`,
+    `- [${t('documentsTitle')}](${twin('/documents')})`,
+    `- [JSON Resume](${siteUrl}${localizePath(locale, '/resume.json')})`,
+    ...footer('/'),
+  ].join('\n');
+};
+
 export default function Home() {
   const data = useLoaderData<typeof loader>();
-  const { strings, site, siteUrl, locale } = useRoot();
+  const { site, siteUrl, locale } = useRoot();
+  const t = useT();
   const href = useHref();
   const firstName = site.subject.name.split(/\s+/)[0]!;
   return (
     <div className="page home">
       <div className="hero-grid">
         <section className="hero" aria-labelledby="hero-name">
-          <p className="eyebrow">{strings.homeEyebrow}</p>
+          <p className="eyebrow">{t('homeEyebrow')}</p>
           <h1 id="hero-name">{site.subject.name}</h1>
           {data.current ? (
             <p className="hero-role">
@@ -60,17 +90,17 @@ export default function Home() {
           <p className="actions">
             <a className="button" href={href('/search')} data-open-chat="">
               <Icon name="chat" />
-              {fill(strings.askCta, { name: firstName })}
+              {t('askCta', { name: firstName })}
             </a>
             <a className="button ghost" href={href('/entries')}>
-              {strings.browseEntries}
+              {t('browseEntries')}
               <Icon name="arrow" />
             </a>
           </p>
         </section>
         <aside className="glance card-surface" aria-labelledby="glance-heading">
           <h2 id="glance-heading" className="glance-heading">
-            {strings.contact}
+            {t('contact')}
           </h2>
           {site.subject.email ? (
             <p>
@@ -94,25 +124,19 @@ export default function Home() {
 
       <section aria-labelledby="highlights-heading" className="section first">
         <h2 id="highlights-heading" className="section-title">
-          {strings.highlights}
+          {t('highlights')}
         </h2>
         <EntryList className="card-grid four" entries={data.featured} />
       </section>
 
       <div className="home-grid section">
-        <section className="brief card-surface" aria-labelledby="brief-heading" lang={recordLang(data.brief.translated, locale)}>
-          <h2 id="brief-heading" className="section-title">
-            {strings.briefHeading}
-          </h2>
-          <FallbackNote translated={data.brief.translated} />
-          <Markdown source={data.brief.markdown} headingOffset={1} className="brief-body" />
-        </section>
+        <BriefSection brief={data.brief} />
 
         <section aria-labelledby="lenses-heading" className="lens-rail">
           <h2 id="lenses-heading" className="section-title">
-            {strings.lensesHeading}
+            {t('lensesHeading')}
           </h2>
-          <p className="section-intro">{strings.lensesIntro}</p>
+          <p className="section-intro">{t('lensesIntro')}</p>
           <ul className="lens-grid">
             {data.lenses.map((l) => (
               <li key={l.id}>
@@ -120,7 +144,7 @@ export default function Home() {
                   <span className="lens-title" lang={recordLang(l.translated, locale)}>
                     {l.title}
                   </span>
-                  <span className="lens-count">{plural(locale, strings.evidenceCount, l.evidence)}</span>
+                  <span className="lens-count">{t('evidenceCount', { n: l.evidence })}</span>
                 </a>
               </li>
             ))}
@@ -130,12 +154,12 @@ export default function Home() {
 
       <section aria-labelledby="latest-heading" className="section">
         <h2 id="latest-heading" className="section-title">
-          {strings.latest}
+          {t('latest')}
         </h2>
         <EntryList className="card-grid four" entries={data.latest} />
         <p className="more">
           <a className="button ghost" href={href('/entries')}>
-            {strings.allEntries} ({data.total})
+            {t('allEntries')} ({data.total})
             <Icon name="arrow" />
           </a>
         </p>

@@ -3,10 +3,10 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData, useSubmit } from '@remix-run/react';
 import { kinds, lensIds, tags } from '../i18n/vocabulary.ts';
 import { entryFilters, pageLocale, readEntries, readLenses } from '../utils/data.server.ts';
-import { pageMeta, rootData, webPageJsonLd } from '../utils/seo.ts';
+import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
+import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.ts';
 import { EntryList, PageHeader } from '../components/Content.tsx';
-import { useHref, useRoot } from '../components/root-data.ts';
-import { plural } from '../i18n/format.ts';
+import { useHref, useT } from '../components/root-data.ts';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
@@ -18,41 +18,47 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
   const root = rootData(matches);
   if (!root) return [];
-  const title = `${root.strings.entriesTitle} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: root.strings.entriesIntro, keepQuery: true, jsonLd: webPageJsonLd(root, location.pathname, title, root.strings.entriesIntro, 'CollectionPage') });
+  const t = rootTranslator(root);
+  const title = `${t('entriesTitle')} · ${root.site.subject.name}`;
+  return pageMeta(matches, location, { title, description: t('entriesIntro'), keepQuery: true, jsonLd: webPageJsonLd(root, location.pathname, title, t('entriesIntro'), 'CollectionPage') });
+};
+
+export const markdown: MarkdownTwin<typeof loader> = (args) => {
+  const { entryLine, footer } = twinParts(args);
+  return [`# ${args.t('entriesTitle')}`, '', args.t('entriesIntro'), '', ...args.data.entries.map(entryLine), ...footer('/entries')].join('\n');
 };
 
 export default function Entries() {
   const { filters, entries, total, lensTitles } = useLoaderData<typeof loader>();
-  const { strings, locale } = useRoot();
+  const t = useT();
   const href = useHref();
   const submit = useSubmit();
   const active = Boolean(filters.kind || filters.tag || filters.lens);
   return (
     <div className="page">
-      <PageHeader title={strings.entriesTitle} lead={strings.entriesIntro} />
-      <Form method="get" action={href('/entries')} className="filters" aria-label={strings.filtersLabel} role="search" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}>
-        <FilterSelect name="kind" label={strings.filterKind} any={strings.filterAny} value={filters.kind} options={kinds.map((k) => [k, strings.kind[k]])} />
-        <FilterSelect name="tag" label={strings.filterTag} any={strings.filterAny} value={filters.tag} options={tags.map((t) => [t, strings.tag[t]])} />
-        <FilterSelect name="lens" label={strings.filterLens} any={strings.filterAny} value={filters.lens} options={lensIds.map((l) => [l, lensTitles[l] ?? l])} />
+      <PageHeader title={t('entriesTitle')} lead={t('entriesIntro')} />
+      <Form method="get" action={href('/entries')} className="filters" aria-label={t('filtersLabel')} role="search" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}>
+        <FilterSelect name="kind" label={t('filterKind')} any={t('filterAny')} value={filters.kind} options={kinds.map((k) => [k, t(`kind.${k}`)])} />
+        <FilterSelect name="tag" label={t('filterTag')} any={t('filterAny')} value={filters.tag} options={tags.map((tag) => [tag, t(`tag.${tag}`)])} />
+        <FilterSelect name="lens" label={t('filterLens')} any={t('filterAny')} value={filters.lens} options={lensIds.map((l) => [l, lensTitles[l] ?? l])} />
         <div className="field buttons">
           <button type="submit" className="button">
-            {strings.filterApply}
+            {t('filterApply')}
           </button>
           {active ? (
             <a className="button ghost" href={href('/entries')}>
-              {strings.filterClear}
+              {t('filterClear')}
             </a>
           ) : null}
         </div>
       </Form>
       <p className="result-count" role="status" data-testid="entry-count">
-        {plural(locale, strings.entryCount, total)}
+        {t('entryCount', { n: total })}
       </p>
       {entries.length ? (
         <EntryList className="entry-list" entries={entries} headingLevel={2} />
       ) : (
-        <p className="empty">{strings.noEntries}</p>
+        <p className="empty">{t('noEntries')}</p>
       )}
     </div>
   );

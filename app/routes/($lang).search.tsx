@@ -2,10 +2,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { pageLocale, readSearch } from '../utils/data.server.ts';
-import { pageMeta, rootData } from '../utils/seo.ts';
+import { mdText, twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
+import { pageMeta, rootData, rootTranslator } from '../utils/seo.ts';
 import { PageHeader } from '../components/Content.tsx';
-import { useHref, useRoot } from '../components/root-data.ts';
-import { fill, plural } from '../i18n/format.ts';
+import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { htmlLang, parseLocalePath, sitePath } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
 
@@ -18,37 +18,50 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
   const root = rootData(matches);
   if (!root) return [];
-  const title = data?.q
-    ? `${fill(root.strings.searchResultsFor, { q: data.q })} · ${root.site.subject.name}`
-    : `${root.strings.searchTitle} · ${root.site.subject.name}`;
+  const t = rootTranslator(root);
+  const title = data?.q ? `${t('searchResultsFor', { q: data.q })} · ${root.site.subject.name}` : `${t('searchTitle')} · ${root.site.subject.name}`;
   return [
-    ...pageMeta(matches, location, { title, description: root.strings.searchIntro, keepQuery: true }),
+    ...pageMeta(matches, location, { title, description: t('searchIntro'), keepQuery: true }),
     ...(data?.q ? [{ name: 'robots', content: 'noindex' }] : []),
   ];
 };
 
+export const markdown: MarkdownTwin<typeof loader> = (args) => {
+  const { data, t, siteUrl } = args;
+  const { q, results } = data;
+  const { footer } = twinParts(args);
+  return [
+    `# ${q ? t('searchResultsFor', { q }) : t('searchTitle')}`,
+    '',
+    ...(q && !results.length ? [t('noResults', { q })] : []),
+    ...results.map((r) => `- [${mdText(r.title)}](${siteUrl}${sitePath(r.url, siteUrl)}): ${mdText(r.passage)}`),
+    ...footer(`/search${q ? `?q=${encodeURIComponent(q)}` : ''}`),
+  ].join('\n');
+};
+
 export default function Search() {
   const { q, results } = useLoaderData<typeof loader>();
-  const { strings, locale, siteUrl } = useRoot();
+  const { locale, siteUrl } = useRoot();
+  const t = useT();
   const href = useHref();
   return (
     <div className="page narrow-wide">
-      <PageHeader title={strings.searchTitle} lead={strings.searchIntro} />
+      <PageHeader title={t('searchTitle')} lead={t('searchIntro')} />
       <Form method="get" action={href('/search')} className="search-form" role="search">
         <label htmlFor="search-q" className="sr-only">
-          {strings.searchLabel}
+          {t('searchLabel')}
         </label>
-        <input id="search-q" type="search" name="q" defaultValue={q} key={q} placeholder={strings.searchPlaceholder} maxLength={500} />
+        <input id="search-q" type="search" name="q" defaultValue={q} key={q} placeholder={t('searchPlaceholder')} maxLength={500} />
         <button type="submit" className="button">
           <Icon name="search" />
-          {strings.searchButton}
+          {t('searchButton')}
         </button>
       </Form>
       {q ? (
         <section aria-labelledby="results-heading" className="results">
-          <h2 id="results-heading">{fill(strings.searchResultsFor, { q })}</h2>
+          <h2 id="results-heading">{t('searchResultsFor', { q })}</h2>
           <p className="result-count" role="status">
-            {plural(locale, strings.resultCount, results.length)}
+            {t('resultCount', { n: results.length })}
           </p>
           {results.length ? (
             <ol className="result-list">
@@ -57,7 +70,7 @@ export default function Search() {
                 const passageLocale = parseLocalePath(new URL(r.url, siteUrl).pathname).locale;
                 return (
                   <li key={`${r.slug}-${i}`} lang={passageLocale === locale ? undefined : htmlLang[passageLocale]}>
-                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>{r.kind === 'entry' ? strings.resultEntry : strings.resultDocument}</p>
+                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>{r.kind === 'entry' ? t('resultEntry') : t('resultDocument')}</p>
                     <h3>
                       <a href={sitePath(r.url, siteUrl)}>{r.title}</a>
                     </h3>
@@ -67,7 +80,7 @@ export default function Search() {
               })}
             </ol>
           ) : (
-            <p className="empty">{fill(strings.noResults, { q })}</p>
+            <p className="empty">{t('noResults', { q })}</p>
           )}
         </section>
       ) : null}

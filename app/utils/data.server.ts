@@ -2,7 +2,7 @@
 // answers not_found (or rejects a path segment) becomes the site's 404 page.
 import type { AppLoadContext } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { AppError } from '../../operations/contract/errors.ts';
+import { isAppError } from '../../operations/contract/errors.ts';
 import { documentNames, kinds, lensIds, tags, type DocumentName, type Kind, type LensId, type Tag } from '../../operations/contract/shared.ts';
 import { isLocale, type Locale } from '../i18n/locales.ts';
 import { callOperation } from './operations.server.ts';
@@ -28,7 +28,7 @@ async function read<T>(context: AppLoadContext, name: string, input: Record<stri
   try {
     return await callOperation<T>(context, name, input);
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'not_found' || error.code === 'bad_request')) throw notFound();
+    if (isAppError(error) && (error.code === 'not_found' || error.code === 'bad_request')) throw notFound();
     throw error;
   }
 }

@@ -1,29 +1,63 @@
-// The discovery bundle, built from the same operations as the pages: llms.txt, the Markdown twin of
-// every page, /resume.json (JSON Resume), /feed.xml (Atom), /sitemap.xml (with hreflang alternates)
-// and robots.txt.
+// The discovery bundle, built from the same operations as the pages: llms.txt, /resume.json (JSON
+// Resume), /feed.xml (Atom), /sitemap.xml (with hreflang alternates) and robots.txt; and the pieces every
+// page's Markdown twin is written with (each page route writes its own twin from its loader data, and
+// app/routes/[_md].$path.tsx serves them).
 import type { AppLoadContext } from '@remix-run/node';
 import { documentNames } from '../../operations/contract/shared.ts';
-import { stringsFor } from '../i18n/dictionary.ts';
-import { fill, formatDay } from '../i18n/format.ts';
-import { alternates, htmlLang, locales, localizePath, parseLocalePath, sitePath, type Locale } from '../i18n/locales.ts';
-import { inlineText, parseMarkdown } from '../markdown/parse.ts';
-import { entryFilters, readBrief, readDocument, readDocuments, readEntries, readEntry, readLens, readLenses, readSearch } from './data.server.ts';
+import { parseMarkdown, plainText } from '../../operations/content/markdown.ts';
+import type { Translate } from '../i18n/messages.ts';
+import { translatorFor } from '../i18n/messages.server.ts';
+import { alternates, htmlLang, locales, localizePath, sitePath, type Locale } from '../i18n/locales.ts';
+import { readBrief, readDocuments, readEntries, readEntry, readLenses } from './data.server.ts';
 import { siteIdentity } from './operations.server.ts';
+import type { SiteData } from './seo.ts';
 import type { EntryShortData } from './types.ts';
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 /** Text inside Markdown link labels and list items, without characters that would change the structure. */
-const mdText = (s: string) => s.replace(/([[\]\\])/g, '\\$1').replace(/\s+/g, ' ').trim();
+export const mdText = (s: string) => s.replace(/([[\]\\])/g, '\\$1').replace(/\s+/g, ' ').trim();
 
 /** The absolute URL of a page's Markdown twin. */
-function twinUrl(siteUrl: string, locale: Locale, path: string): string {
+export function twinUrl(siteUrl: string, locale: Locale, path: string): string {
   return `${siteUrl}${localizePath(locale, path === '/' ? '/index' : path)}.md`;
 }
 
 /** The first paragraph of the brief outside its notice: a one-paragraph summary in the brief's language. */
 function briefSummary(markdown: string): string {
-  const first = parseMarkdown(markdown).find((b) => b.type === 'paragraph');
-  return first?.type === 'paragraph' ? inlineText(first.children).replace(/\s+/g, ' ').trim() : '';
+  const first = parseMarkdown(markdown).children.find((b) => b.type === 'paragraph');
+  return first ? plainText(first).replace(/\s+/g, ' ').trim() : '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Markdown twins: what a page route's `markdown` export is given, and the lines they share.
+
+export interface TwinArgs<Data> {
+  /** What the page's own loader returned for this URL. */
+  data: Data;
+  locale: Locale;
+  t: Translate;
+  site: SiteData;
+  siteUrl: string;
+  /** The page's URL (path and query), without ".md". */
+  url: URL;
+}
+
+/** A page route's Markdown twin: `export const markdown: MarkdownTwin<typeof loader> = ({ data, t }) => …`. */
+export type MarkdownTwin<Loader extends (...args: never[]) => unknown> = (args: TwinArgs<Awaited<ReturnType<Loader>>>) => string;
+
+/** Lines and links every twin writes the same way, in the twin's locale. */
+export function twinParts({ locale, t, siteUrl }: TwinArgs<unknown>) {
+  return {
+    /** Link to another page's twin. */
+    twin: (path: string) => twinUrl(siteUrl, locale, path),
+    /** The note that a record is shown in English, as a quote, when it is. */
+    fallback: (translated: boolean) => (translated || locale === 'en' ? [] : [`> ${t('fallbackNote')}`, '']),
+    /** One entry as a list item: title, organisation, period, kind and summary. */
+    entryLine: (e: EntryShortData) =>
+      `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, locale, `/entries/${e.slug}`)}) (${e.period.label}, ${t(`kind.${e.kind}`)}): ${mdText(e.summary)}`,
+    /** The closing rule and the address of the page itself. */
+    footer: (path: string) => ['', '---', '', `${siteUrl}${localizePath(locale, path)}`, ''],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -50,7 +84,7 @@ export async function llmsTxt(context: AppLoadContext): Promise<string> {
     '',
     `- [Brief](${twinUrl(siteUrl, 'en', '/')}): positioning, current role, career arc, strengths, languages and contact`,
     `- [Résumé (JSON Resume)](${siteUrl}/resume.json): the whole career in the JSON Resume schema`,
-    ...documents.map((d) => `- [${mdText(d.title)}](${twinUrl(siteUrl, 'en', `/documents/${d.name}`)}): ${stringsFor('en').documentBlurb[d.name]}`),
+    ...documents.map((d) => `- [${mdText(d.title)}](${twinUrl(siteUrl, 'en', `/documents/${d.name}`)}): ${d.summary}`),
     '',
     '## Entries',
     '',
@@ -71,158 +105,6 @@ export async function llmsTxt(context: AppLoadContext): Promise<string> {
     `- [Sitemap](${siteUrl}/sitemap.xml): every page in every language`,
   ];
   return lines.join('\n') + '\n';
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Markdown twins of the pages.
-
-export async function markdownTwin(context: AppLoadContext, pathname: string, search: URLSearchParams): Promise<string | null> {
-  const { locale, path } = parseLocalePath(pathname.replace(/\.md$/, ''));
-  const strings = stringsFor(locale);
-  const { site, siteUrl, skillName } = siteIdentity(context);
-  const firstName = site.subject.name.split(/\s+/)[0]!;
-  const page = (p: string) => `${siteUrl}${localizePath(locale, p)}`;
-  const fallback = (translated: boolean) => (translated || locale === 'en' ? [] : [`> ${strings.fallbackNote}`, '']);
-  const entryLine = (e: EntryShortData) => `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, locale, `/entries/${e.slug}`)}) (${e.period.label}, ${strings.kind[e.kind]}): ${mdText(e.summary)}`;
-  const footer = (p: string) => ['', '---', '', `${page(p)}`, ''];
-  const segments = path.split('/').filter(Boolean);
-
-  if (path === '/index' || path === '/') {
-    const [brief, list, lenses] = await Promise.all([readBrief(context, locale), readEntries(context, locale), readLenses(context, locale)]);
-    return [
-      `# ${site.subject.name}`,
-      '',
-      ...fallback(brief.translated),
-      brief.markdown.trim(),
-      '',
-      `## ${strings.highlights}`,
-      '',
-      ...list.entries.filter((e) => e.featured).map(entryLine),
-      '',
-      `## ${strings.lensesHeading}`,
-      '',
-      ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, locale, `/lenses/${l.id}`)})`),
-      '',
-      `## ${strings.entriesTitle}`,
-      '',
-      `- [${strings.allEntries} (${list.total})](${twinUrl(siteUrl, locale, '/entries')})`,
-      `- [${strings.documentsTitle}](${twinUrl(siteUrl, locale, '/documents')})`,
-      `- [JSON Resume](${siteUrl}${localizePath(locale, '/resume.json')})`,
-      ...footer('/'),
-    ].join('\n');
-  }
-
-  if (path === '/entries') {
-    const filters = entryFilters(search);
-    const list = await readEntries(context, locale, filters);
-    return [`# ${strings.entriesTitle}`, '', strings.entriesIntro, '', ...list.entries.map(entryLine), ...footer('/entries')].join('\n');
-  }
-
-  if (segments[0] === 'entries' && segments.length === 2) {
-    const e = await readEntry(context, locale, segments[1]!);
-    const list = (title: string, items: string[]) => (items.length ? [`## ${title}`, '', ...items.map((i) => `- ${i}`), ''] : []);
-    const lenses = await readLenses(context, locale);
-    return [
-      `# ${e.title} — ${e.organisation}`,
-      '',
-      ...fallback(e.translated),
-      `${strings.kind[e.kind]} · ${e.period.label}`,
-      '',
-      e.summary,
-      '',
-      `**${strings.keyResult}:** ${e.keyResult}`,
-      '',
-      `## ${strings.overview}`,
-      '',
-      e.overview.trim(),
-      '',
-      ...list(fill(strings.contributions, { name: firstName }), e.contributions),
-      ...list(strings.achievements, e.achievements),
-      ...list(strings.keyResults, e.keyResults),
-      `## ${strings.whyItMatters}`,
-      '',
-      e.whyItMatters.trim(),
-      '',
-      `## ${strings.skills}`,
-      '',
-      e.skills.map((s) => skillName(locale, s)).join(', '),
-      '',
-      `## ${strings.tagsLabel}`,
-      '',
-      e.tags.map((t) => strings.tag[t]).join(', '),
-      '',
-      `## ${strings.lensesLabel}`,
-      '',
-      ...e.lenses.map((id) => `- [${mdText(lenses.find((l) => l.id === id)?.title ?? id)}](${twinUrl(siteUrl, locale, `/lenses/${id}`)})`),
-      '',
-      ...(e.proofLinks.length ? [`## ${strings.proofLinks}`, '', ...e.proofLinks.map((p) => `- [${mdText(p.label)}](${p.url})`), ''] : []),
-      ...footer(`/entries/${e.slug}`),
-    ].join('\n');
-  }
-
-  if (path === '/lenses') {
-    const lenses = await readLenses(context, locale);
-    return [
-      `# ${strings.lensesTitle}`,
-      '',
-      strings.lensesPageIntro,
-      '',
-      ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, locale, `/lenses/${l.id}`)}): ${fill(strings.evidenceCount.other, { n: l.evidence.entries })}`),
-      ...footer('/lenses'),
-    ].join('\n');
-  }
-
-  if (segments[0] === 'lenses' && segments.length === 2) {
-    const lens = await readLens(context, locale, segments[1]!);
-    const evidence = await readEntries(context, locale, { lens: lens.id });
-    return [
-      `# ${lens.title}`,
-      '',
-      ...fallback(lens.translated),
-      `## ${strings.theCase}`,
-      '',
-      lens.pitch.trim(),
-      '',
-      `## ${strings.honestGaps}`,
-      '',
-      ...lens.honestGaps.map((g) => `- ${g}`),
-      '',
-      `## ${strings.evidence}`,
-      '',
-      ...evidence.entries.map(entryLine),
-      ...footer(`/lenses/${lens.id}`),
-    ].join('\n');
-  }
-
-  if (path === '/documents') {
-    const documents = await readDocuments(context, locale);
-    return [
-      `# ${strings.documentsTitle}`,
-      '',
-      strings.documentsIntro,
-      '',
-      ...documents.map((d) => `- [${mdText(d.title)}](${twinUrl(siteUrl, locale, `/documents/${d.name}`)}): ${strings.documentBlurb[d.name]}`),
-      ...footer('/documents'),
-    ].join('\n');
-  }
-
-  if (segments[0] === 'documents' && segments.length === 2) {
-    const d = await readDocument(context, locale, segments[1]!);
-    return [`# ${d.title}`, '', ...fallback(d.translated), fill(strings.updated, { date: formatDay(locale, d.updatedAt) }), '', d.markdown.trim(), ...footer(`/documents/${d.name}`)].join('\n');
-  }
-
-  if (path === '/search') {
-    const q = (search.get('q') ?? '').trim();
-    const results = await readSearch(context, q);
-    return [
-      `# ${q ? fill(strings.searchResultsFor, { q }) : strings.searchTitle}`,
-      '',
-      ...(q && !results.length ? [fill(strings.noResults, { q })] : []),
-      ...results.map((r) => `- [${mdText(r.title)}](${siteUrl}${sitePath(r.url, siteUrl)}): ${mdText(r.passage)}`),
-      ...footer(`/search${q ? `?q=${encodeURIComponent(q)}` : ''}`),
-    ].join('\n');
-  }
-  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -266,7 +148,7 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
 
 export async function atomFeed(context: AppLoadContext, locale: Locale): Promise<string> {
   const { site, siteUrl, builtAt } = siteIdentity(context);
-  const strings = stringsFor(locale);
+  const t = translatorFor(locale);
   const list = await readEntries(context, locale);
   const newest = list.entries.slice(0, 20);
   const stamp = (e: EntryShortData) => `${e.period.start}-01T00:00:00Z`;
@@ -282,9 +164,9 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
       `    <link rel="alternate" type="text/markdown" href="${xmlEscape(`${url}.md`)}"/>`,
       `    <published>${stamp(e)}</published>`,
       `    <updated>${stamp(e)}</updated>`,
-      `    <category term="${e.kind}" label="${xmlEscape(strings.kind[e.kind])}"/>`,
-      ...e.tags.map((t) => `    <category term="${t}" label="${xmlEscape(strings.tag[t])}"/>`),
-      `    <summary type="text">${xmlEscape(`${e.summary} ${strings.keyResult}: ${e.keyResult}`)}</summary>`,
+      `    <category term="${e.kind}" label="${xmlEscape(t(`kind.${e.kind}`))}"/>`,
+      ...e.tags.map((tag) => `    <category term="${tag}" label="${xmlEscape(t(`tag.${tag}`))}"/>`),
+      `    <summary type="text">${xmlEscape(`${e.summary} ${t('keyResult')}: ${e.keyResult}`)}</summary>`,
       '  </entry>',
     ].join('\n');
   });
@@ -292,8 +174,8 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
     '<?xml version="1.0" encoding="utf-8"?>',
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${htmlLang[locale]}">`,
     `  <id>${xmlEscape(`${siteUrl}${localizePath(locale, '/')}`)}</id>`,
-    `  <title>${xmlEscape(`${site.name} — ${strings.entriesTitle}`)}</title>`,
-    `  <subtitle>${xmlEscape(strings.entriesIntro)}</subtitle>`,
+    `  <title>${xmlEscape(`${site.name} — ${t('entriesTitle')}`)}</title>`,
+    `  <subtitle>${xmlEscape(t('entriesIntro'))}</subtitle>`,
     `  <updated>${updated}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${xmlEscape(self)}"/>`,
     `  <link rel="alternate" type="text/html" href="${xmlEscape(`${siteUrl}${localizePath(locale, '/entries')}`)}"/>`,

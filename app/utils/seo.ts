@@ -1,8 +1,8 @@
 // Per-page <head>: title, description, Open Graph, canonical and hreflang links, the Markdown twin,
 // and JSON-LD. Runs in Remix `meta` functions, on the server and in the browser.
 import type { MetaDescriptor } from '@remix-run/node';
-import { alternates, htmlLang, locales, ogLocale, parseLocalePath, type Locale } from '../i18n/locales.ts';
-import type { Strings } from '../i18n/dictionary.ts';
+import { alternates, htmlLang, localeFacts, locales, parseLocalePath, type Locale } from '../i18n/locales.ts';
+import { translator, type Messages, type Translate } from '../i18n/messages.ts';
 
 export interface SiteData {
   name: string;
@@ -15,7 +15,10 @@ export interface SiteData {
 
 export interface RootData {
   locale: Locale;
-  strings: Strings;
+  /** The interface messages of this locale only (ICU MessageFormat). */
+  messages: Messages;
+  /** Questions about the subject the chat offers to start with (from the brief, in this locale). */
+  questions: string[];
   site: SiteData;
   siteUrl: string;
   preview: boolean;
@@ -25,6 +28,15 @@ type MetaMatch = { id: string; data: unknown };
 
 export function rootData(matches: readonly MetaMatch[]): RootData | undefined {
   return matches.find((m) => m.id === 'root')?.data as RootData | undefined;
+}
+
+const translators = new WeakMap<Messages, Translate>();
+
+/** The `t` of the root data's locale; one per message table, so messages compile once per page. */
+export function rootTranslator(root: Pick<RootData, 'locale' | 'messages'>): Translate {
+  let t = translators.get(root.messages);
+  if (!t) translators.set(root.messages, (t = translator(root.locale, root.messages)));
+  return t;
 }
 
 /** "/entries/x" → "/entries/x.md"; a home page "/" or "/fr" → "/index.md", "/fr/index.md". */
@@ -62,8 +74,8 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
     { property: 'og:type', content: page.type ?? 'website' },
     { property: 'og:url', content: canonical },
     { property: 'og:site_name', content: root.site.name },
-    { property: 'og:locale', content: ogLocale[locale] },
-    ...locales.filter((l) => l !== locale).map((l) => ({ property: 'og:locale:alternate', content: ogLocale[l] })),
+    { property: 'og:locale', content: localeFacts[locale].ogLocale },
+    ...locales.filter((l) => l !== locale).map((l) => ({ property: 'og:locale:alternate', content: localeFacts[l].ogLocale })),
     { name: 'twitter:card', content: 'summary' },
     { tagName: 'link', rel: 'canonical', href: canonical },
     ...alternates(root.siteUrl, path, search).map((a) => ({ tagName: 'link', rel: 'alternate', hrefLang: a.hrefLang, href: a.href })),

@@ -1,17 +1,20 @@
 // Shared pieces of the browser tests: the servers' addresses and the scripted model's control endpoint.
+import { randomInt } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { locales } from '../../operations/contract/shared.ts';
+import { localeFacts, locales } from '../../operations/contract/locales.ts';
 import type { ScriptedReply } from '../../testing/fake-openai.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3917);
 export const site = `http://127.0.0.1:${port}`;
 export const preview = `http://127.0.0.1:${port - 1}`;
 export const chatSite = `http://127.0.0.1:${port + 1}`;
+/** The dev preview of the service with the scripted model. */
+export const chatPreview = `http://127.0.0.1:${port + 3}`;
 const control = `http://127.0.0.1:${port + 2}`;
 export const adminToken = 'e2e-admin-token-0123456789';
 
 export { locales };
-export const htmlLang: Record<string, string> = { en: 'en', zh: 'zh-Hans', 'zh-hant': 'zh-Hant', ja: 'ja', fr: 'fr', es: 'es', eo: 'eo' };
+export const htmlLang: Record<string, string> = Object.fromEntries(locales.map((l) => [l, localeFacts[l].htmlLang]));
 export const prefix = (locale: string) => (locale === 'en' ? '' : `/${locale}`);
 
 /** Queues the scripted model's next replies (after clearing anything left over). */
@@ -24,10 +27,12 @@ export async function modelRequests(): Promise<Array<{ path: string; aborted: bo
   return (await fetch(`${control}/requests`)).json();
 }
 
-let ipCounter = Math.floor(Math.random() * 200);
-/** A client address of its own for this test: the chat service trusts X-Forwarded-For, and its budget is per IP. */
+/**
+ * A client address of its own for this test: the chat service trusts X-Forwarded-For, and its budgets (and
+ * the sign-in throttle) are per IP. Random, so a worker restarted after a failure does not reuse one.
+ */
 export async function ownClientIp(page: Page): Promise<string> {
-  const ip = `10.77.${ipCounter % 250}.${++ipCounter % 250}`;
+  const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': ip });
   return ip;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import { ChatRequest } from '../contract/agent.ts';
 import { parseInput } from '../contract/issues.ts';
+import { localeFacts, localeOfSpokenLanguage } from '../contract/locales.ts';
 import { Locale } from '../contract/shared.ts';
 import type { Agent } from '../server/agent.server.ts';
 import { anonymous } from '../server/implement.server.ts';
@@ -21,8 +22,6 @@ export const TranscribeRequest = z.object({
   locale: Locale.optional(),
 });
 
-const isoLanguage: Record<string, string> = { en: 'en', zh: 'zh', 'zh-hant': 'zh', ja: 'ja', fr: 'fr', es: 'es', eo: 'eo' };
-const localeOfLanguage: Record<string, z.infer<typeof Locale>> = { en: 'en', english: 'en', zh: 'zh', chinese: 'zh', ja: 'ja', japanese: 'ja', fr: 'fr', french: 'fr', es: 'es', spanish: 'es', eo: 'eo', esperanto: 'eo' };
 
 /** Decodes strict base64 (a `data:` URL prefix is allowed); anything else is a 400. */
 export function decodeAudio(value: string): Buffer {
@@ -59,9 +58,9 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
         model: models.transcription,
         audio,
         maxRetries: 1,
-        ...(body.locale ? { providerOptions: { openai: { language: isoLanguage[body.locale] } } } : {}),
+        ...(body.locale ? { providerOptions: { openai: { language: localeFacts[body.locale].speech.code } } } : {}),
       });
-      const detected = result.language ? localeOfLanguage[result.language.toLowerCase()] : undefined;
+      const detected = result.language ? localeOfSpokenLanguage(result.language) : undefined;
       sendJson(req, res, 200, { text: result.text.trim(), ...((detected ?? body.locale) ? { locale: detected ?? body.locale } : {}) }, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
       throw new AppError('unavailable', `Transcription failed: ${describeProviderError(error)}`, { headers });

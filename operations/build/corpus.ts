@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { documentNames, lensIds, locales, type DocumentName, type LensId, type Locale } from '../contract/shared.ts';
+import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { createSearchIndex, splitPassages, type Passage, type SearchIndex } from './search.ts';
@@ -12,7 +13,7 @@ export type LensRecord = z.output<typeof Lens>;
 export type DocumentRecord = z.output<typeof Document>;
 
 export interface LocaleView {
-  brief: { markdown: string; title: string; translated: boolean };
+  brief: { markdown: string; title: string; questions: string[]; translated: boolean };
   /** newest first */
   entries: EntryRecord[];
   entryBySlug: Map<string, EntryRecord>;
@@ -33,14 +34,12 @@ export interface Build {
   search: SearchIndex;
 }
 
-const intlLocale: Record<Locale, string> = { en: 'en-GB', zh: 'zh-CN', 'zh-hant': 'zh-TW', ja: 'ja-JP', fr: 'fr-FR', es: 'es-ES', eo: 'eo' };
-const presentWord: Record<Locale, string> = { en: 'present', zh: '至今', 'zh-hant': '至今', ja: '現在', fr: 'aujourd’hui', es: 'actualidad', eo: 'nun' };
-
 export function periodLabel(start: string, end: string | null, locale: Locale): string {
-  const format = new Intl.DateTimeFormat(intlLocale[locale], { year: 'numeric', month: 'short', timeZone: 'UTC' });
+  const { intlLocale, presentWord } = localeFacts[locale];
+  const format = new Intl.DateTimeFormat(intlLocale, { year: 'numeric', month: 'short', timeZone: 'UTC' });
   const month = (ym: string) => format.format(new Date(`${ym}-01T00:00:00Z`));
   if (end === start) return month(start);
-  return `${month(start)} – ${end ? month(end) : presentWord[locale]}`;
+  return `${month(start)} – ${end ? month(end) : presentWord}`;
 }
 
 /** The public page of a record in a locale: English unprefixed, the others under `/{locale}/`. */
@@ -103,7 +102,7 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
     const file = model.documents.get(name)!;
     const { fields, body, translated } = resolve(model, file, locale);
     const url = pageUrl(siteUrl, locale, `/documents/${name}`);
-    const record: DocumentRecord = { name, title: fields.title, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
+    const record: DocumentRecord = { name, title: fields.title, summary: fields.summary, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
     documents.set(name, record);
     if (translated) {
       for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
@@ -118,7 +117,7 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
 
   const brief = resolve(model, model.brief, locale);
   return {
-    brief: { markdown: brief.body, title: brief.fields.title, translated: brief.translated },
+    brief: { markdown: brief.body, title: brief.fields.title, questions: brief.fields.questions, translated: brief.translated },
     entries,
     entryBySlug: new Map(entries.map((e) => [e.slug, e])),
     lenses,

@@ -1,6 +1,8 @@
 // Full-text search over passages of every entry and document in every locale (BM25F, wink-bm25-text-search).
 // Built once per build and never changed afterwards.
 import bm25 from 'wink-bm25-text-search';
+import type { RootContent } from 'mdast';
+import { parseMarkdown } from '../content/markdown.ts';
 import { tokenize } from './tokenize.ts';
 
 export interface Passage {
@@ -95,15 +97,15 @@ function createLinearIndex(passages: readonly Passage[]): SearchIndex {
   };
 }
 
-/** Splits Markdown into passages of readable size, keeping paragraphs whole where possible. */
+/**
+ * Splits Markdown into passages of readable size, keeping paragraphs whole where possible: blocks the
+ * text separates with a blank line (a list's items when they are spread out) gather into a passage until
+ * it would pass `maxChars`, and a one-line heading always starts a new one. Passages keep their Markdown.
+ */
 export function splitPassages(markdown: string, maxChars = 600): string[] {
-  const blocks = markdown
-    .split(/\n\s*\n/)
-    .map((b) => b.trim())
-    .filter(Boolean);
   const out: string[] = [];
   let current = '';
-  for (const block of blocks) {
+  for (const block of markdownBlocks(markdown)) {
     const isHeading = /^#{1,6}\s/.test(block) && !block.includes('\n');
     if (current && (isHeading || current.length + block.length + 2 > maxChars)) {
       out.push(current);
@@ -113,4 +115,30 @@ export function splitPassages(markdown: string, maxChars = 600): string[] {
   }
   if (current) out.push(current);
   return out;
+}
+
+/** The source of each block the parser finds, blocks not separated by a blank line taken together. */
+function markdownBlocks(markdown: string): string[] {
+  const leaves: Array<{ start: number; end: number }> = [];
+  // Lists are looked into, so that items (and paragraphs within them) set apart by blank lines are blocks
+  // of their own; each container's first block starts where the container does (at its marker).
+  const visit = (nodes: readonly RootContent[], start?: number) => {
+    nodes.forEach((node, i) => {
+      const from = i === 0 && start !== undefined ? start : node.position?.start.offset;
+      if (node.type === 'list' || node.type === 'listItem') visit(node.children, from);
+      else if (from !== undefined && node.position?.end.offset !== undefined) leaves.push({ start: from, end: node.position.end.offset });
+    });
+  };
+  visit(parseMarkdown(markdown).children);
+  const blocks: string[] = [];
+  let group: { start: number; end: number } | undefined;
+  for (const leaf of leaves) {
+    if (group && !/\n[ \t\r]*\n/.test(markdown.slice(group.end, leaf.start))) group.end = leaf.end;
+    else {
+      if (group) blocks.push(markdown.slice(group.start, group.end).trim());
+      group = { ...leaf };
+    }
+  }
+  if (group) blocks.push(markdown.slice(group.start, group.end).trim());
+  return blocks.filter(Boolean);
 }

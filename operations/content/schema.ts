@@ -42,8 +42,19 @@ export const SkillFields = z.strictObject({
   category: z.enum(['language', 'ai', 'engineering', 'infrastructure', 'leadership', 'business', 'communication', 'hospitality', 'creative']),
 });
 
-export const DocumentFields = z.strictObject({ title: Text.max(160), updatedAt: Day });
-export const BriefFields = z.strictObject({ title: Text.max(160) });
+export const DocumentFields = z.strictObject({
+  title: Text.max(160),
+  summary: Text.max(200).describe('One sentence on what the document holds, shown in the list of documents and in llms.txt'),
+  updatedAt: Day,
+});
+export const BriefFields = z.strictObject({
+  title: Text.max(160),
+  questions: z
+    .array(Text.max(200))
+    .max(6)
+    .default([])
+    .describe('Questions a visitor might ask about the subject, offered as suggestions when the chat opens'),
+});
 
 export const SiteFile = z.strictObject({
   name: Text,
@@ -77,8 +88,8 @@ export const EntryTranslationFields = z.strictObject({
 });
 export const LensTranslationFields = z.strictObject({ source: Source, title: Text.optional(), honestGaps: TextList.optional() });
 export const SkillTranslationFields = z.strictObject({ source: Source, name: Text.optional() });
-export const DocumentTranslationFields = z.strictObject({ source: Source, title: Text.optional() });
-export const BriefTranslationFields = DocumentTranslationFields;
+export const DocumentTranslationFields = z.strictObject({ source: Source, title: Text.optional(), summary: Text.optional() });
+export const BriefTranslationFields = z.strictObject({ source: Source, title: Text.optional(), questions: TextList.optional() });
 
 /** The kinds of file in the content tree, with where they live and what their front matter holds. */
 export const fileKinds = {
@@ -96,8 +107,8 @@ export const translatableFields: Record<FileKind, readonly string[]> = {
   entry: ['title', 'organisation', 'location', 'summary', 'keyResult', 'contributions', 'achievements', 'keyResults', 'whyItMatters'],
   lens: ['title', 'honestGaps'],
   skill: ['name'],
-  document: ['title'],
-  brief: ['title'],
+  document: ['title', 'summary'],
+  brief: ['title', 'questions'],
 };
 
 export const corpusFolders = { experiences: 'experience', projects: 'project', community: 'community', education: 'education' } as const;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import { documentNames, lensIds, locales, type DocumentName, type Kind, type LensId, type Locale } from '../contract/shared.ts';
 import { parseJsonFile, parseMarkdownFile } from './front-matter.ts';
-import { corpusFolders, fileKinds, SiteFile, type FileKind } from './schema.ts';
+import { corpusFolders, fileKinds, SiteFile, translatableFields, type FileKind } from './schema.ts';
 import { sourceHash } from './source-hash.ts';
 
 /** path (relative to the repository root, e.g. `content/brief.md`) → file text */
@@ -193,7 +193,8 @@ export function loadContent(files: ContentFiles): LoadResult {
     if (!parsed.data) continue;
     const fields = parsed.data as TranslationFile['fields'];
     const list = source.fields as Record<string, unknown>;
-    for (const key of ['contributions', 'achievements', 'keyResults', 'honestGaps']) {
+    // A translated list lines up item by item with the English one (contributions, honestGaps, questions…).
+    for (const key of translatableFields[source.kind]) {
       const translated = fields[key];
       const english = list[key];
       if (Array.isArray(translated) && Array.isArray(english) && translated.length !== english.length) {

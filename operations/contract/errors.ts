@@ -81,6 +81,15 @@ export interface ErrorBody {
   [key: string]: unknown;
 }
 
+/**
+ * An AppError (or subclass), recognised by its shape: the web build bundles a copy of this module of its
+ * own, so an error the server's copy threw is not `instanceof` the class the web code imports.
+ */
+export function isAppError(error: unknown): error is AppError {
+  const e = error as Partial<AppError> | null;
+  return error instanceof Error && typeof e?.code === 'string' && e.code in errorTable && typeof e.status === 'number' && typeof e.toBody === 'function';
+}
+
 export const notFound = (message: string): never => {
   throw new AppError('not_found', message);
 };

@@ -67,6 +67,7 @@ export const Document = z
   .object({
     name: DocumentName,
     title: z.string(),
+    summary: z.string().describe('One sentence on what the document holds'),
     markdown: z.string(),
     updatedAt: z.string().describe('YYYY-MM-DD'),
     url: z.string().describe('Page of the document on the site'),
@@ -94,7 +95,14 @@ export const getBrief = defineOperation({
   rest: { method: 'GET', path: '/api/v1/brief', text: { mediaType: 'text/markdown; charset=utf-8', field: 'markdown' } },
   cli: 'brief',
   input: z.object({ locale: Locale.default('en') }),
-  output: z.object({ markdown: z.string(), locale: Locale, translated: z.boolean() }).meta({ id: 'Brief' }),
+  output: z
+    .object({
+      markdown: z.string(),
+      questions: z.array(z.string()).describe('Questions a visitor might ask about the subject (the chat offers them as suggestions)'),
+      locale: Locale,
+      translated: z.boolean(),
+    })
+    .meta({ id: 'Brief' }),
   auth: 'public',
   errors: ['bad_request'],
   pure: true,

@@ -1,5 +1,6 @@
 // The profile's fixed vocabulary as plain lists, with no zod: the browser bundle imports these directly,
-// and shared.ts builds the zod enums from the very same arrays.
+// and shared.ts builds the zod enums from the very same arrays. What each locale is (names, language tags,
+// date formats, how models are told the language) is the table in locales.ts.
 export const locales = ['en', 'zh', 'zh-hant', 'ja', 'fr', 'es', 'eo'] as const;
 export const kinds = ['experience', 'education', 'community', 'project'] as const;
 export const tags = ['it', 'engineering', 'ai', 'devrel', 'web3', 'business', 'marketing', 'consulting', 'hospitality', 'community', 'creative'] as const;

@@ -14,7 +14,7 @@ const preamble = `
 import { publicReadOperations } from '${root}operations/contract/public.ts';
 import { implement, type Handlers } from '${root}operations/server/implement.server.ts';
 const options = { rateLimits: { consume: async () => ({ headers: {} }) }, checkOutputs: true, logError: () => {} };
-const brief = { markdown: '# Hi', locale: 'en' as const, translated: true };
+const brief = { markdown: '# Hi', questions: [], locale: 'en' as const, translated: true };
 const rest: Omit<Handlers<typeof publicReadOperations>, 'get_brief'> = {
   list_experience: () => ({ entries: [], total: 0 }),
   get_entry: () => { throw new Error('none'); },

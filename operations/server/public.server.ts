@@ -7,8 +7,8 @@ import type { Corpus } from './services.server.ts';
 export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof publicReadOperations> {
   return {
     get_brief(input, { branch }) {
-      const { markdown, translated } = corpus.build(branch).locales[input.locale].brief;
-      return { markdown, locale: input.locale, translated };
+      const { markdown, questions, translated } = corpus.build(branch).locales[input.locale].brief;
+      return { markdown, questions, locale: input.locale, translated };
     },
 
     list_experience(input, { branch }) {

@@ -1,35 +1,21 @@
+// The site's Markdown rendering: trees parsed on the server (as loaders send them) rendered as React
+// elements, and the chat's in-browser variant giving the same markup.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
-import { excerpt, markdownToText, parseInline, parseMarkdown, safeHref } from './parse.ts';
+import { markdownTree } from '../../operations/content/markdown.ts';
 import { Markdown } from './Markdown.tsx';
+import { MarkdownText } from './MarkdownText.tsx';
 
-const html = (source: string, options: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(Markdown, { source, ...options }));
-
-describe('safeHref: only http(s) and paths on this site', () => {
-  it('keeps http(s) URLs and site paths', () => {
-    assert.equal(safeHref('https://example.com/a?b=1'), 'https://example.com/a?b=1');
-    assert.equal(safeHref('HTTP://Example.com'), 'http://example.com/');
-    assert.equal(safeHref('/entries/concierge-copilot'), '/entries/concierge-copilot');
-    assert.equal(safeHref('#contact'), '#contact');
-  });
-
-  it('refuses every other scheme and the tricks that smuggle one in', () => {
-    for (const bad of [
-      'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<b>x</b>',
-      'vbscript:x', 'mailto:noa@example.com', 'file:///etc/passwd', '//evil.example/x', '/\\evil.example', 'entries/x', '',
-      'https://exa mple.com', 'http://[bad',
-    ]) assert.equal(safeHref(bad), null, bad);
-  });
-});
+const html = (source: string, options: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(Markdown, { tree: markdownTree(source), ...options }));
 
 describe('blocks', () => {
-  it('parses headings, paragraphs, rules and block quotes', () => {
-    const blocks = parseMarkdown('# Title\n\nOne\nline two\n\n---\n\n> **Note.** quoted\ncontinued');
-    assert.deepEqual(blocks.map((b) => b.type), ['heading', 'paragraph', 'hr', 'blockquote']);
+  it('renders headings, paragraphs, rules and block quotes', () => {
+    assert.equal(html('# Title\n\nOne\nline two\n\n---'), '<div class="prose"><h1>Title</h1><p>One\nline two</p><hr/></div>');
     assert.equal(html('## Positioning'), '<div class="prose"><h2>Positioning</h2></div>');
     assert.equal(html('> **Fictional.** Not real.'), '<div class="prose"><blockquote><p><strong>Fictional.</strong> Not real.</p></blockquote></div>');
+    assert.equal(html('> **Note.** quoted\ncontinued'), '<div class="prose"><blockquote><p><strong>Note.</strong> quoted\ncontinued</p></blockquote></div>');
   });
 
   it('renders tight lists without paragraphs and loose lists with them, nested lists included', () => {
@@ -37,6 +23,7 @@ describe('blocks', () => {
     assert.equal(html('1. a\n\n2. b'), '<div class="prose"><ol><li><p>a</p></li><li><p>b</p></li></ol></div>');
     assert.equal(html('3. three\n4. four'), '<div class="prose"><ol start="3"><li>three</li><li>four</li></ol></div>');
     assert.equal(html('- a\n  - a1\n  - a2\n- b'), '<div class="prose"><ul><li>a<ul><li>a1</li><li>a2</li></ul></li><li>b</li></ul></div>');
+    assert.equal(html('- [ ] open\n- [x] done'), '<div class="prose"><ul><li>[ ] open</li><li>[x] done</li></ul></div>');
   });
 
   it('renders GFM tables with a scrollable, labelled wrapper', () => {
@@ -56,16 +43,16 @@ describe('blocks', () => {
 });
 
 describe('inline', () => {
-  it('parses emphasis, strong, code, strikethrough and escapes', () => {
-    assert.equal(html('**bold** and *em* and _em_ and `code` and ~~gone~~ and \\*literal\\*'),
-      '<div class="prose"><p><strong>bold</strong> and <em>em</em> and <em>em</em> and <code>code</code> and <del>gone</del> and *literal*</p></div>');
-    assert.equal(html('***both***'), '<div class="prose"><p><strong><em>both</em></strong></p></div>');
+  it('renders emphasis, strong, code, strikethrough and escapes', () => {
+    assert.equal(
+      html('**bold** and *em* and _em_ and `code` and ~~gone~~ and \\*literal\\*'),
+      '<div class="prose"><p><strong>bold</strong> and <em>em</em> and <em>em</em> and <code>code</code> and <del>gone</del> and *literal*</p></div>',
+    );
+    assert.equal(html('***both***'), '<div class="prose"><p><em><strong>both</strong></em></p></div>');
   });
 
   it('leaves unmatched markers and intraword underscores alone (a half-streamed answer stays readable)', () => {
-    assert.deepEqual(parseInline('snake_case_name'), [{ type: 'text', value: 'snake_case_name' }]);
-    assert.deepEqual(parseInline('**not closed'), [{ type: 'text', value: '**not closed' }]);
-    assert.deepEqual(parseInline('2 * 3 * 4'), [{ type: 'text', value: '2 * 3 * 4' }]);
+    assert.equal(html('snake_case_name and **not closed and 2 * 3 * 4'), '<div class="prose"><p>snake_case_name and **not closed and 2 * 3 * 4</p></div>');
   });
 
   it('links safe targets, and shows unsafe ones as their text only', () => {
@@ -73,6 +60,7 @@ describe('inline', () => {
     assert.equal(html('[click](javascript:alert(1))'), '<div class="prose"><p>click</p></div>');
     assert.equal(html('[mail](mailto:a@b.c)'), '<div class="prose"><p>mail</p></div>');
     assert.equal(html('[x](https://example.com/a_(b) "title")', { externalRel: 'nofollow' }), '<div class="prose"><p><a href="https://example.com/a_(b)" rel="nofollow">x</a></p></div>');
+    assert.equal(html('[ref][r]\n\n[r]: javascript:alert(1)'), '<div class="prose"><p>ref</p></div>');
   });
 
   it('links autolinks and bare URLs without trailing punctuation', () => {
@@ -98,22 +86,20 @@ describe('raw HTML is text, never markup', () => {
     '<iframe src="https://evil.example"></iframe>',
     '[<img src=x onerror=alert(1)>](https://example.com)',
     '**<svg onload=alert(1)>**',
+    '<div>\n<script>alert(1)</script>\n</div>',
+    '[x](<javascript:alert(1)>)',
   ]) {
     it(`escapes ${attack}`, () => {
       const out = html(attack);
-      assert.doesNotMatch(out, /<(script|img|iframe|svg)\b/i);
+      assert.doesNotMatch(out, /<(script|img|iframe|svg)\b|<div>/i);
       assert.doesNotMatch(out, /href="javascript/i);
     });
   }
 });
 
-describe('plain text', () => {
-  it('extracts readable text for descriptions', () => {
-    assert.equal(markdownToText('## Head\n\n**Noa** builds [things](/x).\n\n- one\n- two'), 'Head Noa builds things. one two');
-  });
-
-  it('cuts long text at a word boundary', () => {
-    assert.equal(excerpt('one two three four', 12), 'one two…');
-    assert.equal(excerpt('short', 12), 'short');
+describe('parsed in the browser (the chat)', () => {
+  it('gives the same markup as a tree parsed on the server', () => {
+    const source = '## Answer\n\nNoa built **Concierge Copilot** ([concierge-copilot](/entries/concierge-copilot)).\n\n- one\n- two';
+    assert.equal(renderToStaticMarkup(createElement(MarkdownText, { source, headingOffset: 1 })), html(source, { headingOffset: 1 }));
   });
 });

@@ -1,0 +1,33 @@
+// The site's interface messages: ICU MessageFormat strings (placeholders, plurals by the locale's own rules)
+// kept as one JSON file per locale in ./messages/. English defines the keys. The server sends only the
+// current locale's table to the browser (through the root loader); this module turns a table into `t`.
+import { IntlMessageFormat } from 'intl-messageformat';
+import type english from './messages/en.json';
+import { localeFacts, type Locale } from './locales.ts';
+
+export type MessageKey = keyof typeof english;
+export type Messages = Record<MessageKey, string>;
+export type MessageValues = Record<string, string | number>;
+/** `t("entryCount", { n: 3 })` → "3 entries". */
+export type Translate = (key: MessageKey, values?: MessageValues) => string;
+
+/** A `t` for one locale's table; each message is compiled once, on first use. */
+export function translator(locale: Locale, messages: Messages): Translate {
+  const compiled = new Map<MessageKey, IntlMessageFormat>();
+  const tag = localeFacts[locale].htmlLang;
+  return (key, values) => {
+    let format = compiled.get(key);
+    if (!format) {
+      format = new IntlMessageFormat(messages[key] ?? key, tag);
+      compiled.set(key, format);
+    }
+    return String(format.format(values));
+  };
+}
+
+/** "2026-05-18" → "18 May 2026" in the locale's own order (British for English, like the API's period labels). */
+export function formatDay(locale: Locale, day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return new Intl.DateTimeFormat(localeFacts[locale].intlLocale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+}

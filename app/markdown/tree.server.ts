@@ -1,0 +1,9 @@
+// Markdown work the loaders do, so that pages ship trees and text rather than the parser.
+import { excerpt, markdownToText, markdownTree, type MarkdownTree } from '../../operations/content/markdown.ts';
+
+export { markdownTree, type MarkdownTree };
+
+/** Readable text of Markdown cut to `max` characters at a word boundary (descriptions, previews). */
+export function markdownExcerpt(source: string, max: number): string {
+  return excerpt(markdownToText(source), max);
+}
