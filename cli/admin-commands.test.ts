@@ -1,5 +1,6 @@
-// The admin commands through the real `vitae` process against a real service with a real git repository:
+// The admin commands through the program (in process) against a real service with a real git repository:
 // reads, validation from a file and from stdin, writes that follow their publish run with --wait, promote.
+// The real `vitae` process checks what only it can: a file relative to its working directory, stdin as a pipe.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { operationsByName } from '../operations/contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitae } from './run-vitae.ts';
+import { runVitae, runVitaeInProcess } from './run-vitae.ts';
 
 const TOKEN = 'cli-admin-token-0123456789abcdef';
 const ENTRY = 'content/corpus/projects/concierge-copilot.md';
@@ -23,11 +24,12 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const admin = (args: string[], input?: string) => runVitae(['admin', ...args], { env: { SITE_URL: service.url, SITE_ADMIN_TOKEN: TOKEN }, input, cwd: scratch });
+const env = () => ({ SITE_URL: service.url, SITE_ADMIN_TOKEN: TOKEN });
+const admin = (args: string[], input?: string) => runVitaeInProcess(['admin', ...args], { env: env(), input });
 const api = async (path: string, init: RequestInit = {}) => {
   const res = await service.get(path, { ...init, headers: { Accept: 'application/json', Authorization: `Bearer ${TOKEN}`, ...(init.headers ?? {}) } });
   assert.equal(res.status, 200, path);
-  return res.json() as Promise<any>;
+  return res.json();
 };
 const ok = (run: { code: number | null; stderr: string }) => assert.equal(run.code, 0, run.stderr);
 
@@ -50,14 +52,14 @@ describe('admin commands', () => {
     assert.match(human.stdout, /^tags: it, engineering/m);
   });
 
-  it('vitae admin ls [dir]: a table of path, size and sha; --json is the API body', async () => {
+  it('vitae admin ls [dir]: a table of path, size, sha and translation state; --json is the API body', async () => {
     const json = await admin(['ls', 'content/corpus/projects', '--json']);
     ok(json);
     const body = await api('/api/admin/files?dir=content/corpus/projects');
     assert.deepEqual(JSON.parse(json.stdout), body);
     const human = await admin(['ls', 'content/corpus/projects']);
-    assert.match(human.stdout, /^PATH\s+SIZE\s+SHA$/m);
-    assert.ok(human.stdout.includes(ENTRY));
+    assert.match(human.stdout, /^PATH\s+SIZE\s+SHA\s+TRANSLATIONS$/m);
+    assert.match(human.stdout, new RegExp(`^${ENTRY}\\s+\\d+\\s+[0-9a-f]{12}\\s+es stale$`, 'm'), 'the stale translation is named');
     assert.match(human.stderr, new RegExp(`${body.files.length} files on main`));
   });
 
@@ -76,7 +78,7 @@ describe('admin commands', () => {
   it('vitae admin validate <path> <file>: reads a file or - for stdin; problems as path:line: message, exit 6', async () => {
     const { content } = await api(`/api/admin/file?path=${ENTRY}`);
     await writeFile(join(scratch, 'entry.md'), content);
-    const valid = await admin(['validate', ENTRY, 'entry.md']);
+    const valid = await admin(['validate', ENTRY, join(scratch, 'entry.md')]);
     ok(valid);
     assert.match(valid.stdout, /concierge-copilot\.md is valid/);
 
@@ -86,6 +88,18 @@ describe('admin commands', () => {
     const json = await admin(['validate', ENTRY, '-', '--json'], content.replace(/^tags:.*$/m, 'tags: [cooking]'));
     assert.equal(json.code, 6);
     assert.equal(JSON.parse(json.stdout).valid, false);
+  });
+
+  it('the real bin: validate reads a file relative to its working directory, and - from a pipe', async () => {
+    const { content } = await api(`/api/admin/file?path=${ENTRY}`);
+    await writeFile(join(scratch, 'entry.md'), content);
+    const valid = await runVitae(['admin', 'validate', ENTRY, 'entry.md'], { env: env(), cwd: scratch });
+    ok(valid);
+    assert.match(valid.stdout, /concierge-copilot\.md is valid/);
+
+    const invalid = await runVitae(['admin', 'validate', ENTRY, '-'], { env: env(), cwd: scratch, input: content.replace(/^tags:.*$/m, 'tags: [cooking]') });
+    assert.equal(invalid.code, 6);
+    assert.match(invalid.stdout, /^content\/corpus\/projects\/concierge-copilot\.md:\d+: tags\.0 must be one of: it, engineering/m);
   });
 
   it('vitae admin put <path> - -m … --wait: commits, follows translate → build → deploy, and the change is live', async () => {

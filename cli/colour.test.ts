@@ -1,22 +1,29 @@
-// Colour only on a terminal and never with NO_COLOR or --no-color: checked on the real process, through a
-// pseudo-terminal where util-linux `script` is available, and with FORCE_COLOR where it is not.
+// Colour only on a terminal and never with NO_COLOR or --no-color: the real process on a pseudo-terminal
+// (util-linux `script`) proves that it reads the terminal and the environment it is given; the program, run in
+// process with a stdout that is a pipe or a terminal of 100 columns, covers the rest of the rules.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { englishOnlyContent } from '../testing/content-fixture.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { cleanEnv, runVitae, VITAE_BIN } from './run-vitae.ts';
+import { cleanEnv, runVitaeInProcess, VITAE_BIN } from './run-vitae.ts';
 
 const ESC = /\x1b\[/;
 let service: TestService;
 before(async () => {
-  service = await startTestService();
+  service = await startTestService({ CONTENT_DIR: englishOnlyContent() });
 });
 after(() => service.stop());
 
-const vitae = (args: string[], env: Record<string, string> = {}) => runVitae(args, { env: { SITE_URL: service.url, ...env } });
+const vitae = (args: string[], env: Record<string, string> = {}) => runVitaeInProcess(args, { env: { SITE_URL: service.url, ...env } });
+/** In process, with stdout and stderr a terminal of 100 columns. */
+const onTerminalInProcess = async (args: string[], env: Record<string, string> = {}) => {
+  const run = await runVitaeInProcess(args, { env: { SITE_URL: service.url, ...env }, tty: true, columns: 100 });
+  assert.equal(run.code, 0, run.stderr);
+  return run.stdout + run.stderr;
+};
 
-
-/** Runs vitae with stdout on a pseudo-terminal of 100 columns (async: the service answers in this process). */
+/** Runs the real vitae with stdout on a pseudo-terminal of 100 columns (async: the service answers in this process). */
 function onTerminal(args: string[], env: Record<string, string> = {}): Promise<string> {
   const command = `stty cols 100 2>/dev/null; ${[VITAE_BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
   return new Promise((resolve, reject) => {
@@ -38,15 +45,16 @@ describe('colour', () => {
     const table = await onTerminal(['lenses']);
     assert.match(table, ESC);
     for (const line of table.split(/\r?\n/)) assert.ok(line.replace(/\x1b\[[0-9;]*m/g, '').length <= 100, line);
-    const brief = await onTerminal(['brief']);
+    const brief = await onTerminalInProcess(['brief']);
+    assert.match(brief, ESC);
     for (const line of brief.split(/\r?\n/)) assert.ok(line.replace(/\x1b\[[0-9;]*m/g, '').length <= 100, line);
     assert.doesNotMatch(brief, /^## /m, 'headings are styled, not printed as ##');
   });
 
   it('is never on with NO_COLOR, even on a terminal', async () => {
     assert.doesNotMatch(await onTerminal(['lenses'], { NO_COLOR: '1' }), ESC);
-    assert.doesNotMatch(await onTerminal(['brief'], { NO_COLOR: '1' }), ESC);
-    assert.doesNotMatch(await onTerminal(['lenses', '--no-color']), ESC);
+    assert.doesNotMatch(await onTerminalInProcess(['brief'], { NO_COLOR: '1' }), ESC);
+    assert.doesNotMatch(await onTerminalInProcess(['lenses', '--no-color']), ESC);
   });
 
   it('FORCE_COLOR turns it on for a pipe, and NO_COLOR or --no-color still wins', async () => {

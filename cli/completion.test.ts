@@ -1,28 +1,30 @@
-// `vitae completion bash|zsh|fish`: printed by the real process, generated from the program, and working in
-// the shell it is for (bash always; zsh and fish where they are installed).
-import { before, describe, it } from 'node:test';
+// `vitae completion bash|zsh|fish`: printed by the program (in process), generated from it, and working in the
+// shell it is for. All three shells must be installed (.ci/run installs them); a missing one fails, by name.
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runVitae } from './run-vitae.ts';
+import { runVitaeInProcess } from './run-vitae.ts';
 
 const scripts: Record<string, string> = {};
 let dir: string;
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vitae-completion-'));
   for (const shell of ['bash', 'zsh', 'fish']) {
-    const run = await runVitae(['completion', shell]);
+    const run = await runVitaeInProcess(['completion', shell]);
     assert.equal(run.code, 0, run.stderr);
     scripts[shell] = run.stdout;
     await writeFile(join(dir, shell), run.stdout);
   }
 });
+after(() => rm(dir, { recursive: true, force: true }));
 
 const shell = (name: string, script: string) => {
   const run = spawnSync(name, ['-c', script], { encoding: 'utf8', cwd: dir });
-  assert.equal(run.status, 0, run.stderr);
+  if (run.error && 'code' in run.error && run.error.code === 'ENOENT') assert.fail(`${name} is not installed: apt-get install ${name}, or run bash .ci/run`);
+  assert.equal(run.status, 0, run.error?.message ?? run.stderr);
   return run.stdout;
 };
 
@@ -36,7 +38,7 @@ describe('vitae completion', () => {
   });
 
   it('refuses an unknown shell with exit 2', async () => {
-    const run = await runVitae(['completion', 'tcsh']);
+    const run = await runVitaeInProcess(['completion', 'tcsh']);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /Allowed choices are bash, zsh, fish/);
   });

@@ -1,25 +1,26 @@
-// The model-backed commands against a service whose model is a scripted OpenAI-compatible server:
-// `vitae ask` (answer and sources, `--json` as the API body, the shared budget reaching exit 8) and
+// The model-backed commands, run in process, against a service whose model is a scripted OpenAI-compatible
+// server: `vitae ask` (answer and sources, `--json` as the API body, the shared budget reaching exit 8) and
 // `vitae admin ai-edit` (a diff, nothing written).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeOpenAI, type FakeOpenAI, type ScriptedReply } from '../testing/fake-openai.ts';
+import { englishOnlyContent } from '../testing/content-fixture.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitae } from './run-vitae.ts';
+import { runVitaeInProcess } from './run-vitae.ts';
 
 const TOKEN = 'cli-model-token-0123456789abcdef';
 let model: FakeOpenAI;
 let service: TestService;
 before(async () => {
   model = await startFakeOpenAI();
-  service = await startTestService({ OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-test-key', ADMIN_TOKEN: TOKEN });
+  service = await startTestService({ OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-test-key', ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() });
 });
 after(async () => {
   await service.stop();
   await model.close();
 });
 
-const vitae = (args: string[]) => runVitae(args, { env: { SITE_URL: service.url } });
+const vitae = (args: string[]) => runVitaeInProcess(args, { env: { SITE_URL: service.url } });
 const askApi = (question: string) =>
   service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ question }) });
 const grounded = (answer: string): ScriptedReply[] => [{ toolCalls: [{ name: 'get_entry', arguments: { slug: 'concierge-copilot', locale: 'en' } }] }, { text: answer }];
@@ -53,7 +54,7 @@ describe('vitae ask', () => {
 });
 
 describe('vitae admin ai-edit', () => {
-  const admin = (args: string[]) => runVitae(['admin', ...args], { env: { SITE_URL: service.url, SITE_ADMIN_TOKEN: TOKEN } });
+  const admin = (args: string[]) => runVitaeInProcess(['admin', ...args], { env: { SITE_URL: service.url, SITE_ADMIN_TOKEN: TOKEN } });
 
   it('prints the proposed change as a diff and writes nothing', async () => {
     const saved = await admin(['get', 'concierge-copilot', '--json']);

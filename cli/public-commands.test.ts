@@ -1,10 +1,10 @@
-// The public commands through the real `vitae` process against a real service: `--json` is the API body
-// exactly, the human format is readable and plain when piped.
+// The public commands through the program (in process, output captured as a pipe) against a real service:
+// `--json` is the API body exactly, the human format is readable and plain when piped.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations } from '../operations/contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitae } from './run-vitae.ts';
+import { runVitaeInProcess } from './run-vitae.ts';
 
 let service: TestService;
 before(async () => {
@@ -12,7 +12,7 @@ before(async () => {
 });
 after(() => service.stop());
 
-const vitae = (args: string[], env: Record<string, string> = {}) => runVitae(args, { env: { SITE_URL: service.url, ...env } });
+const vitae = (args: string[], env: Record<string, string> = {}) => runVitaeInProcess(args, { env: { SITE_URL: service.url, ...env } });
 const api = async (path: string) => {
   const res = await service.get(path, { headers: { Accept: 'application/json' } });
   assert.equal(res.status, 200, path);
@@ -57,7 +57,7 @@ describe('public commands', () => {
   }
 
   it('accepts the global options before the command too, and --url over SITE_URL', async () => {
-    const run = await runVitae(['--url', service.url, '--json', 'get', 'concierge-copilot'], { env: { SITE_URL: 'http://127.0.0.1:9' } });
+    const run = await runVitaeInProcess(['--url', service.url, '--json', 'get', 'concierge-copilot'], { env: { SITE_URL: 'http://127.0.0.1:9' } });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(JSON.parse(run.stdout).slug, 'concierge-copilot');
   });

@@ -1,5 +1,5 @@
 // Screenshots for the README: home, entry, lens and chat, light and dark, desktop and phone, saved into
-// docs/screenshots/ by every run (they are evidence: look at them).
+// docs/screenshots/ by `npm run screenshots`, not by `npm test` (they are evidence: look at them).
 import { expect, test, type Page } from '@playwright/test';
 import { chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
 

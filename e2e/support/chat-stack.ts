@@ -1,7 +1,7 @@
 // Browser-test support: the scripted OpenAI-compatible server (operations/testing/fake-openai.ts) and the
 // real service pointed at it through OPENAI_BASE_URL, in one process. A small control endpoint lets the
 // tests script the model's next replies, read what it was sent, and change the transcript.
-//   node --import tsx e2e/support/chat-stack.ts   (env: CHAT_PORT, CONTROL_PORT, DATA_DIR, WAIT_FOR)
+//   node --import tsx e2e/support/chat-stack.ts   (env: CHAT_PORT, CHAT_PREVIEW_PORT, CONTROL_PORT, DATA_DIR, ADMIN_TOKEN, WAIT_FOR)
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { startFakeOpenAI, type ScriptedReply } from '../../testing/fake-openai.t
 
 const port = Number(process.env.CHAT_PORT ?? 3918);
 const controlPort = Number(process.env.CONTROL_PORT ?? 3919);
+const previewPort = Number(process.env.CHAT_PREVIEW_PORT ?? 3920);
 const dataDir = process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'vitae-e2e-chat-'));
 
 // The main test server builds the web app first; start only once it answers, so both serve the same build.
@@ -33,9 +34,11 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   env: {
     ...process.env,
     PORT: String(port),
-    PREVIEW_PORT: '0',
+    // The console's tests publish to the dev preview and promote to main, so this service has both.
+    PREVIEW_PORT: String(previewPort),
     DATA_DIR: dataDir,
     BASE_URL: `http://127.0.0.1:${port}`,
+    DEV_URL: `http://127.0.0.1:${previewPort}`,
     OPENAI_BASE_URL: fake.url,
     OPENAI_API_KEY: 'test-key',
     TRUST_PROXY: '1',
