@@ -1,19 +1,20 @@
-// One documented exit code per error class, each reached through the real `vitae` process, with a message
-// a person can act on and no stack trace.
+// One documented exit code per error class, each reached through the program (in process), with a message
+// a person can act on and no stack trace; and through the real `vitae` process, that the code is its exit status.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exitCodes } from '../operations/contract/errors.ts';
+import { englishOnlyContent } from '../testing/content-fixture.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitae, unusedPort } from './run-vitae.ts';
+import { runVitae, runVitaeInProcess, unusedPort } from './run-vitae.ts';
 
 const TOKEN = 'cli-exit-codes-token-0123456789';
 let service: TestService;
 before(async () => {
-  service = await startTestService({ ADMIN_TOKEN: TOKEN });
+  service = await startTestService({ ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() });
 });
 after(() => service.stop());
 
-const vitae = (args: string[], env: Record<string, string> = {}, input?: string) => runVitae(args, { env: { SITE_URL: service.url, ...env }, input });
+const vitae = (args: string[], env: Record<string, string> = {}, input?: string) => runVitaeInProcess(args, { env: { SITE_URL: service.url, ...env }, input });
 const admin = (args: string[], input?: string) => vitae(['admin', ...args], { SITE_ADMIN_TOKEN: TOKEN }, input);
 const ENTRY = 'content/corpus/projects/concierge-copilot.md';
 
@@ -27,12 +28,12 @@ describe('exit codes', () => {
   describe(`${exitCodes.usage}: usage`, () => {
     it('names the allowed values of an unknown enum option before any request', async () => {
       const run = await vitae(['list', '--tag', 'cooking'], { SITE_URL: `http://127.0.0.1:${await unusedPort()}` });
-      assertOneCleanFailure(run, 2, /'cooking' is invalid\. Allowed choices are it, engineering, ai/);
+      assertOneCleanFailure(run, 2, /--tag must be one of: it, engineering, ai/);
       assert.equal(run.stderr.trim().split('\n').length, 1);
     });
 
     it('names the allowed values of an enum positional', async () => {
-      assertOneCleanFailure(await vitae(['doc', 'diary']), 2, /Allowed choices are profile, credentials, capabilities, talks, thinking/);
+      assertOneCleanFailure(await vitae(['doc', 'diary']), 2, /<name> must be one of: profile, credentials, capabilities, talks, thinking/);
     });
 
     it('parses input with the operation’s schema and names the flag or argument', async () => {
@@ -61,7 +62,7 @@ describe('exit codes', () => {
 
   describe(`${exitCodes.auth}: auth`, () => {
     it('says how to set SITE_ADMIN_TOKEN when it is missing, without a request', async () => {
-      const run = await runVitae(['admin', 'ls'], { env: { SITE_URL: `http://127.0.0.1:${await unusedPort()}` } });
+      const run = await runVitaeInProcess(['admin', 'ls'], { env: { SITE_URL: `http://127.0.0.1:${await unusedPort()}` } });
       assertOneCleanFailure(run, 4, /SITE_ADMIN_TOKEN/);
       assert.match(run.stderr, /prints the admin token/);
       assert.match(run.stderr, /\.data\/secrets\/admin-token/);
@@ -102,9 +103,16 @@ describe('exit codes', () => {
 
   it(`${exitCodes.unavailable}: network failure names the URL and the variable, in one line`, async () => {
     const url = `http://127.0.0.1:${await unusedPort()}`;
-    const run = await runVitae(['lenses'], { env: { SITE_URL: url } });
+    const run = await runVitaeInProcess(['lenses'], { env: { SITE_URL: url } });
     assertOneCleanFailure(run, 9, new RegExp(`Cannot reach the Vitae service at ${url.replace(/\./g, '\\.')} \\(ECONNREFUSED\\)`));
     assert.match(run.stderr, /--url or SITE_URL/);
     assert.equal(run.stderr.trim().split('\n').length, 1);
+  });
+});
+
+describe('the real bin', () => {
+  it('exits with the code, so a shell script can test $?, and prints the one clean line', async () => {
+    assertOneCleanFailure(await runVitae(['doc', 'diary'], { env: { SITE_URL: service.url } }), 2, /<name> must be one of: profile, credentials/);
+    assertOneCleanFailure(await runVitae(['get', 'no-such-entry'], { env: { SITE_URL: service.url } }), 3, /No entry with slug "no-such-entry"/);
   });
 });

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AnyOperation, CliArg } from '../operations/contract/define.ts';
-import { describeIssue } from '../operations/contract/issues.ts';
+import { InputError, parseInput } from '../operations/contract/issues.ts';
 import { fieldInfo, flagName, fromCommandLine, type FieldInfo } from './fields.ts';
 import type { Positional } from './usage.ts';
 
@@ -107,17 +107,19 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-/** Parses with the operation's schema; problems are named the way the user typed them (`<slug>`, `--limit`). */
+/** How the command line names each input field: `<slug>` for a positional, `--limit` for an option. */
+export function commandLineNames(op: AnyOperation, bindings: PositionalBinding[]): Record<string, string> {
+  const names: Record<string, string> = Object.fromEntries(Object.keys(op.input.shape).map((field) => [field, `--${flagName(field)}`]));
+  for (const b of bindings) for (const field of b.fields) names[field] = `<${b.positional.name}>`;
+  return names;
+}
+
+/** Parses with the operation's schema, in the words every surface uses, naming fields as they were typed. */
 export function parseOperationInput(op: AnyOperation, raw: Record<string, unknown>, bindings: PositionalBinding[]): Record<string, unknown> {
-  const result = op.input.safeParse(raw);
-  if (result.success) return result.data as Record<string, unknown>;
-  const labels = new Map<string, string>();
-  for (const b of bindings) for (const field of b.fields) labels.set(field, `<${b.positional.name}>`);
-  const messages = result.error.issues.map((issue) => {
-    const [first, ...rest] = issue.path;
-    const label = typeof first === 'string' ? (labels.get(first) ?? `--${flagName(first)}`) : 'input';
-    if (issue.code === 'custom' || issue.code === 'invalid_format') return `${[label, ...rest].join('.')}: ${issue.message}`;
-    return describeIssue({ ...issue, path: [label, ...rest] } as z.core.$ZodIssue);
-  });
-  throw new UsageError(messages.join('; '));
+  try {
+    return parseInput(op.input, raw, commandLineNames(op, bindings)) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof InputError) throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -91,7 +91,8 @@ function optionFor(field: FieldInfo): Option {
   const short = shortFlags[field.name] ? `-${shortFlags[field.name]}, ` : '';
   const value = field.kind === 'boolean' ? '' : field.kind === 'json' ? ` <json>` : ` <${flagName(field.name)}>`;
   const option = new Option(`${short}${flag}${value}`, [field.description ?? '', field.required ? '(required)' : ''].filter(Boolean).join(' '));
-  if (field.choices) option.choices(field.choices);
+  // Allowed values show in help and completion; the operation's own parser checks them (one wording everywhere).
+  if (field.choices) option.argChoices = field.choices;
   // Sending the schema's default explicitly is the same request; it lets help show it, unless the description already does.
   const primitive = ['string', 'number', 'boolean'].includes(typeof field.defaultValue);
   if (primitive && !/default/i.test(field.description ?? '')) option.default(field.defaultValue);
@@ -109,7 +110,7 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   for (const binding of bindings) {
     const { name, required, variadic } = binding.positional;
     const argument = new Argument(required ? `<${name}${variadic ? '...' : ''}>` : `[${name}${variadic ? '...' : ''}]`, binding.description);
-    if (binding.choices) argument.choices(binding.choices);
+    if (binding.choices) argument.argChoices = binding.choices;
     if (binding.mapping && 'readInto' in binding.mapping) markFileArgument(argument);
     command.addArgument(argument);
   }

@@ -1,7 +1,7 @@
 // The examples each operation carries in the contract, run through every door. Valid ones succeed over REST
 // and MCP (and are what OpenAPI shows). Invalid ones get one set of words whichever door they come through:
-// REST, MCP over HTTP, the site's gateway and the agent's tools all answer with the message of the one
-// input parser, naming each field the way that caller names it.
+// REST, MCP over HTTP, the site's gateway, the agent's tools and the CLI all answer with the message of the
+// one input parser, naming each field the way that caller names it (`q` over REST, `--tag` on the CLI).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations, type AnyOperation } from '../contract/index.ts';
@@ -9,6 +9,35 @@ import { parseInput, InputError } from '../contract/issues.ts';
 import { requestFor } from './client.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
+import { bindPositional, commandLineNames } from '../../cli/input.ts';
+import { flagName } from '../../cli/fields.ts';
+import { parseUsage } from '../../cli/usage.ts';
+import { runVitaeInProcess } from '../../cli/run-vitae.ts';
+
+/** The command line that sends `input` to `op`, or undefined when the CLI cannot say it (two fields one positional fills). */
+function commandLineFor(op: AnyOperation, input: Record<string, unknown>): { args: string[]; stdin?: string; names: Record<string, string> } | undefined {
+  const usage = parseUsage(op.cli);
+  const bindings = usage.positionals.map((p) => bindPositional(op, p));
+  const args = [...usage.path];
+  const used = new Set<string>();
+  let stdin: string | undefined;
+  for (const { mapping, fields } of bindings) {
+    const given = fields.filter((f) => input[f] !== undefined);
+    if (given.length > 1) return undefined;
+    fields.forEach((f) => used.add(f));
+    if (mapping && 'readInto' in mapping) {
+      if (input[mapping.readInto] === undefined) return undefined; // a file must be named; the CLI cannot leave it out
+      args.push('-');
+      const value = input[mapping.readInto];
+      stdin = mapping.json ? JSON.stringify(value ?? null) : String(value ?? '');
+    } else if (given.length) args.push(String(input[given[0]!]));
+  }
+  for (const [field, value] of Object.entries(input)) {
+    if (used.has(field) || value === undefined) continue;
+    args.push(`--${flagName(field)}`, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return { args, stdin, names: commandLineNames(op, bindings) };
+}
 
 const TOKEN = 'same-words-token-5d1c9b8e7f6a';
 
@@ -103,6 +132,19 @@ describe('the same words for the same bad input on every surface', () => {
         `${op.name} (${summary})`,
       );
     }
+  });
+
+  it('the CLI refuses with the same words, naming its flags and arguments, before any request', async () => {
+    let said = 0;
+    for (const { op, input, summary } of examples) {
+      const line = commandLineFor(op, input);
+      if (!line) continue;
+      said++;
+      const run = await runVitaeInProcess(line.args, { env: { SITE_URL: service.url, SITE_ADMIN_TOKEN: TOKEN }, input: line.stdin });
+      assert.equal(run.code, 2, `${op.name} (${summary}): ${run.stderr}`);
+      assert.ok(run.stderr.includes(wordsFor(op, input, line.names)), `${op.name} (${summary}): ${run.stderr}`);
+    }
+    assert.ok(said >= examples.length - 2, `the command line says ${said} of the ${examples.length} invalid examples`);
   });
 
   it('the agent’s tools give the model the same words when it gets an argument wrong', async () => {

@@ -29,8 +29,10 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       if (issue.origin === 'string') return `${field} must be at most ${issue.maximum} characters`;
       return `${field} must be at most ${issue.maximum}`;
     default:
-      // Custom messages are written as sentences; some already name their field ("end must not be before start").
-      return (issue.message ?? '').startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
+      // Custom messages are written as sentences: some already name their field ("end must not be before start"),
+      // some go on from it ("must be a month …"), the rest are said about it ("a slug is lowercase letters …").
+      if ((issue.message ?? '').startsWith(`${field} `)) return issue.message;
+      return /^(must|is|are|should|cannot|needs?)\b/.test(issue.message ?? '') ? `${field} ${issue.message}` : `${field}: ${issue.message}`;
   }
 }
 
