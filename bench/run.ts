@@ -6,6 +6,7 @@ import { benchSearch } from './search.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchChat } from './chat.bench.ts';
 import { benchSite } from './site.bench.ts';
+import { benchConsole } from './console.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -14,6 +15,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   mcp: () => benchMcp({ duration: Number(process.env.BENCH_DURATION ?? 8) }),
   chat: () => benchChat({ runs: 40 }),
   site: () => benchSite({ runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3) }),
+  console: () => benchConsole({ runs: 200 }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const [name, run] of Object.entries(sections)) {

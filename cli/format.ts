@@ -2,7 +2,7 @@
 // of the commands; `--json` bypasses them and prints the API body as it came.
 import type { z } from 'zod';
 import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut } from './shapes.ts';
-import type { AiEditProposalOut, AnswerOut, CommitResultOut, ComparisonOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, HistoryOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
+import type { AiEditProposalOut, AnswerOut, CommitResultOut, ComparisonOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, HistoryOut, PreviewOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -135,6 +135,15 @@ export const formatters: Record<string, Formatter> = {
       : 'No commits.\n',
     note: body.next ? `more: --cursor ${body.next}` : undefined,
   }),
+
+  Preview: (body: PreviewOut, view) => {
+    if (!body.kind) return { out: formatProblems(body.problems, '', view.colours) + '\n', exitCode: 6, note: 'the file cannot be published as it is' };
+    if (body.entry) return formatters.EntryLong!(body.entry, view);
+    if (body.lens) return formatters.LensList!({ lenses: [body.lens] }, view);
+    if (body.document) return formatters.Document!(body.document, view);
+    if (body.brief) return { out: markdown(body.brief.markdown, view) };
+    return { out: `${body.path} is a ${body.kind} file: it has no page of its own.\n` };
+  },
 
   Comparison: (body: ComparisonOut, view) => {
     const c = view.colours;

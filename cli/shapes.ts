@@ -1,7 +1,7 @@
 // The output types the formatters read, taken from the contract's schemas (types only: nothing is loaded).
 import type { z } from 'zod';
 import type { Document, EntryLong, EntryShort, Lens, SearchResult } from '../operations/contract/public.ts';
-import type { adminAiEdit, adminCompare, adminHistory, adminListFiles, adminReadFile, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
+import type { adminAiEdit, adminCompare, adminHistory, adminPreview, adminListFiles, adminReadFile, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
 import type { askSubject } from '../operations/contract/agent.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 
@@ -18,6 +18,7 @@ export type DeployRunsOut = { runs: DeployRunOut[] };
 export type FileListOut = z.output<typeof adminListFiles.output>;
 export type HistoryOut = z.output<typeof adminHistory.output>;
 export type ComparisonOut = z.output<typeof adminCompare.output>;
+export type PreviewOut = z.output<typeof adminPreview.output>;
 export type ContentFileOut = z.output<typeof adminReadFile.output>;
 export type ValidationResultOut = { valid: boolean; problems: Problem[] };
 export type AnswerOut = z.output<typeof askSubject.output>;

@@ -1,0 +1,104 @@
+// The editor's pending edits: every file touched in the console, per branch, kept in the browser's
+// localStorage as it is typed, so a reload or a crash loses nothing. Nothing here is written to the
+// repository: the review screen commits the whole set as one commit, each file with the sha it started from.
+import { useCallback, useSyncExternalStore } from 'react';
+
+export interface PendingChange {
+  path: string;
+  /** What the edit started from: the file's blob sha then (null for a new file) and its text. */
+  base: { sha: string | null; content: string | null };
+  /** The new text, or null to delete the file. */
+  content: string | null;
+  /** When it was last changed (ms since the epoch). */
+  updatedAt: number;
+}
+
+export type ChangeSet = Readonly<Record<string, PendingChange>>;
+
+const PREFIX = 'vitae-console:changes:';
+const storageKey = (branch: string) => `${PREFIX}${branch}`;
+const listeners = new Set<() => void>();
+const snapshots = new Map<string, { raw: string | null; value: ChangeSet }>();
+const EMPTY: ChangeSet = Object.freeze({});
+
+function storage(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined; // storage disabled: edits still work for this page, they just do not survive a reload
+  }
+}
+
+/** The change set of a branch; the same object until it changes (as useSyncExternalStore needs). */
+export function readChanges(branch: string): ChangeSet {
+  const raw = storage()?.getItem(storageKey(branch)) ?? null;
+  const cached = snapshots.get(branch);
+  if (cached && cached.raw === raw) return cached.value;
+  let value: ChangeSet;
+  try {
+    value = raw ? (JSON.parse(raw) as ChangeSet) : EMPTY;
+  } catch {
+    value = EMPTY; // not ours, or cut short: start empty rather than fail the console
+  }
+  snapshots.set(branch, { raw, value });
+  return value;
+}
+
+function write(branch: string, next: ChangeSet): void {
+  const store = storage();
+  if (store) {
+    if (Object.keys(next).length) store.setItem(storageKey(branch), JSON.stringify(next));
+    else store.removeItem(storageKey(branch));
+  } else {
+    snapshots.set(branch, { raw: JSON.stringify(next), value: next });
+  }
+  for (const listener of listeners) listener();
+}
+
+/** Records an edit. An edit that brings a file back to its base text removes it from the set. */
+export function saveChange(branch: string, change: Omit<PendingChange, 'updatedAt'>): void {
+  const { [change.path]: _previous, ...rest } = readChanges(branch);
+  if (change.content === change.base.content) return write(branch, rest);
+  write(branch, { ...rest, [change.path]: { ...change, updatedAt: Date.now() } });
+}
+
+export function discardChange(branch: string, path: string): void {
+  const { [path]: _gone, ...rest } = readChanges(branch);
+  write(branch, rest);
+}
+
+/** Forgets the given paths (all when none are given), e.g. after they were committed. */
+export function clearChanges(branch: string, paths?: string[]): void {
+  if (!paths) return write(branch, {});
+  const next = { ...readChanges(branch) };
+  for (const path of paths) delete next[path];
+  write(branch, next);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  // Another tab of the console changed the set.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key.startsWith(PREFIX)) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** The pending edits of a branch, kept in step with storage and with other tabs. Empty while rendering on the server. */
+export function useChangeSet(branch: string) {
+  const changes = useSyncExternalStore(
+    subscribe,
+    () => readChanges(branch),
+    () => EMPTY,
+  );
+  return {
+    changes,
+    save: useCallback((change: Omit<PendingChange, 'updatedAt'>) => saveChange(branch, change), [branch]),
+    discard: useCallback((path: string) => discardChange(branch, path), [branch]),
+    clear: useCallback((paths?: string[]) => clearChanges(branch, paths), [branch]),
+  };
+}

@@ -1,0 +1,56 @@
+// The console's server side: who is signed in (the admin surface's own session, read through the site
+// gateway), the branch a page works on, and operations run as that editor. Loaders and actions use only
+// these; the operations do the authorizing, validating and error wording.
+import { redirect, type AppLoadContext } from '@remix-run/node';
+import { isAppError } from '../../operations/contract/errors.ts';
+import type { OperationName, OperationNamed, OutputOf, RawInputOf } from '../../operations/contract/index.ts';
+import type { Branch } from '../../operations/contract/shared.ts';
+import { vitaeContext } from '../utils/operations.server.ts';
+import type { ErrorBody } from './api.ts';
+
+/** The branch a console page works on: `?branch=main`, else the dev preview's branch. */
+export function branchOf(request: Request): Branch {
+  return new URL(request.url).searchParams.get('branch') === 'main' ? 'main' : 'dev';
+}
+
+/** Where sign-in sends the editor afterwards: a console path only, never another site. */
+export function safeNext(next: string | null | undefined): string {
+  return next && /^\/admin(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/admin';
+}
+
+/** Redirects to sign-in (coming back here afterwards) unless the request carries a console session. */
+export function requireEditor(request: Request, context: AppLoadContext): void {
+  const { vitae, branch, ip } = vitaeContext(context);
+  const principal = vitae.principal({ branch, ip, request });
+  if (principal.kind === 'admin') return;
+  const url = new URL(request.url);
+  throw redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/**
+ * Runs an operation as the editor whose request this is. Its failure is thrown as a Response with the
+ * operation's status and error body, so a console page's error boundary (or a fetch) shows its own words.
+ */
+export async function asEditor<N extends OperationName>(request: Request, context: AppLoadContext, name: N, input: RawInputOf<OperationNamed<N>>): Promise<OutputOf<OperationNamed<N>>> {
+  const { vitae, branch, ip } = vitaeContext(context);
+  try {
+    return await vitae.call(name, input, { branch, ip, request });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    throw Response.json(error.toBody(), { status: error.status, headers: { 'Cache-Control': 'no-store', ...error.headers } });
+  }
+}
+
+/** An operation's failure as data an action can return to its form (its status, body and wait). */
+export type Failure = { ok: false; status: number; body: ErrorBody; retryAfter?: number };
+
+/** Runs an operation for an action: its output, or its error as data for the page to show beside the form. */
+export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | Failure> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    if (!(error instanceof Response) || error.ok) throw error;
+    const retry = Number(error.headers.get('Retry-After'));
+    return { ok: false, status: error.status, body: (await error.json()) as ErrorBody, ...(retry > 0 ? { retryAfter: retry } : {}) };
+  }
+}

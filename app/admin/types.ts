@@ -1,0 +1,17 @@
+// The shapes the console reads, typed from the operations' own output schemas (type-only: nothing of
+// zod's runtime comes with them).
+import type { z } from 'zod';
+import type { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile, adminValidate, CommitResult, ContentSchema, DeployRun } from '../../operations/contract/admin.ts';
+import type { ProblemSchema } from '../../operations/contract/shared.ts';
+
+export type ContentSchemaOut = z.output<typeof ContentSchema>;
+export type ProblemOut = z.output<typeof ProblemSchema>;
+export type FileListOut = z.output<typeof adminListFiles.output>;
+export type FileOut = FileListOut['files'][number];
+export type ContentFileOut = z.output<typeof adminReadFile.output>;
+export type ValidationOut = z.output<typeof adminValidate.output>;
+export type HistoryOut = z.output<typeof adminHistory.output>;
+export type ComparisonOut = z.output<typeof adminCompare.output>;
+export type CommitResultOut = z.output<typeof CommitResult>;
+export type DeployRunOut = z.output<typeof DeployRun>;
+export type PreviewOut = z.output<typeof adminPreview.output>;

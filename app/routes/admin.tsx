@@ -1,0 +1,109 @@
+// The console's frame: every console page needs a session (without one it goes to sign-in and comes back),
+// works on one branch (dev by default, switchable), and shows how many edits are pending. Not indexed, not
+// in the sitemap, not linked from the public site.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, isRouteErrorResponse, NavLink, Outlet, useLocation, useNavigate, useRouteError } from '@remix-run/react';
+import { troubleFromBody, type ErrorBody } from '../admin/api.ts';
+import adminStyles from '../admin/admin.css';
+import { useChangeSet } from '../admin/change-set.ts';
+import { branchOf, requireEditor } from '../admin/session.server.ts';
+import { consoleHref, TroubleNotice, useBranch } from '../admin/ui.tsx';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }];
+
+/** Tells the root layout to leave out the public site's header, footer and chat. */
+export const handle = { console: true };
+
+export const meta: MetaFunction = () => [{ title: 'Console · Vitae' }, { name: 'robots', content: 'noindex, nofollow' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireEditor(request, context);
+  return { branch: branchOf(request) };
+}
+
+export default function ConsoleFrame() {
+  const branch = useBranch();
+  const { changes } = useChangeSet(branch);
+  const pending = Object.keys(changes).length;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const switchTo = (next: 'main' | 'dev') => {
+    const params = new URLSearchParams(location.search);
+    if (next === 'dev') params.delete('branch');
+    else params.set('branch', next);
+    const qs = params.toString();
+    navigate(`${location.pathname}${qs ? `?${qs}` : ''}`);
+  };
+  const tab = (to: string, label: string, extra?: string) => (
+    <NavLink to={consoleHref(to, branch)} end={to === '/admin'} className={({ isActive }) => (isActive ? 'tab active' : 'tab')}>
+      {label}
+      {extra ? <span className="tab-count">{extra}</span> : null}
+    </NavLink>
+  );
+  return (
+    <div className="console">
+      <a className="skip-link" href="#console-main">
+        Skip to content
+      </a>
+      <header className="console-header">
+        <p className="console-name">
+          <strong>Vitae</strong> console
+        </p>
+        <nav aria-label="Console">
+          {tab('/admin', 'Files')}
+          {tab('/admin/review', 'Review', pending ? String(pending) : undefined)}
+          {tab('/admin/publish', 'Publish')}
+          {tab('/admin/history', 'History')}
+        </nav>
+        <div className="branch-switch" role="group" aria-label="Branch">
+          {(['dev', 'main'] as const).map((b) => (
+            <button key={b} type="button" className={b === branch ? 'branch active' : 'branch'} aria-pressed={b === branch} onClick={() => switchTo(b)}>
+              {b === 'dev' ? 'dev (preview)' : 'main (live)'}
+            </button>
+          ))}
+        </div>
+        <Form method="post" action="/admin/logout">
+          <button type="submit" className="button ghost small">
+            Sign out
+          </button>
+        </Form>
+      </header>
+      <p className="narrow-notice" role="note">
+        The console edits on screens at least 1024 pixels wide. On this screen you can look around, but not edit.
+      </p>
+      {pending && !location.pathname.startsWith('/admin/review') ? (
+        <div className="pending-banner" role="status">
+          <span>
+            {pending} file{pending === 1 ? ' has' : 's have'} edits on {branch} that are kept in this browser and not committed yet.
+          </span>
+          <NavLink className="button small" to={consoleHref('/admin/review', branch)}>
+            Review and commit
+          </NavLink>
+        </div>
+      ) : null}
+      <main id="console-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** A console page that failed to load says why, in the operation's words, inside the console's frame. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const trouble = isRouteErrorResponse(error)
+    ? troubleFromBody(error.status, (typeof error.data === 'object' && error.data ? error.data : { code: 'error', message: String(error.data ?? error.statusText) }) as ErrorBody)
+    : troubleFromBody(500, { code: 'internal', message: 'The page could not be shown; the server log has the details.' });
+  return (
+    <div className="console">
+      <main id="console-main" className="console-page">
+        <TroubleNotice trouble={trouble} />
+        <p>
+          <a className="button small" href="/admin">
+            Back to the files
+          </a>
+        </p>
+      </main>
+    </div>
+  );
+}
