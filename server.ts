@@ -63,7 +63,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits }),
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
   ];
-  const gateway = createSiteGateway({ layer, auth, corpus });
+  const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
   const web = options.web ? await options.web(gateway, config) : notFoundPage;
   const edge = createEdge(endpoints, { trustProxy: config.TRUST_PROXY, web });
 

@@ -17,7 +17,14 @@ export interface CallerOfPage {
 
 const headersOf = (request: Request) => (name: string) => request.headers.get(name) ?? undefined;
 
-export function createSiteGateway({ layer, auth, corpus }: { layer: Implementation; auth: AdminAuth; corpus: Corpus }) {
+export interface SiteFeatures {
+  /** A model provider is configured: the chat answers (else it falls back to search). */
+  chat: boolean;
+  /** Voice input can be transcribed. */
+  transcription: boolean;
+}
+
+export function createSiteGateway({ layer, auth, corpus, features }: { layer: Implementation; auth: AdminAuth; corpus: Corpus; features: SiteFeatures }) {
   const principalOf = (caller: CallerOfPage): Principal => (caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous);
   return {
     async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
@@ -30,6 +37,8 @@ export function createSiteGateway({ layer, auth, corpus }: { layer: Implementati
     login: (token: unknown, caller: CallerOfPage & { request: Request }) => auth.login({ token, ip: caller.ip, headers: headersOf(caller.request), branch: caller.branch }),
     /** Ends the console session; returns the Set-Cookie header value that clears it. */
     logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch }),
+    /** What the service can do for a visitor: answer by chat, transcribe a recording. */
+    features: () => features,
     /** Who the site is about and where it lives (no operation answers this yet). */
     site(branch: Branch) {
       const build = corpus.build(branch);
