@@ -73,15 +73,16 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
 
 /** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */
 export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string): LocaleView {
-  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), []);
+  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), null);
 }
 
-function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[]): LocaleView {
+/** The records of a locale; with `passages`, also the search passages of what is translated into it. */
+function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null): LocaleView {
   const entries = [...model.entries.values()].map((file) => entryRecord(model, file, locale, siteUrl));
   entries.sort(
     (a, b) => b.period.start.localeCompare(a.period.start) || Number(b.period.end === null) - Number(a.period.end === null) || a.slug.localeCompare(b.slug),
   );
-  for (const entry of entries) if (entry.translated) passages.push(...entryPassages(entry));
+  if (passages) for (const entry of entries) if (entry.translated) passages.push(...entryPassages(entry));
 
   const lenses: LensRecord[] = [];
   for (const id of lensIds) {
@@ -105,7 +106,7 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
     const record: DocumentRecord = { name, title: fields.title, summary: fields.summary, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
     documents.set(name, record);
     if (translated) {
-      for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
+      if (passages) for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
     }
   }
 

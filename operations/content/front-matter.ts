@@ -13,7 +13,40 @@ export interface ParsedFile<T> {
 
 const FENCE = /^---[ \t]*\r?\n/;
 
+/**
+ * Parsed files by schema, path and text. A file's parse depends on nothing else, and the whole tree is
+ * validated on every keystroke of the console and every commit: only the files that changed are parsed
+ * again. Results are shared, so nothing may change them (nothing does: models and builds copy what they keep).
+ */
+const parsed = new WeakMap<z.ZodType, Map<string, ParsedFile<unknown>>>();
+const MAX_CACHED_PER_SCHEMA = 4000;
+
+function cached<T>(schema: z.ZodType, path: string, text: string, parse: () => ParsedFile<T>): ParsedFile<T> {
+  let bySource = parsed.get(schema);
+  if (!bySource) parsed.set(schema, (bySource = new Map()));
+  const key = `${path}\0${text}`;
+  const hit = bySource.get(key);
+  if (hit) {
+    // Most recently used last, so the oldest go first when the cache is full.
+    bySource.delete(key);
+    bySource.set(key, hit);
+    return hit as ParsedFile<T>;
+  }
+  const result = parse();
+  bySource.set(key, result);
+  if (bySource.size > MAX_CACHED_PER_SCHEMA) bySource.delete(bySource.keys().next().value!);
+  return result;
+}
+
 export function parseMarkdownFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
+  return cached(schema, path, text, () => parseMarkdownUncached(path, text, schema));
+}
+
+export function parseJsonFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
+  return cached(schema, path, text, () => parseJsonUncached(path, text, schema));
+}
+
+function parseMarkdownUncached<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
   const source = text.replace(/^\uFEFF/, '');
   if (!FENCE.test(source)) {
     return { body: source, problems: [{ path, line: 1, message: 'must start with YAML front matter between "---" lines' }] };
@@ -39,7 +72,7 @@ export function parseMarkdownFile<S extends z.ZodType>(path: string, text: strin
   return { body, problems: result.error.issues.map((issue) => problemFromIssue(path, issue, doc, lineAt)) };
 }
 
-export function parseJsonFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
+function parseJsonUncached<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {
   let value: unknown;
   try {
     value = JSON.parse(text);
