@@ -3,7 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import styles from './styles.css';
 import { localeFacts, parseLocalePath } from './i18n/locales.ts';
 import { messagesFor } from './i18n/messages.server.ts';
-import { siteIdentity } from './utils/operations.server.ts';
+import { siteIdentity, vitaeContext } from './utils/operations.server.ts';
 import { readBrief } from './utils/data.server.ts';
 import { rootTranslator, type RootData } from './utils/seo.ts';
 import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
@@ -19,7 +19,8 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const { locale } = parseLocalePath(new URL(request.url).pathname);
   const { site, siteUrl, branch } = siteIdentity(context);
   const { questions = [] } = await readBrief(context, locale);
-  return { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev' };
+  const { chat, transcription } = vitaeContext(context).vitae.features();
+  return { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
 }
 
 // Pages declare their own <head>; this one only serves the error pages.
@@ -35,7 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
 export const useIsConsole = () => useMatches().some((m) => (m.handle as { console?: boolean } | undefined)?.console);
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData('root') as RootData | undefined;
+  const data = useRouteLoaderData<RootData>('root');
   const facts = localeFacts[data?.locale ?? 'en'];
   const inConsole = useIsConsole();
   return (
@@ -75,7 +76,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const data = useRouteLoaderData('root') as RootData | undefined;
+  const data = useRouteLoaderData<RootData>('root');
   if (!data) {
     return (
       <div className="page narrow">

@@ -26,6 +26,10 @@ test.describe('with a model', () => {
       { text: answer, chunks: 10, delayMs: 150 },
     ]);
     const input = await openChat(page);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) asked.push(new URL(r.url()).pathname);
+    });
     await input.fill('What did Noa build at Orbitale?');
     await input.press('Enter');
 
@@ -40,11 +44,14 @@ test.describe('with a model', () => {
     await expect(reply.locator('.answer strong')).toHaveText('Concierge Copilot');
     await expect(reply.locator('.chat-steps li.done')).toContainText(/\d+ sources/);
     const source = reply.locator('.chat-sources a');
-    await expect(source).toHaveText('Concierge Copilot: an LLM assistant for hotel guests');
+    // Titled as the service named it in the done line (no further request): the entry and its organisation.
+    await expect(source).toHaveText('Concierge Copilot: an LLM assistant for hotel guests — Orbitale Travel');
     await expect(source).toHaveAttribute('href', '/entries/concierge-copilot');
     // The slug in parentheses became a link to the entry too.
     await expect(reply.locator('.answer a[href="/entries/concierge-copilot"]')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    // The done line named the sources with their titles and pages: the widget asked nothing more.
+    expect(asked).toEqual(['/api/chat']);
 
     await source.click();
     await expect(page).toHaveURL(/\/entries\/concierge-copilot$/);

@@ -2,11 +2,19 @@
 // U+001E, one JSON object and "\n" (DESIGN.md "Chat stream"). Chunks may cut anywhere, so a status
 // line that has begun but not ended waits for the next chunk.
 
+/** A source of the answer as the done line names it: its title and page (an absolute URL on the site). */
+export interface ChatSource {
+  slug: string;
+  title: string;
+  /** Absent when an older server named the source by bare slug only. */
+  url?: string;
+}
+
 export type ChatEvent =
   | { type: 'tool'; name: string; input?: Record<string, unknown> }
   | { type: 'tool-result'; name: string; sources: string[] }
   | { type: 'error'; message: string }
-  | { type: 'done'; sources: string[] };
+  | { type: 'done'; sources: ChatSource[] };
 
 export type StreamPart = { type: 'text'; text: string } | { type: 'event'; event: ChatEvent };
 
@@ -66,14 +74,41 @@ function parseEvent(json: string): ChatEvent | undefined {
       case 'error':
         return { type: 'error', message: String(value.message ?? '') };
       case 'done':
-        // Sources arrive as { slug, title, url } records (older servers sent bare slugs).
-        return { type: 'done', sources: Array.isArray(value.sources) ? strings(value.sources.map((s: unknown) => (s && typeof s === 'object' ? (s as { slug?: unknown }).slug : s))) : [] };
+        return { type: 'done', sources: Array.isArray(value.sources) ? value.sources.flatMap(sourceOf) : [] };
       default:
         return undefined; // a status type this client does not know yet
     }
   } catch {
     return undefined;
   }
+}
+
+/** A done line's source: a { slug, title, url } record, or a bare slug (older servers); anything else is skipped. */
+function sourceOf(value: unknown): ChatSource[] {
+  if (typeof value === 'string') return value ? [{ slug: value, title: value }] : [];
+  if (!value || typeof value !== 'object') return [];
+  const { slug, title, url } = value as Record<string, unknown>;
+  if (typeof slug !== 'string' || !slug) return [];
+  return [{ slug, title: typeof title === 'string' && title.trim() ? title : slug, ...(typeof url === 'string' && url ? { url } : {}) }];
+}
+
+/**
+ * Reads a response body to its end, handing each run of parts to `onParts` as it arrives. Rejects when
+ * the request is aborted or the connection fails, as the body's reader does.
+ */
+export async function readChatStream(body: ReadableStream<Uint8Array>, onParts: (parts: StreamPart[]) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = createStreamParser();
+  const hand = (parts: StreamPart[]) => {
+    if (parts.length) onParts(parts);
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    hand(parser.push(decoder.decode(value, { stream: true })));
+  }
+  hand([...parser.push(decoder.decode()), ...parser.end()]);
 }
 
 /** Seconds to wait from a Retry-After header (seconds or an HTTP date); `fallback` when absent or unreadable. */

@@ -22,6 +22,11 @@ export interface RootData {
   site: SiteData;
   siteUrl: string;
   preview: boolean;
+  /**
+   * What the service can do for a visitor: answer by chat (else the chat answers by search) and transcribe
+   * voice input. Absent where no chat is shown (the console's preview of a page).
+   */
+  features?: { chat: boolean; transcription: boolean };
 }
 
 type MetaMatch = { id: string; data: unknown };

@@ -1,0 +1,110 @@
+// One message of the conversation. A reply shows its tool steps, the answer as safe Markdown (its
+// "(slug)" mentions linked once it is complete), its sources or search passages, an honest note for
+// what went wrong, and copy and retry.
+import { useState } from 'react';
+import type { Translate } from '../i18n/messages.ts';
+import { Icon } from '../components/Icons.tsx';
+import { MarkdownText } from '../markdown/MarkdownText.tsx';
+import type { AssistantMessage, Problem, UserMessage } from './conversation.ts';
+import { linkSlugs, sourceLinks } from './sources.ts';
+import { PassageList, SourceList } from './ChatSources.tsx';
+import { ToolSteps } from './ToolSteps.tsx';
+
+export function QuestionBubble({ message, t }: { message: UserMessage; t: Translate }) {
+  return (
+    <div className="msg msg-user">
+      <span className="sr-only">{t('chatYou')}: </span>
+      <p>{message.content}</p>
+    </div>
+  );
+}
+
+export function ReplyBubble(props: {
+  message: AssistantMessage;
+  t: Translate;
+  siteUrl: string;
+  /** The last message of the conversation: only it offers a retry. */
+  last: boolean;
+  waitSeconds: number;
+  onRetry(): void;
+}) {
+  const { message: m, t, waitSeconds } = props;
+  const streaming = m.status === 'streaming';
+  const sources = sourceLinks(m.sources, props.siteUrl);
+  return (
+    <div className="msg msg-assistant" data-status={m.status}>
+      <span className="sr-only">{t('chatAssistant')}: </span>
+      {m.steps.length ? <ToolSteps steps={m.steps} t={t} /> : null}
+      {streaming && !m.content && !m.steps.some((s) => !s.done) ? <Thinking t={t} /> : null}
+      {m.content ? <MarkdownText source={streaming ? m.content : linkSlugs(m.content, sources)} className="answer" headingOffset={2} externalRel="nofollow noopener" /> : null}
+      {m.passages ? <PassageList passages={m.passages} t={t} /> : null}
+      {m.status === 'stopped' ? <p className="chat-status">{t('chatStopped')}</p> : null}
+      {m.problem ? <ProblemNote problem={m.problem} t={t} waitSeconds={waitSeconds} /> : null}
+      {sources.length && !streaming ? <SourceList sources={sources} t={t} /> : null}
+      {!streaming ? (
+        <div className="msg-actions">
+          {m.content ? <CopyButton text={m.content} t={t} /> : null}
+          {props.last && (m.status === 'error' || m.status === 'stopped' || m.content) && !m.passages ? (
+            <button type="button" className="chip" onClick={props.onRetry} disabled={waitSeconds > 0}>
+              <Icon name="retry" size={14} />
+              {t('chatRetry')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Thinking({ t }: { t: Translate }) {
+  return (
+    <p className="thinking">
+      <span className="dots" aria-hidden="true">
+        <i />
+        <i />
+        <i />
+      </span>
+      {t('chatThinking')}
+    </p>
+  );
+}
+
+function ProblemNote({ problem, t, waitSeconds }: { problem: Problem; t: Translate; waitSeconds: number }) {
+  const text =
+    problem.kind === 'rate'
+      ? waitSeconds > 0
+        ? t('chatRateLimited', { s: waitSeconds })
+        : t('chatRateLimitedOver')
+      : problem.kind === 'network'
+        ? t('chatNetwork')
+        : problem.kind === 'rejected'
+          ? t('chatRejected', { message: problem.message })
+          : t('chatUnavailable');
+  return (
+    <p className={`chat-problem ${problem.kind}`} data-testid={`chat-problem-${problem.kind}`}>
+      <Icon name="warning" size={16} />
+      <span>{text}</span>
+    </p>
+  );
+}
+
+/** Copies the answer's Markdown; says "Copied" for two seconds. */
+function CopyButton({ text, t }: { text: string; t: Translate }) {
+  const [copied, setCopied] = useState(0);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      const at = Date.now();
+      setCopied(at);
+      setTimeout(() => setCopied((c) => (c === at ? 0 : c)), 2000);
+    } catch {
+      // Clipboard access refused: nothing useful to say beyond the button not confirming.
+    }
+  };
+  return (
+    <button type="button" className="chip" onClick={() => void copy()}>
+      <Icon name={copied ? 'check' : 'copy'} size={14} />
+      <span aria-live="polite">{copied ? t('chatCopied') : t('chatCopy')}</span>
+    </button>
+  );
+}
