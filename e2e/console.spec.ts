@@ -304,6 +304,37 @@ test.describe('signing out', () => {
   });
 });
 
+test.describe('the console’s operation route', () => {
+  test('runs an operation as the signed-in editor, with the operation’s own errors; refuses strangers and other sites', async ({ page }) => {
+    const url = `${chatSite}/admin/api/admin_validate`;
+    const input = { path: 'content/brief.md', content: 'not front matter', branch: 'dev' };
+    // No session: the operation refuses, in its own words.
+    const anonymous = await page.request.post(url, { data: input, headers: { Origin: chatSite } });
+    expect(anonymous.status()).toBe(401);
+    expect(((await anonymous.json()) as { code: string }).code).toBe('unauthorized');
+
+    await signIn(page);
+    const res = await page.request.post(url, { data: input, headers: { Origin: chatSite } });
+    expect(res.status(), await res.text()).toBe(200);
+    const body = (await res.json()) as { valid: boolean; problems: Array<{ path: string }> };
+    expect(body.valid).toBe(false);
+    expect(body.problems[0]!.path).toBe('content/brief.md');
+
+    const invalid = await page.request.post(url, { data: { path: 'content/brief.md' }, headers: { Origin: chatSite } });
+    expect(invalid.status()).toBe(400);
+    expect(await invalid.json()).toMatchObject({ code: 'bad_request', message: 'content is required.' });
+    expect((await page.request.post(`${chatSite}/admin/api/no_such_thing`, { data: {}, headers: { Origin: chatSite } })).status()).toBe(404);
+    // A write with the session cookie from another site is refused, and nothing is committed.
+    const before = git('rev-parse', 'dev');
+    const foreign = await page.request.post(`${chatSite}/admin/api/admin_write_file`, {
+      data: { path: 'content/brief.md', content: 'x', message: 'csrf', branch: 'dev' },
+      headers: { Origin: 'http://evil.test' },
+    });
+    expect(foreign.status()).toBe(403);
+    expect(git('rev-parse', 'dev')).toBe(before);
+  });
+});
+
 test.describe('quality', () => {
   for (const path of ['/admin', '/admin/edit?path=content/brief.md', '/admin/review', '/admin/publish', '/admin/history']) {
     test(`has no axe violations on ${path}, in light and dark`, async ({ page }) => {

@@ -1,16 +1,22 @@
-// The console's browser side calls operations over the REST API with the HTTP client every other client
-// uses (generated from the operation list), signed in by its session cookie. Errors come back as words a
-// person can act on, one wording per status, with the problems and the wait the service gave.
-import { ApiError, createClient, NetworkError } from '../../operations/adapters/client.ts';
-import { operationNamed, type OperationName, type OperationNamed, type OutputOf, type RawInputOf } from '../../operations/contract/index.ts';
+// The console's browser side runs operations as the signed-in editor through the console's operation route
+// (app/routes/admin.api.$operation.tsx: the same gateway and pipeline as its loaders). Errors come back as
+// words a person can act on, one wording per status, with the problems and the wait the service gave.
+import { ApiError, NetworkError } from '../../operations/adapters/client.ts';
+import type { OperationName, OperationNamed, OutputOf, RawInputOf } from '../../operations/contract/index.ts';
 import type { ProblemOut } from './types.ts';
 
-let client: ReturnType<typeof createClient> | undefined;
-
-/** Runs an operation through the REST API as the signed-in editor. */
+/** Runs an operation as the signed-in editor; throws ApiError with the operation's error body on failure. */
 export async function callOperation<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, signal?: AbortSignal): Promise<OutputOf<OperationNamed<N>>> {
-  client ??= createClient({ baseUrl: window.location.origin, userAgent: 'vitae-console' });
-  return client.call<OutputOf<OperationNamed<N>>>(operationNamed(name), input, { signal });
+  let res: Response;
+  try {
+    res = await fetch(`/admin/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(input), signal });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new NetworkError(window.location.origin, error);
+  }
+  const body = (await res.json().catch(() => ({ code: 'http_error', message: res.statusText }))) as unknown;
+  if (!res.ok) throw new ApiError(res.status, body as ErrorBody, res.headers);
+  return body as OutputOf<OperationNamed<N>>;
 }
 
 export interface ErrorBody {
