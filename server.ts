@@ -167,7 +167,8 @@ async function main() {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
     else console.error(error);
     process.exit(1);
   });

@@ -28,7 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
   if (!error) return [];
   const t = data ? rootTranslator(data) : undefined;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? t?.('notFoundTitle') ?? 'Page not found' : t?.('errorTitle') ?? 'Something went wrong';
+  const title = status === 404 ? (t?.('notFoundTitle') ?? 'Page not found') : (t?.('errorTitle') ?? 'Something went wrong');
   return [{ title: data ? `${title} · ${data.site.name}` : title }, { name: 'robots', content: 'noindex' }];
 };
 

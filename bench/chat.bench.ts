@@ -26,10 +26,26 @@ export async function benchChat(options: { runs: number }) {
     const viaChat: number[] = [];
     const completion = { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Where is Noa based?' }] };
     for (let i = 0; i < options.runs + 5; i++) {
-      const d = await firstTextByte(`${model.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(completion) }, (c) => c.includes('"content":"N'));
+      const d = await firstTextByte(
+        `${model.url}/chat/completions`,
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(completion) },
+        (c) => c.includes('"content":"N'),
+      );
       // A new client address each time: the chat budget is 10 a minute per IP.
-      const c = await firstTextByte(`${service.url}/api/chat`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.${i >> 8}.${i & 255}` }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Where is Noa based?' }] }) }, (t) => t.length > 0);
-      if (i >= 5) (direct.push(d), viaChat.push(c)); // the first few warm both paths up
+      const c = await firstTextByte(
+        `${service.url}/api/chat`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.9.${i >> 8}.${i & 255}` },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Where is Noa based?' }] }),
+        },
+        (t) => t.length > 0,
+      );
+      // the first few warm both paths up
+      if (i >= 5) {
+        direct.push(d);
+        viaChat.push(c);
+      }
     }
     const row = {
       runs: options.runs,

@@ -10,7 +10,8 @@ import { percentile, printTable, ratio, startService } from './lib.ts';
 const TOKEN = 'bench-console-token-0123456789abcdef';
 const PATH = 'content/corpus/projects/concierge-copilot.md';
 
-const chromiumPath = () => process.env.CHROMIUM_PATH ?? execSync('command -v chromium || command -v chromium-browser || true', { shell: '/bin/sh' }).toString().trim();
+const chromiumPath = () =>
+  process.env.CHROMIUM_PATH ?? execSync('command -v chromium || command -v chromium-browser || true', { shell: '/bin/sh' }).toString().trim();
 
 /** gzip bytes of every script a signed-in page loads until the network is idle. */
 async function scriptsOf(base: string, path: string): Promise<{ gzip: number; files: number }> {
@@ -68,16 +69,30 @@ export async function benchConsole(options: { runs?: number } = {}) {
           method: 'POST',
           headers,
           // A different text each time, as typing makes it: nothing can be answered from a cache of the text.
-          body: JSON.stringify({ path: PATH, branch: 'dev', content: original.replace(/^summary: .*$/m, `summary: "Typed ${++n} characters into the summary."`) }),
+          body: JSON.stringify({
+            path: PATH,
+            branch: 'dev',
+            content: original.replace(/^summary: .*$/m, `summary: "Typed ${++n} characters into the summary."`),
+          }),
         }),
       runs,
     );
     const health = await roundTrips(() => fetch(`${base}/api/health`), runs);
-    const row = (what: string, values: number[], goal: string) => ({ request: what, 'p50 ms': percentile(values, 50).toFixed(1), 'p95 ms': percentile(values, 95).toFixed(1), goal });
+    const row = (what: string, values: number[], goal: string) => ({
+      request: what,
+      'p50 ms': percentile(values, 50).toFixed(1),
+      'p95 ms': percentile(values, 95).toFixed(1),
+      goal,
+    });
     printTable(`Live validation round trip, ${runs} one-file changes on the demo tree (goal: p95 ≤ 50 ms)`, [
       row('POST /api/admin/validate (whole tree with the change)', validate, '≤ 50 ms p95'),
       row('baseline: GET /api/health, same server', health, '—'),
-      { request: 'validate ÷ baseline (p95)', 'p50 ms': ratio(percentile(validate, 50), percentile(health, 50)), 'p95 ms': ratio(percentile(validate, 95), percentile(health, 95)), goal: '—' },
+      {
+        request: 'validate ÷ baseline (p95)',
+        'p50 ms': ratio(percentile(validate, 50), percentile(health, 50)),
+        'p95 ms': ratio(percentile(validate, 95), percentile(health, 95)),
+        goal: '—',
+      },
     ]);
     return { editorGzip: editor.gzip, homeGzip: home.gzip, validateP50: percentile(validate, 50), validateP95: percentile(validate, 95) };
   } finally {

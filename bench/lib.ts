@@ -15,7 +15,9 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
     try {
       const res = await fetch(url);
       if (res.ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up within ${timeoutMs} ms`);
@@ -58,7 +60,10 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(url: string, options: { connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string } = {},
+): Promise<LoadResult> {
   const { connections = 64, duration = 8, ...request } = options;
   const result = await autocannon({ url, connections, duration, ...Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };

@@ -12,7 +12,7 @@ export async function benchMcp(options: { duration: number }) {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_entry', arguments: { slug: 'concierge-copilot' } } }),
     };
     const check = await fetch(`${service.url}/mcp`, call);
-    if (!((await check.json()) as any).result?.structuredContent) throw new Error('tools/call get_entry did not answer');
+    if (!(await check.json()).result?.structuredContent) throw new Error('tools/call get_entry did not answer');
     await load(rest, { duration: 2 });
     await load(`${service.url}/mcp`, { ...call, duration: 2 });
     const viaRest = await load(rest, { duration: options.duration });

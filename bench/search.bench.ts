@@ -13,7 +13,7 @@ const words = (
 const ja = 'ホテル ゲスト 評価 検索 翻訳 開発者 コミュニティ 採用 統合 臨床 要約 戦略 写真 リスボン 大阪'.split(' ');
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -49,10 +49,16 @@ export function generatePassages(n: number): Passage[] {
     const japanese = i % 7 === 0;
     const length = 40 + Math.floor(random() * 60);
     const text = Array.from({ length }, () => (japanese ? pick(ja) : zipfWord())).join(japanese ? '' : ' ');
-    return { locale: japanese ? 'ja' : 'en', slug: `entry-${i % 2000}`, kind: 'entry' as const, title: `${zipfWord()} ${zipfWord()}`, text, url: `http://x/entries/${i}` };
+    return {
+      locale: japanese ? 'ja' : 'en',
+      slug: `entry-${i % 2000}`,
+      kind: 'entry' as const,
+      title: `${zipfWord()} ${zipfWord()}`,
+      text,
+      url: `http://x/entries/${i}`,
+    };
   });
 }
-
 
 function time(fn: () => void, runs: number): number[] {
   const out: number[] = [];
@@ -69,12 +75,29 @@ export async function benchSearch() {
   const ours = createSearchIndex(passages);
   const raw = bm25();
   raw.defineConfig({ fldWeights: { title: 2, text: 1 } });
-  raw.definePrepTasks([(s: string) => s.toLowerCase().split(/[^a-z0-9\u3040-\u30ff\u4e00-\u9fff]+/).filter(Boolean)]);
+  raw.definePrepTasks([
+    (s: string) =>
+      s
+        .toLowerCase()
+        .split(/[^a-z0-9\u3040-\u30ff\u4e00-\u9fff]+/)
+        .filter(Boolean),
+  ]);
   passages.forEach((p, i) => raw.addDoc({ title: p.title, text: p.text }, i));
   raw.consolidate(4);
-  const queries = ['hotel guest assistant', 'evaluation harness latency', 'developer community meetup', 'clinical notes privacy', 'wallet onboarding', 'ホテル'];
+  const queries = [
+    'hotel guest assistant',
+    'evaluation harness latency',
+    'developer community meetup',
+    'clinical notes privacy',
+    'wallet onboarding',
+    'ホテル',
+  ];
   const runs = 300;
-  for (const q of queries) time(() => ours.search(q, 10), 20), time(() => raw.search(q, 10), 20); // warm up
+  // warm up
+  for (const q of queries) {
+    time(() => ours.search(q, 10), 20);
+    time(() => raw.search(q, 10), 20);
+  }
   const oursTimes = queries.flatMap((q) => time(() => ours.search(q, 10), runs));
   const rawTimes = queries.flatMap((q) => time(() => raw.search(q, 10), runs));
   const row = {

@@ -24,7 +24,10 @@ async function scriptBytes(url: string, executablePath: string, openChat = false
     const atLoad = new Set(bodies.keys());
     let chat = { raw: 0, gzip: 0, files: 0 };
     if (openChat) {
-      await page.getByRole('button', { name: /Ask about/ }).last().click();
+      await page
+        .getByRole('button', { name: /Ask about/ })
+        .last()
+        .click();
       await page.getByRole('dialog').waitFor();
       await page.waitForLoadState('networkidle');
       const extra = [...bodies].filter(([u]) => !atLoad.has(u)).map(([, b]) => b);
@@ -46,7 +49,7 @@ async function lighthouseScores(url: string, port: number) {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   const lhr = result!.lhr;
   const failing = Object.values(lhr.audits)
-    .filter((a) => a.score !== null && a.score < 1 && (lhr.categories.accessibility!.auditRefs.some((r) => r.id === a.id && r.weight > 0)))
+    .filter((a) => a.score !== null && a.score < 1 && lhr.categories.accessibility!.auditRefs.some((r) => r.id === a.id && r.weight > 0))
     .map((a) => a.id);
   return {
     performance: Math.round((lhr.categories.performance!.score ?? 0) * 100),
@@ -64,7 +67,10 @@ export async function benchSite(options: { runs: number }) {
   const build = spawnSync('npx', ['remix', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) throw new Error('remix build failed');
   const service = await startService();
-  const chrome = await chromeLauncher.launch({ chromePath: executablePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const chrome = await chromeLauncher.launch({
+    chromePath: executablePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   try {
     const js = await scriptBytes(`${service.url}/`, executablePath, true);
     const pages = { home: `${service.url}/`, entry: `${service.url}/entries/concierge-copilot` };
@@ -90,15 +96,35 @@ export async function benchSite(options: { runs: number }) {
     const rows = [
       { measure: `home page JS, gzip (${js.files} files; raw ${kb(js.raw)})`, value: kb(js.gzip), goal: '≤ 120 kB', met: js.gzip <= 120 * 1024 ? 'yes' : 'NO' },
       { measure: `chat panel JS on first open, gzip (${js.chat.files} files)`, value: kb(js.chat.gzip), goal: '(loaded on demand)', met: '—' },
-      { measure: `Lighthouse performance, home (median of ${options.runs}; LCP ${Math.round(home.lcp)} ms, TBT ${Math.round(home.tbt)} ms, CLS ${home.cls.toFixed(3)})`, value: String(home.performance), goal: '≥ 95', met: home.performance >= 95 ? 'yes' : 'NO' },
-      { measure: `Lighthouse performance, entry page (median of ${options.runs}; LCP ${Math.round(entry.lcp)} ms, TBT ${Math.round(entry.tbt)} ms, CLS ${entry.cls.toFixed(3)})`, value: String(entry.performance), goal: '≥ 95', met: entry.performance >= 95 ? 'yes' : 'NO' },
-      { measure: 'Lighthouse accessibility, home (lowest run)', value: String(home.accessibility), goal: '100', met: home.accessibility === 100 ? 'yes' : `NO: ${home.failing.join(', ')}` },
-      { measure: 'Lighthouse accessibility, entry page (lowest run)', value: String(entry.accessibility), goal: '100', met: entry.accessibility === 100 ? 'yes' : `NO: ${entry.failing.join(', ')}` },
+      {
+        measure: `Lighthouse performance, home (median of ${options.runs}; LCP ${Math.round(home.lcp)} ms, TBT ${Math.round(home.tbt)} ms, CLS ${home.cls.toFixed(3)})`,
+        value: String(home.performance),
+        goal: '≥ 95',
+        met: home.performance >= 95 ? 'yes' : 'NO',
+      },
+      {
+        measure: `Lighthouse performance, entry page (median of ${options.runs}; LCP ${Math.round(entry.lcp)} ms, TBT ${Math.round(entry.tbt)} ms, CLS ${entry.cls.toFixed(3)})`,
+        value: String(entry.performance),
+        goal: '≥ 95',
+        met: entry.performance >= 95 ? 'yes' : 'NO',
+      },
+      {
+        measure: 'Lighthouse accessibility, home (lowest run)',
+        value: String(home.accessibility),
+        goal: '100',
+        met: home.accessibility === 100 ? 'yes' : `NO: ${home.failing.join(', ')}`,
+      },
+      {
+        measure: 'Lighthouse accessibility, entry page (lowest run)',
+        value: String(entry.accessibility),
+        goal: '100',
+        met: entry.accessibility === 100 ? 'yes' : `NO: ${entry.failing.join(', ')}`,
+      },
     ];
     printTable('Public website: home page JS and Lighthouse (mobile preset, simulated throttling) on Debian Chromium', rows);
     return { js, home, entry };
   } finally {
-    await chrome.kill();
+    chrome.kill();
     await service.stop();
   }
 }

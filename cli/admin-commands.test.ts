@@ -132,7 +132,10 @@ describe('admin commands', () => {
     ok(commit);
     const result = operationsByName.get('admin_commit_changes')!.output.parse(JSON.parse(commit.stdout)) as { branch: string; files: Array<{ path: string }> };
     assert.equal(result.branch, 'dev');
-    assert.deepEqual(result.files.map((f) => f.path), [SKILL]);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      [SKILL],
+    );
     assertFollowedToLive(commit.stderr, 'dev');
 
     const promote = await admin(['promote', '-m', 'Publish the dev preview', '--wait']);

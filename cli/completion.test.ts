@@ -31,7 +31,27 @@ const shell = (name: string, script: string) => {
 describe('vitae completion', () => {
   it('names every command and admin subcommand in each script', () => {
     for (const [name, script] of Object.entries(scripts)) {
-      for (const command of ['brief', 'list', 'get', 'lenses', 'search', 'doc', 'ask', 'admin', 'mcp', 'completion', 'schema', 'ls', 'validate', 'put', 'rm', 'commit', 'ai-edit', 'deploys', 'promote']) {
+      for (const command of [
+        'brief',
+        'list',
+        'get',
+        'lenses',
+        'search',
+        'doc',
+        'ask',
+        'admin',
+        'mcp',
+        'completion',
+        'schema',
+        'ls',
+        'validate',
+        'put',
+        'rm',
+        'commit',
+        'ai-edit',
+        'deploys',
+        'promote',
+      ]) {
         assert.ok(script.includes(command), `${name}: ${command}`);
       }
     }
@@ -45,7 +65,13 @@ describe('vitae completion', () => {
 
   describe('bash', () => {
     const complete = (...words: string[]) =>
-      shell('bash', `source ./bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _vitae; printf '%s\\n' "\${COMPREPLY[@]}"`).trim().split('\n').filter(Boolean);
+      shell(
+        'bash',
+        `source ./bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _vitae; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      )
+        .trim()
+        .split('\n')
+        .filter(Boolean);
 
     it('completes commands, then subcommands of admin', () => {
       assert.deepEqual(complete('vitae', ''), ['brief', 'list', 'get', 'lenses', 'search', 'doc', 'ask', 'admin', 'mcp', 'completion', 'help']);
@@ -70,7 +96,8 @@ describe('vitae completion', () => {
   it('zsh: the script loads and completes commands, choices and files', () => {
     // Stand-ins for the completion builtins, which only exist inside a completion widget.
     const stubs = 'compdef() { : }; _describe() { print -r -- "${(P)4}" }; compadd() { print -r -- "${(P)2}" }; _files() { print FILES }; _message() { : }';
-    const complete = (...words: string[]) => shell('zsh', `${stubs}; source ./zsh; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _vitae`);
+    const complete = (...words: string[]) =>
+      shell('zsh', `${stubs}; source ./zsh; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _vitae`);
     assert.match(complete('vitae', ''), /brief:The one-page brief/);
     assert.match(complete('vitae', 'admin', ''), /promote:Merge dev into main/);
     assert.equal(complete('vitae', 'list', '--tag', '').trim(), 'it engineering ai devrel web3 business marketing consulting hospitality community creative');
@@ -78,7 +105,11 @@ describe('vitae completion', () => {
   });
 
   it('fish: the script loads and completes commands, choices and options', () => {
-    const complete = (line: string) => shell('fish', `source ./fish; complete -C '${line}'`).trim().split('\n').map((l) => l.split('\t')[0]);
+    const complete = (line: string) =>
+      shell('fish', `source ./fish; complete -C '${line}'`)
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]);
     assert.ok(complete('vitae ').includes('admin'));
     assert.ok(complete('vitae admin ').includes('deploys'));
     assert.deepEqual(complete('vitae doc ').sort(), ['capabilities', 'credentials', 'profile', 'talks', 'thinking']);

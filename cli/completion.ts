@@ -63,7 +63,9 @@ const flags = (o: OptionSpec) => [o.long, o.short].filter((f): f is string => Bo
 const transitions = (commands: CommandSpec[]) => commands.flatMap((c) => c.subcommands.filter((s) => s.name !== 'help').map((s) => `${c.path}/${s.name}`));
 const valueFlags = (commands: CommandSpec[]) => [...new Set(commands.flatMap((c) => c.options.filter((o) => o.takesValue).flatMap(flags)))];
 const choiceCases = (commands: CommandSpec[]) =>
-  commands.flatMap((c) => c.options.filter((o) => o.takesValue && o.choices?.length).flatMap((o) => flags(o).map((flag) => ({ key: `${c.path}|${flag}`, choices: o.choices! }))));
+  commands.flatMap((c) =>
+    c.options.filter((o) => o.takesValue && o.choices?.length).flatMap((o) => flags(o).map((flag) => ({ key: `${c.path}|${flag}`, choices: o.choices! }))),
+  );
 
 function bash(name: string, { commands }: ReturnType<typeof describeProgram>): string {
   const fn = `_${name}`;
@@ -82,18 +84,25 @@ ${fn}() {
       -*) continue ;;
     esac
     case "$cmdpath/$w" in
-      ${transitions(commands).map((t) => sq(t)).join('|')}) cmdpath="\${cmdpath:+$cmdpath }$w" ;;
+      ${transitions(commands)
+        .map((t) => sq(t))
+        .join('|')}) cmdpath="\${cmdpath:+$cmdpath }$w" ;;
     esac
   done
   case "$cmdpath|$prev" in
-${choiceCases(commands).map((c) => `    ${sq(c.key)}) COMPREPLY=($(compgen -W ${sq(c.choices.join(' '))} -- "$cur")); return ;;`).join('\n')}
+${choiceCases(commands)
+  .map((c) => `    ${sq(c.key)}) COMPREPLY=($(compgen -W ${sq(c.choices.join(' '))} -- "$cur")); return ;;`)
+  .join('\n')}
   esac
   case "$prev" in
     ${valueFlags(commands).join('|')}) COMPREPLY=(); return ;;
   esac
   case "$cmdpath" in
 ${commands
-  .map((c) => `    ${sq(c.path)}) words=${sq([...c.subcommands.map((s) => s.name), ...c.values].join(' '))}; opts=${sq(c.options.flatMap(flags).join(' '))}; files=${c.files ? 1 : 0} ;;`)
+  .map(
+    (c) =>
+      `    ${sq(c.path)}) words=${sq([...c.subcommands.map((s) => s.name), ...c.values].join(' '))}; opts=${sq(c.options.flatMap(flags).join(' '))}; files=${c.files ? 1 : 0} ;;`,
+  )
   .join('\n')}
   esac
   if [[ "$cur" == -* ]]; then
@@ -127,11 +136,15 @@ ${fn}() {
       (-*) continue ;;
     esac
     case "$cmdpath/$w" in
-      (${transitions(commands).map((t) => sq(t)).join('|')}) cmdpath="\${cmdpath:+$cmdpath }$w" ;;
+      (${transitions(commands)
+        .map((t) => sq(t))
+        .join('|')}) cmdpath="\${cmdpath:+$cmdpath }$w" ;;
     esac
   done
   case "$cmdpath|$prev" in
-${choiceCases(commands).map((c) => `    (${sq(c.key)}) values=(${c.choices.map(sq).join(' ')}); compadd -a values; return ;;`).join('\n')}
+${choiceCases(commands)
+  .map((c) => `    (${sq(c.key)}) values=(${c.choices.map(sq).join(' ')}); compadd -a values; return ;;`)
+  .join('\n')}
   esac
   case $prev in
     (${valueFlags(commands).join('|')}) _message 'value'; return ;;

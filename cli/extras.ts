@@ -58,7 +58,8 @@ export const commandExtras: Record<string, CommandExtra> = {
     after: async ({ input, options, client, io, out, err, json }, body) => {
       if (!options.apply) return;
       const proposal = body as AiEditProposalOut;
-      if (proposal.problems.length) throw new CliFailure(exitCodes.invalid, 'Not applied: the proposal has problems (above). Edit the instruction or the file and try again.');
+      if (proposal.problems.length)
+        throw new CliFailure(exitCodes.invalid, 'Not applied: the proposal has problems (above). Edit the instruction or the file and try again.');
       if (!proposal.diff.includes('\n@@')) {
         io.stderr.write('Nothing to apply: the proposal is the same as the file.\n');
         return;
@@ -75,7 +76,8 @@ export const commandExtras: Record<string, CommandExtra> = {
       });
       // With --json the commit's body follows the proposal's, as a second JSON document (`jq` reads both).
       io.stdout.write(json ? JSON.stringify(result, null, 2) + '\n' : formatters.CommitResult!(result, { colours: out, input }).out);
-      if (options.wait) await followDeploy({ client, branch: result.branch, commit: result.commit.sha, colours: err, write: (line) => io.stderr.write(line + '\n') });
+      if (options.wait)
+        await followDeploy({ client, branch: result.branch, commit: result.commit.sha, colours: err, write: (line) => io.stderr.write(line + '\n') });
     },
   },
 };

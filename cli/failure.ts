@@ -24,13 +24,15 @@ export const TOKEN_HELP =
   '`npm start` prints the admin token (or ADMIN_TOKEN sets it) and keeps a generated one in DATA_DIR/secrets/admin-token; ' +
   'in a checkout: export SITE_ADMIN_TOKEN="$(cat .data/secrets/admin-token)"';
 
-export const missingToken = (command: string) =>
-  new CliFailure(exitCodes.auth, `vitae ${command} needs the admin token in SITE_ADMIN_TOKEN. ${TOKEN_HELP}`);
+export const missingToken = (command: string) => new CliFailure(exitCodes.auth, `vitae ${command} needs the admin token in SITE_ADMIN_TOKEN. ${TOKEN_HELP}`);
 
 export function networkFailure(url: string, error: NetworkError): CliFailure {
   const prefix = `Cannot reach ${error.url}: `;
   const cause = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  return new CliFailure(exitCodes.unavailable, `Cannot reach the Vitae service at ${url} (${cause}). Start it with \`npm start\`, or point vitae at it with --url or SITE_URL.`);
+  return new CliFailure(
+    exitCodes.unavailable,
+    `Cannot reach the Vitae service at ${url} (${cause}). Start it with \`npm start\`, or point vitae at it with --url or SITE_URL.`,
+  );
 }
 
 export interface FailureContext {
@@ -53,9 +55,15 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
   const c = ctx.colours;
   switch (status) {
     case 401:
-      return new CliFailure(exit, `The service at ${ctx.url} refused the admin token in SITE_ADMIN_TOKEN (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`, body);
+      return new CliFailure(
+        exit,
+        `The service at ${ctx.url} refused the admin token in SITE_ADMIN_TOKEN (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`,
+        body,
+      );
     case 409: {
-      const reread = path ? `vitae admin get ${path}${ctx.input.branch && ctx.input.branch !== 'main' ? ` --branch ${ctx.input.branch}` : ''}` : 'vitae admin get <path>';
+      const reread = path
+        ? `vitae admin get ${path}${ctx.input.branch && ctx.input.branch !== 'main' ? ` --branch ${ctx.input.branch}` : ''}`
+        : 'vitae admin get <path>';
       return new CliFailure(
         exit,
         `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +

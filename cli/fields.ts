@@ -31,7 +31,14 @@ export function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
     description ??= current.description;
   }
   const type = current.def.type;
-  const kind: FieldKind = type === 'number' || type === 'int' || type === 'bigint' ? 'number' : type === 'boolean' ? 'boolean' : type === 'string' || type === 'enum' || type === 'literal' ? 'string' : 'json';
+  const kind: FieldKind =
+    type === 'number' || type === 'int' || type === 'bigint'
+      ? 'number'
+      : type === 'boolean'
+        ? 'boolean'
+        : type === 'string' || type === 'enum' || type === 'literal'
+          ? 'string'
+          : 'json';
   const choices = type === 'enum' && Array.isArray(current.options) ? current.options.map(String) : undefined;
   return { name, kind, required, choices, defaultValue, description };
 }

@@ -85,14 +85,24 @@ describe('formatters', () => {
   });
 
   it('reports an invalid validation result with exit code 6', () => {
-    const result = formatters.ValidationResult!({ valid: false, problems: [{ path: 'content/x.md', line: 2, message: 'bad' }] }, { colours: plain, input: { path: 'content/x.md' } });
+    const result = formatters.ValidationResult!(
+      { valid: false, problems: [{ path: 'content/x.md', line: 2, message: 'bad' }] },
+      { colours: plain, input: { path: 'content/x.md' } },
+    );
     assert.equal(result.out, 'content/x.md:2: bad\n');
     assert.equal(result.exitCode, 6);
   });
 
   it('prints a commit with each file written or deleted', () => {
     const out = formatters.CommitResult!(
-      { branch: 'dev', commit: { sha: 'abcdef0123456789', message: 'Two changes\n\nbody' }, files: [{ path: 'content/a.md', sha: '1' }, { path: 'content/b.md', sha: null }] },
+      {
+        branch: 'dev',
+        commit: { sha: 'abcdef0123456789', message: 'Two changes\n\nbody' },
+        files: [
+          { path: 'content/a.md', sha: '1' },
+          { path: 'content/b.md', sha: null },
+        ],
+      },
       { colours: plain, input: {} },
     ).out;
     assert.equal(out, 'Committed abcdef0 to dev: Two changes\n  written  content/a.md\n  deleted  content/b.md\n');
@@ -100,13 +110,22 @@ describe('formatters', () => {
 
   it('prints the raw source of a file untouched, with its sha on stderr', () => {
     const content = '---\ntitle: x\n---\nBody without a final newline';
-    const result = formatters.ContentFile!({ path: 'content/x.md', sha: 'f'.repeat(40), content, branch: 'main', ref: 'a'.repeat(40) }, { colours: plain, input: {} });
+    const result = formatters.ContentFile!(
+      { path: 'content/x.md', sha: 'f'.repeat(40), content, branch: 'main', ref: 'a'.repeat(40) },
+      { colours: plain, input: {} },
+    );
     assert.equal(result.out, content);
     assert.match(result.note!, /at a{7} · sha f{40}/);
   });
 
   it('colours an AI edit diff and exits 6 when the proposal has problems', () => {
-    const body = { path: 'content/x.md', proposed: '', diff: '--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n', problems: [{ line: 1, message: 'bad' }], baseSha: null };
+    const body = {
+      path: 'content/x.md',
+      proposed: '',
+      diff: '--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n',
+      problems: [{ line: 1, message: 'bad' }],
+      baseSha: null,
+    };
     const result = formatters.AiEditProposal!(body, { colours: colours(true), input: {} });
     assert.match(result.out, /\x1b\[31m-old\x1b\[39m/);
     assert.match(result.out, /\x1b\[32m\+new\x1b\[39m/);

@@ -2,7 +2,21 @@
 // of the commands; `--json` bypasses them and prints the API body as it came.
 import type { z } from 'zod';
 import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut } from './shapes.ts';
-import type { AiEditProposalOut, AnswerOut, CommitResultOut, ComparisonOut, ContentFileOut, ContentSchemaOut, DeployRunOut, DeployRunsOut, FileListOut, HistoryOut, PreviewOut, PromoteResultOut, ValidationResultOut } from './shapes.ts';
+import type {
+  AiEditProposalOut,
+  AnswerOut,
+  CommitResultOut,
+  ComparisonOut,
+  ContentFileOut,
+  ContentSchemaOut,
+  DeployRunOut,
+  DeployRunsOut,
+  FileListOut,
+  HistoryOut,
+  PreviewOut,
+  PromoteResultOut,
+  ValidationResultOut,
+} from './shapes.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -25,22 +39,30 @@ export interface Rendered {
 
 type Formatter = (body: any, view: View) => Rendered;
 
-const markdown = (text: string, view: View) => (view.width ? renderMarkdown(text, { width: Math.min(view.width, 100), colours: view.colours }) : text.endsWith('\n') ? text : text + '\n');
+const markdown = (text: string, view: View) =>
+  view.width ? renderMarkdown(text, { width: Math.min(view.width, 100), colours: view.colours }) : text.endsWith('\n') ? text : text + '\n';
 
 const fellBack = (record: { locale: string; translated: boolean }, view: View) =>
   record.translated ? '' : view.colours.dim(`(no current ${record.locale} translation; shown in English)`) + '\n';
 
 export const formatters: Record<string, Formatter> = {
-  Brief: (body: { markdown: string; locale: string; translated: boolean }, view) => ({ out: markdown(body.markdown, view), note: fellBack(body, view) || undefined }),
+  Brief: (body: { markdown: string; locale: string; translated: boolean }, view) => ({
+    out: markdown(body.markdown, view),
+    note: fellBack(body, view) || undefined,
+  }),
 
   EntryList: (body: EntryList, view) => ({
     out: body.entries.length
-      ? renderTable(body.entries, [
-          { header: 'SLUG', value: (e) => e.slug, style: (t) => view.colours.cyan(t) },
-          { header: 'KIND', value: (e) => e.kind },
-          { header: 'PERIOD', value: (e) => e.period.label },
-          { header: 'TITLE', value: (e) => `${e.title}${e.title.includes(e.organisation) ? '' : ` — ${e.organisation}`}`, flex: true },
-        ], view)
+      ? renderTable(
+          body.entries,
+          [
+            { header: 'SLUG', value: (e) => e.slug, style: (t) => view.colours.cyan(t) },
+            { header: 'KIND', value: (e) => e.kind },
+            { header: 'PERIOD', value: (e) => e.period.label },
+            { header: 'TITLE', value: (e) => `${e.title}${e.title.includes(e.organisation) ? '' : ` — ${e.organisation}`}`, flex: true },
+          ],
+          view,
+        )
       : 'No entries match.\n',
     note: `${body.total} ${body.total === 1 ? 'entry' : 'entries'}${body.entries.length ? ' · vitae get <slug> for one in full' : ''}`,
   }),
@@ -65,24 +87,32 @@ export const formatters: Record<string, Formatter> = {
   },
 
   LensList: (body: LensListOut, view) => ({
-    out: renderTable(body.lenses, [
-      { header: 'LENS', value: (l) => l.id, style: (t) => view.colours.cyan(t) },
-      { header: 'TITLE', value: (l) => l.title },
-      { header: 'EVIDENCE', value: (l) => String(l.evidence.entries), align: 'right' },
-      { header: 'GAPS', value: (l) => String(l.honestGaps.length), align: 'right' },
-      { header: 'PITCH', value: (l) => firstSentence(l.pitch), flex: true },
-    ], view),
+    out: renderTable(
+      body.lenses,
+      [
+        { header: 'LENS', value: (l) => l.id, style: (t) => view.colours.cyan(t) },
+        { header: 'TITLE', value: (l) => l.title },
+        { header: 'EVIDENCE', value: (l) => String(l.evidence.entries), align: 'right' },
+        { header: 'GAPS', value: (l) => String(l.honestGaps.length), align: 'right' },
+        { header: 'PITCH', value: (l) => firstSentence(l.pitch), flex: true },
+      ],
+      view,
+    ),
     note: `${body.lenses.length} lenses · vitae list --lens <lens> for the entries behind one`,
   }),
 
   SearchResults: (body: SearchResultsOut, view) => ({
     out: body.results.length
-      ? renderTable(body.results, [
-          { header: 'SCORE', value: (r) => r.score.toFixed(2), align: 'right' },
-          { header: 'SLUG', value: (r) => r.slug, style: (t) => view.colours.cyan(t) },
-          { header: 'KIND', value: (r) => r.kind },
-          { header: 'PASSAGE', value: (r) => r.passage, flex: true },
-        ], view)
+      ? renderTable(
+          body.results,
+          [
+            { header: 'SCORE', value: (r) => r.score.toFixed(2), align: 'right' },
+            { header: 'SLUG', value: (r) => r.slug, style: (t) => view.colours.cyan(t) },
+            { header: 'KIND', value: (r) => r.kind },
+            { header: 'PASSAGE', value: (r) => r.passage, flex: true },
+          ],
+          view,
+        )
       : `Nothing matches "${body.query}".\n`,
   }),
 
@@ -95,7 +125,9 @@ export const formatters: Record<string, Formatter> = {
       lines.push(c.bold(`${kind.kind}`) + c.dim(`  ${kind.pattern}`), `  body: ${kind.body}`);
       for (const f of kind.fields) {
         const allowed = f.allowed?.length ? ` (${f.allowed.join(', ')})` : '';
-        lines.push(`  ${f.required ? c.cyan(f.name) : f.name}${f.required ? '' : '?'}: ${f.type}${allowed}${f.description ? c.dim(` — ${f.description}`) : ''}`);
+        lines.push(
+          `  ${f.required ? c.cyan(f.name) : f.name}${f.required ? '' : '?'}: ${f.type}${allowed}${f.description ? c.dim(` — ${f.description}`) : ''}`,
+        );
         for (const rule of f.rules ?? []) lines.push(c.dim(`      ${rule}`));
       }
       lines.push('');
@@ -114,24 +146,36 @@ export const formatters: Record<string, Formatter> = {
 
   FileList: (body: FileListOut, view) => ({
     out: body.files.length
-      ? renderTable(body.files, [
-          { header: 'PATH', value: (f) => f.path, flex: true },
-          { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
-          { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
-          { header: 'TRANSLATIONS', value: (f) => translationSummary(f.translations), style: (t) => (/stale|missing/.test(t) ? view.colours.yellow(t) : view.colours.dim(t)) },
-        ], view)
+      ? renderTable(
+          body.files,
+          [
+            { header: 'PATH', value: (f) => f.path, flex: true },
+            { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
+            { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
+            {
+              header: 'TRANSLATIONS',
+              value: (f) => translationSummary(f.translations),
+              style: (t) => (/stale|missing/.test(t) ? view.colours.yellow(t) : view.colours.dim(t)),
+            },
+          ],
+          view,
+        )
       : 'No files.\n',
     note: `${body.files.length} files on ${body.branch}`,
   }),
 
   History: (body: HistoryOut, view) => ({
     out: body.commits.length
-      ? renderTable(body.commits, [
-          { header: 'COMMIT', value: (c) => c.sha.slice(0, 7), style: (t) => view.colours.cyan(t) },
-          { header: 'TIME', value: (c) => c.time.slice(0, 16).replace('T', ' ') },
-          { header: 'FILES', value: (c) => String(c.files.length), align: 'right' },
-          { header: 'MESSAGE', value: (c) => c.message, flex: true },
-        ], view)
+      ? renderTable(
+          body.commits,
+          [
+            { header: 'COMMIT', value: (c) => c.sha.slice(0, 7), style: (t) => view.colours.cyan(t) },
+            { header: 'TIME', value: (c) => c.time.slice(0, 16).replace('T', ' ') },
+            { header: 'FILES', value: (c) => String(c.files.length), align: 'right' },
+            { header: 'MESSAGE', value: (c) => c.message, flex: true },
+          ],
+          view,
+        )
       : 'No commits.\n',
     note: body.next ? `more: --cursor ${body.next}` : undefined,
   }),
@@ -158,12 +202,19 @@ export const formatters: Record<string, Formatter> = {
 
   // The raw source goes to stdout untouched so `vitae admin get x > x.md` round-trips; the sha goes to
   // stderr because a later `put --sha` needs it.
-  ContentFile: (file: ContentFileOut, view) => ({ out: file.content, note: view.colours.dim(`${file.path} on ${file.branch} at ${file.ref.slice(0, 7)} · sha ${file.sha}`) }),
+  ContentFile: (file: ContentFileOut, view) => ({
+    out: file.content,
+    note: view.colours.dim(`${file.path} on ${file.branch} at ${file.ref.slice(0, 7)} · sha ${file.sha}`),
+  }),
 
   ValidationResult: (result: ValidationResultOut, view) =>
     result.valid
       ? { out: `${view.colours.green('✓')} ${String(view.input.path ?? 'content')} is valid\n` }
-      : { out: formatProblems(result.problems, String(view.input.path ?? ''), view.colours) + '\n', exitCode: 6, note: `${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}` },
+      : {
+          out: formatProblems(result.problems, String(view.input.path ?? ''), view.colours) + '\n',
+          exitCode: 6,
+          note: `${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`,
+        },
 
   CommitResult: (result: CommitResultOut, view) => ({ out: formatCommit(result, view.colours) }),
 
@@ -174,14 +225,32 @@ export const formatters: Record<string, Formatter> = {
 
   // `vitae ask` streams through /api/chat instead (cli/extras.ts); this is the shape of the ask body itself.
   Answer: (body: AnswerOut, view) => ({
-    out: markdown(body.answer, view) + (body.sources.length ? '\n' + view.colours.bold('Sources') + '\n' + body.sources.map((s) => `  ${view.colours.cyan(s.slug)}  ${s.title}  ${view.colours.dim(s.url)}`).join('\n') + '\n' : ''),
+    out:
+      markdown(body.answer, view) +
+      (body.sources.length
+        ? '\n' +
+          view.colours.bold('Sources') +
+          '\n' +
+          body.sources.map((s) => `  ${view.colours.cyan(s.slug)}  ${s.title}  ${view.colours.dim(s.url)}`).join('\n') +
+          '\n'
+        : ''),
   }),
 
   AiEditProposal: (body: AiEditProposalOut, view) => {
     const c = view.colours;
     const diff = body.diff
       .split('\n')
-      .map((l) => (l.startsWith('+++') || l.startsWith('---') ? c.bold(l) : l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l))
+      .map((l) =>
+        l.startsWith('+++') || l.startsWith('---')
+          ? c.bold(l)
+          : l.startsWith('+')
+            ? c.green(l)
+            : l.startsWith('-')
+              ? c.red(l)
+              : l.startsWith('@@')
+                ? c.cyan(l)
+                : l,
+      )
       .join('\n');
     const problems = body.problems.length ? formatProblems(body.problems, body.path, c) + '\n' : '';
     return {
@@ -195,15 +264,19 @@ export const formatters: Record<string, Formatter> = {
 
   DeployRuns: (body: DeployRunsOut, view) => ({
     out: body.runs.length
-      ? renderTable(body.runs, [
-          { header: 'RUN', value: (r) => r.id, style: (t) => view.colours.dim(t) },
-          { header: 'BRANCH', value: (r) => r.branch },
-          { header: 'COMMIT', value: (r) => r.commit.slice(0, 7) },
-          { header: 'STATUS', value: (r) => r.status, style: (t, r) => statusColour(r.status, view.colours)(t) },
-          { header: 'STAGES', value: (r) => stagesSummary(r) },
-          { header: 'CREATED', value: (r) => r.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') },
-          ...(body.runs.some((r) => r.error) ? [{ header: 'ERROR', value: (r: DeployRunOut) => r.error ?? '', flex: true }] : []),
-        ], view)
+      ? renderTable(
+          body.runs,
+          [
+            { header: 'RUN', value: (r) => r.id, style: (t) => view.colours.dim(t) },
+            { header: 'BRANCH', value: (r) => r.branch },
+            { header: 'COMMIT', value: (r) => r.commit.slice(0, 7) },
+            { header: 'STATUS', value: (r) => r.status, style: (t, r) => statusColour(r.status, view.colours)(t) },
+            { header: 'STAGES', value: (r) => stagesSummary(r) },
+            { header: 'CREATED', value: (r) => r.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') },
+            ...(body.runs.some((r) => r.error) ? [{ header: 'ERROR', value: (r: DeployRunOut) => r.error ?? '', flex: true }] : []),
+          ],
+          view,
+        )
       : 'No runs yet.\n',
   }),
 };
@@ -235,7 +308,7 @@ export function statusColour(status: string, c: Colours): (text: string) => stri
   return c.dim;
 }
 
-const firstSentence = (text: string) => (/^(.+?[.!?])(\s|$)/.exec(text.replace(/\s+/g, ' '))?.[1] ?? text);
+const firstSentence = (text: string) => /^(.+?[.!?])(\s|$)/.exec(text.replace(/\s+/g, ' '))?.[1] ?? text;
 
 /** The formatter of an operation's output, by its schema id; unknown shapes print as indented JSON. */
 export function formatterFor(output: z.ZodType): Formatter {

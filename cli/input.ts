@@ -58,7 +58,7 @@ export function readTextFrom(stdin: NodeJS.ReadableStream): ReadText {
       }
     }
     const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     return Buffer.concat(chunks).toString('utf8');
   };
 }
@@ -117,7 +117,8 @@ export function commandLineNames(op: AnyOperation, bindings: PositionalBinding[]
 /** Parses with the operation's schema, in the words every surface uses, naming fields as they were typed. */
 export function parseOperationInput(op: AnyOperation, raw: Record<string, unknown>, bindings: PositionalBinding[]): Record<string, unknown> {
   try {
-    return parseInput(op.input, raw, commandLineNames(op, bindings)) as Record<string, unknown>;
+    const input: Record<string, unknown> = parseInput(op.input, raw, commandLineNames(op, bindings));
+    return input;
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;

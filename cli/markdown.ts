@@ -134,7 +134,13 @@ function writtenText(node: Paragraph, source: string): string {
 function headingSource(node: Heading, source: string): string {
   const first = node.children[0]?.position?.start.offset;
   const last = node.children[node.children.length - 1]?.position?.end.offset;
-  return first === undefined || last === undefined ? plainText(node) : source.slice(first, last).split('\n').map((l) => l.trim()).join(' ');
+  return first === undefined || last === undefined
+    ? plainText(node)
+    : source
+        .slice(first, last)
+        .split('\n')
+        .map((l) => l.trim())
+        .join(' ');
 }
 
 /** The whole lines a block spans, as written. */
@@ -147,7 +153,8 @@ function sourceLines(node: Nodes, source: string): string[] {
 
 // Wide characters (CJK) may break anywhere; other text breaks at spaces. A word longer than the line is
 // left whole rather than split inside a URL.
-const TOKEN = /\s+|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]|[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g;
+const TOKEN =
+  /\s+|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]|[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+/g;
 
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];

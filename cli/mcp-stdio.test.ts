@@ -23,7 +23,11 @@ async function connect(args: string[], env: Record<string, string>) {
   return client;
 }
 
-const names = (auth: 'public' | 'admin') => operations.filter((op) => op.auth === auth).map((op) => op.name).sort();
+const names = (auth: 'public' | 'admin') =>
+  operations
+    .filter((op) => op.auth === auth)
+    .map((op) => op.name)
+    .sort();
 
 describe('vitae mcp (stdio)', () => {
   it('lists exactly the public operations and answers a call with the REST body', async () => {

@@ -22,7 +22,8 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
     call: (op, input) => client.call(op, input),
     errorBody: (error) => {
       if (error instanceof ApiError) return error.body;
-      if (error instanceof NetworkError) return { code: 'unavailable', message: `${error.message}. Is the service running? Set SITE_URL (or --url) to its address.` };
+      if (error instanceof NetworkError)
+        return { code: 'unavailable', message: `${error.message}. Is the service running? Set SITE_URL (or --url) to its address.` };
       return undefined;
     },
   });

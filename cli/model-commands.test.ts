@@ -22,8 +22,15 @@ after(async () => {
 
 const vitae = (args: string[]) => runVitaeInProcess(args, { env: { SITE_URL: service.url } });
 const askApi = (question: string) =>
-  service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ question }) });
-const grounded = (answer: string): ScriptedReply[] => [{ toolCalls: [{ name: 'get_entry', arguments: { slug: 'concierge-copilot', locale: 'en' } }] }, { text: answer }];
+  service.get('/api/v1/ask', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ question }),
+  });
+const grounded = (answer: string): ScriptedReply[] => [
+  { toolCalls: [{ name: 'get_entry', arguments: { slug: 'concierge-copilot', locale: 'en' } }] },
+  { text: answer },
+];
 
 describe('vitae ask', () => {
   it('streams the answer through /api/chat as it arrives, then lists its sources', async () => {
@@ -32,7 +39,10 @@ describe('vitae ask', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, 'Noa led **Concierge Copilot**, a guest assistant.\n\nSources\n  concierge-copilot\n');
     assert.ok(!run.stdout.includes('\u001e'), 'status lines are not printed as text');
-    const last = model.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join('\n');
+    const last = model.requests
+      .at(-1)!
+      .body.messages.map((m: { content: unknown }) => JSON.stringify(m.content))
+      .join('\n');
     assert.match(last, /What did Noa build for hotels\?/);
   });
 

@@ -19,7 +19,6 @@ import { markFileArgument, markOperation } from './command-meta.ts';
 import { processIO, type CliIO } from './io.ts';
 import { parseUsage } from './usage.ts';
 import { followAnswer } from './wait.ts';
-import type { Env } from './colour.ts';
 
 export { processIO, type CliIO, type Output } from './io.ts';
 
@@ -36,7 +35,6 @@ const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Conventional one-letter flags; every other field has only its long form. */
 const shortFlags: Record<string, string> = { message: 'm' };
-
 
 export { operationOf } from './command-meta.ts';
 
@@ -103,7 +101,10 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   const usage = parseUsage(op.cli);
   let parent = program;
   for (const word of usage.path.slice(0, -1)) parent = groupCommand(parent, word);
-  const command = parent.command(usage.path.at(-1)!).summary(op.summary).description(op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`);
+  const command = parent
+    .command(usage.path.at(-1)!)
+    .summary(op.summary)
+    .description(op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`);
   markOperation(command, op);
 
   const bindings = usage.positionals.map((positional) => bindPositional(op, positional));
@@ -126,7 +127,7 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   command.action(async (...args: unknown[]) => {
     const self = args.at(-1) as Command;
     const optionValues = self.opts();
-    const globals = self.optsWithGlobals() as { url?: string; json?: boolean; color?: boolean };
+    const globals = self.optsWithGlobals<{ url?: string; json?: boolean; color?: boolean }>();
     const out = colours(colourEnabled(io.stdout, io.env, globals.color));
     const err = colours(colourEnabled(io.stderr, io.env, globals.color));
     let url = globals.url ?? io.env.SITE_URL ?? DEFAULT_SITE_URL;
@@ -148,7 +149,8 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
         io.stdout.write(rendered.out);
         if (rendered.note) io.stderr.write(rendered.note + '\n');
       }
-      if (wait && optionValues.wait) await followAnswer(body, String(input.branch ?? 'main'), { client, colours: err, write: (line) => io.stderr.write(line + '\n') });
+      if (wait && optionValues.wait)
+        await followAnswer(body, String(input.branch ?? 'main'), { client, colours: err, write: (line) => io.stderr.write(line + '\n') });
       await extra?.after?.(extraContext, body);
       if (rendered.exitCode) throw new CliFailure(rendered.exitCode, '');
     } catch (error) {
@@ -167,7 +169,7 @@ function addMcpCommand(program: Command, io: CliIO): void {
     )
     .option('--admin', 'serve the admin tools instead of the public ones (needs SITE_ADMIN_TOKEN)')
     .action(async (options: { admin?: boolean }, self: Command) => {
-      const globals = self.optsWithGlobals() as { url?: string };
+      const globals = self.optsWithGlobals<{ url?: string }>();
       const url = siteUrl(globals.url, io.env);
       const token = adminToken(io.env);
       if (options.admin && !token) throw missingToken('mcp --admin');
@@ -207,10 +209,16 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
       // Commander has already printed its message; help and version exit 0, anything else is a usage error.
       return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
     }
-    const failure = error instanceof CliFailure ? error : error instanceof UsageError ? new CliFailure(exitCodes.usage, `vitae: ${error.message}`) : new CliFailure(exitCodes.error, `vitae: ${(error as Error)?.message ?? String(error)}`);
+    const failure =
+      error instanceof CliFailure
+        ? error
+        : error instanceof UsageError
+          ? new CliFailure(exitCodes.usage, `vitae: ${error.message}`)
+          : new CliFailure(exitCodes.error, `vitae: ${(error as Error)?.message ?? String(error)}`);
     const json = argv.includes('--json');
     if (json && failure.body) io.stdout.write(JSON.stringify(failure.body, null, 2) + '\n');
-    if (failure.message) io.stderr.write(`${failure.exitCode === exitCodes.usage || failure.exitCode === exitCodes.error ? err.red('error: ') : ''}${failure.message}\n`);
+    if (failure.message)
+      io.stderr.write(`${failure.exitCode === exitCodes.usage || failure.exitCode === exitCodes.error ? err.red('error: ') : ''}${failure.message}\n`);
     return failure.exitCode;
   }
 }

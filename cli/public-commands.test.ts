@@ -27,9 +27,17 @@ const cases: Record<string, { args: string[]; rest: string; human: RegExp[] }> =
     rest: '/api/v1/entries?tag=ai&kind=project&locale=ja',
     human: [/^SLUG\s+KIND\s+PERIOD\s+TITLE$/m, /^concierge-copilot\s+project\s+2025年3月/m],
   },
-  get_entry: { args: ['get', 'concierge-copilot', '--locale', 'es'], rest: '/api/v1/entries/concierge-copilot?locale=es', human: [/^# Concierge Copilot/m, /^- /m, /^http:\/\/vitae\.test\/(es\/)?entries\/concierge-copilot$/m] },
+  get_entry: {
+    args: ['get', 'concierge-copilot', '--locale', 'es'],
+    rest: '/api/v1/entries/concierge-copilot?locale=es',
+    human: [/^# Concierge Copilot/m, /^- /m, /^http:\/\/vitae\.test\/(es\/)?entries\/concierge-copilot$/m],
+  },
   list_lenses: { args: ['lenses'], rest: '/api/v1/lenses', human: [/^LENS\s+TITLE\s+EVIDENCE\s+GAPS\s+PITCH$/m, /^head-of-ai\s+Head of AI\s+\d+\s+\d+/m] },
-  search_subject: { args: ['search', 'hotel guests', '--limit', '3'], rest: '/api/v1/search?q=hotel+guests&limit=3', human: [/^SCORE\s+SLUG\s+KIND\s+PASSAGE$/m, /^\s*\d+\.\d\d\s+\S+\s+(entry|document)\s+\S/m] },
+  search_subject: {
+    args: ['search', 'hotel guests', '--limit', '3'],
+    rest: '/api/v1/search?q=hotel+guests&limit=3',
+    human: [/^SCORE\s+SLUG\s+KIND\s+PASSAGE$/m, /^\s*\d+\.\d\d\s+\S+\s+(entry|document)\s+\S/m],
+  },
   get_document: { args: ['doc', 'thinking', '--locale', 'zh'], rest: '/api/v1/documents/thinking?locale=zh', human: [/^# /m] },
 };
 
@@ -70,15 +78,23 @@ describe('public commands', () => {
   it('lists entries newest first with the count on stderr', async () => {
     const run = await vitae(['list']);
     const body = (await api('/api/v1/entries')) as { entries: Array<{ slug: string }>; total: number };
-    const slugs = run.stdout.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]);
-    assert.deepEqual(slugs, body.entries.map((e) => e.slug));
+    const slugs = run.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/)[0]);
+    assert.deepEqual(
+      slugs,
+      body.entries.map((e) => e.slug),
+    );
     assert.match(run.stderr, new RegExp(`^${body.total} entries`));
   });
 
   it('documents the exit codes in --help', async () => {
     const run = await vitae(['--help']);
     assert.equal(run.code, 0);
-    for (const line of ['2  usage', '3  not found', '4  auth', '5  forbidden', '6  invalid', '7  conflict', '8  rate limited', '9  unavailable']) assert.ok(run.stdout.includes(line), line);
+    for (const line of ['2  usage', '3  not found', '4  auth', '5  forbidden', '6  invalid', '7  conflict', '8  rate limited', '9  unavailable'])
+      assert.ok(run.stdout.includes(line), line);
     assert.match(run.stdout, /SITE_URL/);
     assert.match(run.stdout, /SITE_ADMIN_TOKEN/);
   });

@@ -18,7 +18,8 @@ export function siteUrl(flag: string | undefined, env: Env): string {
   } catch {
     throw new UsageError(`${flag ? '--url' : 'SITE_URL'} "${value}" is not a URL; give one like ${DEFAULT_SITE_URL}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag ? '--url' : 'SITE_URL'} must be an http or https URL, not "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag ? '--url' : 'SITE_URL'} must be an http or https URL, not "${value}"`);
   return value.replace(/\/+$/, '');
 }
 

@@ -1,7 +1,17 @@
 // The output types the formatters read, taken from the contract's schemas (types only: nothing is loaded).
 import type { z } from 'zod';
 import type { Document, EntryLong, EntryShort, Lens, SearchResult } from '../operations/contract/public.ts';
-import type { adminAiEdit, adminCompare, adminHistory, adminPreview, adminListFiles, adminReadFile, CommitResult, ContentSchema, DeployRun } from '../operations/contract/admin.ts';
+import type {
+  adminAiEdit,
+  adminCompare,
+  adminHistory,
+  adminPreview,
+  adminListFiles,
+  adminReadFile,
+  CommitResult,
+  ContentSchema,
+  DeployRun,
+} from '../operations/contract/admin.ts';
 import type { askSubject } from '../operations/contract/agent.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 

@@ -38,7 +38,13 @@ describe('the CLI and the operation list', () => {
       if (operationOf(command)) continue;
       assert.ok((localCommands as readonly string[]).includes(path.join(' ')), `vitae ${path.join(' ')} runs no operation`);
     }
-    assert.deepEqual(commands.filter((c) => !operationOf(c.command)).map((c) => c.path.join(' ')).sort(), [...localCommands].sort());
+    assert.deepEqual(
+      commands
+        .filter((c) => !operationOf(c.command))
+        .map((c) => c.path.join(' '))
+        .sort(),
+      [...localCommands].sort(),
+    );
   });
 
   it('takes the positionals of the usage and an option for every other input field', () => {
@@ -46,7 +52,11 @@ describe('the CLI and the operation list', () => {
       const op = operationOf(command);
       if (!op) continue;
       const usage = parseUsage(op.cli);
-      assert.deepEqual(command.registeredArguments.map((a) => a.name()), usage.positionals.map((p) => p.name), op.name);
+      assert.deepEqual(
+        command.registeredArguments.map((a) => a.name()),
+        usage.positionals.map((p) => p.name),
+        op.name,
+      );
       const filled = new Set(usage.positionals.flatMap((p) => bindPositional(op, p).fields));
       const options = new Set(command.options.map((o) => o.long));
       for (const field of Object.keys(op.input.shape)) {

@@ -41,7 +41,10 @@ export function renderTable<Row>(rows: readonly Row[], allColumns: Column<Row>[]
       })
       .join(' '.repeat(gap))
       .trimEnd();
-  const header = line(columns.map((c) => c.header), (text) => view.colours.bold(text));
+  const header = line(
+    columns.map((c) => c.header),
+    (text) => view.colours.bold(text),
+  );
   const body = cells.map((values, r) => line(values, (text, i) => columns[i]!.style?.(text, rows[r]!) ?? text));
   return [header, ...body].join('\n') + '\n';
 }

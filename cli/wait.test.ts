@@ -13,8 +13,19 @@ type Status = 'queued' | 'running' | 'success' | 'failure' | 'skipped';
 function run(status: string, stages: [Status, Status, Status], extra: Record<string, unknown> = {}) {
   const names = ['translate', 'build', 'deploy'] as const;
   return {
-    id: 'run-1', branch: 'main', commit: COMMIT, status, createdAt: '2026-01-01T00:00:00Z', url: 'http://x/api/admin/deploys#run-1', siteUrl: 'http://site',
-    stages: names.map((name, i) => ({ name, status: stages[i], startedAt: stages[i] === 'queued' ? null : '2026-01-01T00:00:00Z', finishedAt: ['success', 'failure', 'skipped'].includes(stages[i]!) ? '2026-01-01T00:00:01Z' : null })),
+    id: 'run-1',
+    branch: 'main',
+    commit: COMMIT,
+    status,
+    createdAt: '2026-01-01T00:00:00Z',
+    url: 'http://x/api/admin/deploys#run-1',
+    siteUrl: 'http://site',
+    stages: names.map((name, i) => ({
+      name,
+      status: stages[i],
+      startedAt: stages[i] === 'queued' ? null : '2026-01-01T00:00:00Z',
+      finishedAt: ['success', 'failure', 'skipped'].includes(stages[i]!) ? '2026-01-01T00:00:01Z' : null,
+    })),
     ...extra,
   };
 }
@@ -48,21 +59,27 @@ describe('--wait', () => {
     const done = await follow(client, lines);
     assert.equal(done.status, 'success');
     assert.match(requests[0]!, /\/api\/admin\/deploys\?branch=main/);
-    assert.deepEqual(lines.map((l) => l.trim().replace(/\s+/g, ' ')), [
-      `Waiting for the publish run of ${COMMIT.slice(0, 7)} on main (translate → build → deploy)…`,
-      '- translate skipped',
-      '… build running',
-      '✓ build success 1.0s',
-      '… deploy running',
-      '✓ deploy success 1.0s',
-      '✓ Live on main: http://site',
-    ]);
+    assert.deepEqual(
+      lines.map((l) => l.trim().replace(/\s+/g, ' ')),
+      [
+        `Waiting for the publish run of ${COMMIT.slice(0, 7)} on main (translate → build → deploy)…`,
+        '- translate skipped',
+        '… build running',
+        '✓ build success 1.0s',
+        '… deploy running',
+        '✓ deploy success 1.0s',
+        '✓ Live on main: http://site',
+      ],
+    );
   });
 
   it('ends with exit 9 and the reason when the run fails', async () => {
     const { client } = scripted([run('failure', ['skipped', 'failure', 'queued'], { error: 'content invalid at aaaaaaa' })]);
     const lines: string[] = [];
-    await assert.rejects(follow(client, lines), (e: unknown) => e instanceof CliFailure && e.exitCode === 9 && /failure: content invalid/.test(e.message) && /previous build stays live/.test(e.message));
+    await assert.rejects(
+      follow(client, lines),
+      (e: unknown) => e instanceof CliFailure && e.exitCode === 9 && /failure: content invalid/.test(e.message) && /previous build stays live/.test(e.message),
+    );
     assert.ok(lines.some((l) => /✗ build\s+failure/.test(l)));
   });
 
@@ -70,7 +87,10 @@ describe('--wait', () => {
     const other = { ...run('success', ['success', 'success', 'success']), commit: 'b'.repeat(40) };
     const { client } = scripted([other]);
     const lines: string[] = [];
-    await assert.rejects(follow(client, lines, { quietMs: 0, missingMs: 20 }), (e: unknown) => e instanceof CliFailure && e.exitCode === 9 && /No publish run started/.test(e.message));
+    await assert.rejects(
+      follow(client, lines, { quietMs: 0, missingMs: 20 }),
+      (e: unknown) => e instanceof CliFailure && e.exitCode === 9 && /No publish run started/.test(e.message),
+    );
     assert.ok(lines.some((l) => /No run for aaaaaaa yet/.test(l)));
   });
 });

@@ -45,7 +45,8 @@ export async function followDeploy(options: FollowOptions): Promise<DeployRunOut
       networkFailures = 0;
     } catch (error) {
       // A restart of the service during a deploy is normal; give it a few tries before giving up.
-      if (!(error instanceof NetworkError) || ++networkFailures > 5) throw error instanceof ApiError || error instanceof NetworkError ? error : new CliFailure(exitCodes.unavailable, String(error));
+      if (!(error instanceof NetworkError) || ++networkFailures > 5)
+        throw error instanceof ApiError || error instanceof NetworkError ? error : new CliFailure(exitCodes.unavailable, String(error));
     }
     if (run) {
       for (const stage of run.stages) {
@@ -59,7 +60,10 @@ export async function followDeploy(options: FollowOptions): Promise<DeployRunOut
           write(`${c.green('✓')} Live on ${branch}: ${run.siteUrl}`);
           return run;
         }
-        throw new CliFailure(exitCodes.unavailable, `${c.red('✗')} The publish run ${run.id} ended with ${run.status}${run.error ? `: ${run.error}` : ''}. The previous build stays live. Details: ${run.url}`);
+        throw new CliFailure(
+          exitCodes.unavailable,
+          `${c.red('✗')} The publish run ${run.id} ended with ${run.status}${run.error ? `: ${run.error}` : ''}. The previous build stays live. Details: ${run.url}`,
+        );
       }
     } else if (!announcedMissing && Date.now() > quietUntil) {
       announcedMissing = true;
@@ -70,7 +74,11 @@ export async function followDeploy(options: FollowOptions): Promise<DeployRunOut
         `No publish run started for ${commit.slice(0, 7)} on ${branch}. If the change was identical to what is there, nothing was committed and nothing needs publishing; otherwise check \`vitae admin deploys --branch ${branch}\`.`,
       );
     }
-    if (Date.now() > deadline) throw new CliFailure(exitCodes.unavailable, `Gave up waiting for the publish run of ${commit.slice(0, 7)}; it may still finish (vitae admin deploys --branch ${branch}).`);
+    if (Date.now() > deadline)
+      throw new CliFailure(
+        exitCodes.unavailable,
+        `Gave up waiting for the publish run of ${commit.slice(0, 7)}; it may still finish (vitae admin deploys --branch ${branch}).`,
+      );
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
@@ -86,8 +94,12 @@ export async function followAnswer(answer: unknown, branch: string, options: Omi
 }
 
 function stageLine(stage: DeployRunOut['stages'][number], c: Colours): string {
-  const seconds = stage.startedAt && stage.finishedAt && stage.status !== 'skipped' ? ` ${((Date.parse(stage.finishedAt) - Date.parse(stage.startedAt)) / 1000).toFixed(1)}s` : '';
-  const mark = { running: c.yellow('…'), success: c.green('✓'), failure: c.red('✗'), skipped: c.dim('-'), cancelled: c.red('✗') }[stage.status as string] ?? ' ';
+  const seconds =
+    stage.startedAt && stage.finishedAt && stage.status !== 'skipped'
+      ? ` ${((Date.parse(stage.finishedAt) - Date.parse(stage.startedAt)) / 1000).toFixed(1)}s`
+      : '';
+  const mark =
+    { running: c.yellow('…'), success: c.green('✓'), failure: c.red('✗'), skipped: c.dim('-'), cancelled: c.red('✗') }[stage.status as string] ?? ' ';
   const note = stage.note ? c.dim(` (${stage.note})`) : '';
   return `  ${mark} ${stage.name.padEnd(9)} ${stage.status}${stage.status === 'running' ? '' : seconds}${note}`;
 }

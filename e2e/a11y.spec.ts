@@ -3,7 +3,18 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-const pages = ['/', '/entries', '/entries?kind=project', '/entries/concierge-copilot', '/lenses', '/lenses/head-of-ai', '/documents', '/documents/capabilities', '/search?q=evaluation', '/no-such-page'];
+const pages = [
+  '/',
+  '/entries',
+  '/entries?kind=project',
+  '/entries/concierge-copilot',
+  '/lenses',
+  '/lenses/head-of-ai',
+  '/documents',
+  '/documents/capabilities',
+  '/search?q=evaluation',
+  '/no-such-page',
+];
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`${scheme} mode`, () => {
@@ -14,7 +25,15 @@ for (const scheme of ['light', 'dark'] as const) {
         for (const path of pages) {
           await page.goto(locale === 'en' ? path : `/${locale}${path === '/' ? '' : path}`);
           const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
-          expect(results.violations.map((v) => `${path}: ${v.id} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+          expect(
+            results.violations.map(
+              (v) =>
+                `${path}: ${v.id} — ${v.nodes
+                  .map((n) => n.target.join(' '))
+                  .slice(0, 3)
+                  .join(', ')}`,
+            ),
+          ).toEqual([]);
         }
       });
     }
@@ -28,7 +47,15 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.locator('.passages')).toBeVisible();
       await page.locator('.lang-menu summary').click();
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      expect(results.violations.map((v) => `${v.id} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+      expect(
+        results.violations.map(
+          (v) =>
+            `${v.id} — ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        ),
+      ).toEqual([]);
     });
   });
 }

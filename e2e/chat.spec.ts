@@ -4,7 +4,8 @@
 import { expect, test } from '@playwright/test';
 import { chatSite, modelRequests, ownClientIp, scriptModel, site } from './support/helpers.ts';
 
-const answer = 'Noa built **Concierge Copilot** at Orbitale Travel (concierge-copilot): a guest assistant now live in 48 hotels.\n\n- resolves 64% of routine questions\n- hands over to staff when unsure';
+const answer =
+  'Noa built **Concierge Copilot** at Orbitale Travel (concierge-copilot): a guest assistant now live in 48 hotels.\n\n- resolves 64% of routine questions\n- hands over to staff when unsure';
 
 test.describe('with a model', () => {
   test.use({ baseURL: chatSite });
@@ -21,10 +22,7 @@ test.describe('with a model', () => {
   }
 
   test('streams the answer as it comes, shows the tool steps, renders Markdown and links the sources to entry pages', async ({ page }) => {
-    await scriptModel([
-      { toolCalls: [{ name: 'search_subject', arguments: { query: 'Orbitale' } }] },
-      { text: answer, chunks: 10, delayMs: 150 },
-    ]);
+    await scriptModel([{ toolCalls: [{ name: 'search_subject', arguments: { query: 'Orbitale' } }] }, { text: answer, chunks: 10, delayMs: 150 }]);
     const input = await openChat(page);
     const asked: string[] = [];
     page.on('request', (r) => {
@@ -59,7 +57,10 @@ test.describe('with a model', () => {
   });
 
   test('asks in the page’s language and links sources in that locale', async ({ page }) => {
-    await scriptModel([{ toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness', locale: 'fr' } }] }, { text: 'Elle maintient ragcheck (rag-evaluation-harness).' }]);
+    await scriptModel([
+      { toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness', locale: 'fr' } }] },
+      { text: 'Elle maintient ragcheck (rag-evaluation-harness).' },
+    ]);
     await page.goto('/fr');
     await page.getByRole('button', { name: 'Questions sur Noa' }).click();
     await page.getByLabel('Votre question').fill('Quel projet open source ?');
@@ -102,7 +103,10 @@ test.describe('with a model', () => {
   });
 
   test('a provider failure mid-answer shows an honest error with a retry', async ({ page }) => {
-    await scriptModel([{ status: 500, error: 'upstream exploded' }, { status: 500, error: 'upstream exploded' }]);
+    await scriptModel([
+      { status: 500, error: 'upstream exploded' },
+      { status: 500, error: 'upstream exploded' },
+    ]);
     const input = await openChat(page);
     await input.fill('Anything?');
     await input.press('Enter');
@@ -151,7 +155,9 @@ test.describe('with a model', () => {
   });
 
   test('Markdown from the model cannot inject HTML or unsafe links', async ({ page }) => {
-    await scriptModel([{ text: 'Hi <img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2) <script>window.__pwned=3</script> [ok](/lenses/head-of-ai)' }]);
+    await scriptModel([
+      { text: 'Hi <img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2) <script>window.__pwned=3</script> [ok](/lenses/head-of-ai)' },
+    ]);
     const input = await openChat(page);
     await input.fill('Try it');
     await input.press('Enter');

@@ -6,7 +6,10 @@ import { adminToken, chatSite, ownClientIp, scriptModel } from './support/helper
 test.use({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `docs/screenshots/console-${name}.png` });
-const editorText = (page: Page) => page.locator('.editor-host .cm-content').evaluate((el) => (el as HTMLElement & { cmTile: { root: { view: { state: { doc: { toString(): string } } } } } }).cmTile.root.view.state.doc.toString());
+const editorText = (page: Page) =>
+  page
+    .locator('.editor-host .cm-content')
+    .evaluate((el) => (el as HTMLElement & { cmTile: { root: { view: { state: { doc: { toString(): string } } } } } }).cmTile.root.view.state.doc.toString());
 
 async function replaceText(page: Page, text: string) {
   await page.locator('.editor-host .cm-content').click();
@@ -38,7 +41,13 @@ test('console screenshots', async ({ page, browser }) => {
   await shot(page, 'editor-lint');
 
   await replaceText(page, original);
-  await scriptModel([{ text: original.replace(/^organisation: .*$/m, 'organisation: Orbitale Travel Group').replace(/^keyResult: .*$/m, 'keyResult: "Two thirds of routine guest questions resolved without staff, with a 1.8% error rate."') }]);
+  await scriptModel([
+    {
+      text: original
+        .replace(/^organisation: .*$/m, 'organisation: Orbitale Travel Group')
+        .replace(/^keyResult: .*$/m, 'keyResult: "Two thirds of routine guest questions resolved without staff, with a 1.8% error rate."'),
+    },
+  ]);
   await page.getByRole('button', { name: 'AI edit' }).click();
   await page.getByLabel('What should change?').fill('Name the group, and say the key result in words.');
   await page.getByRole('button', { name: 'Propose an edit' }).click();
@@ -61,7 +70,10 @@ test('console screenshots', async ({ page, browser }) => {
   const text = await editorText(page);
   await replaceText(page, text.replace(/^title: .*$/m, 'title: "Solution Architect (LLM systems)"'));
   const other = await browser.newContext();
-  await other.request.put(`${chatSite}/api/admin/file`, { headers: { Authorization: `Bearer ${adminToken}` }, data: { path: lens, branch: 'dev', message: 'Retitle the solution architect lens', content: text.replace(/^title: .*$/m, 'title: "Solutions Architect"') } });
+  await other.request.put(`${chatSite}/api/admin/file`, {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { path: lens, branch: 'dev', message: 'Retitle the solution architect lens', content: text.replace(/^title: .*$/m, 'title: "Solutions Architect"') },
+  });
   await other.close();
   await page.goto(`${chatSite}/admin/review`);
   await page.getByLabel('Commit message').fill('Retitle the lens for LLM work');

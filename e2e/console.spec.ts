@@ -9,7 +9,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { adminToken, chatPreview, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
 
 const gitDir = join(process.env.E2E_CHAT_DATA_DIR!, 'content.git');
-const git = (...args: string[]) => execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir } }).toString('utf8').trim();
+const git = (...args: string[]) =>
+  execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir } })
+    .toString('utf8')
+    .trim();
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -22,24 +25,32 @@ async function signIn(page: Page) {
 
 /** Reads a file on a branch through the admin API. */
 async function readFile(page: Page, path: string, branch = 'dev') {
-  const res = await page.request.get(`${chatSite}/api/admin/file?path=${encodeURIComponent(path)}&branch=${branch}`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  const res = await page.request.get(`${chatSite}/api/admin/file?path=${encodeURIComponent(path)}&branch=${branch}`, {
+    headers: { Authorization: `Bearer ${adminToken}` },
+  });
   return (await res.json()) as { content: string; sha: string };
 }
 
 /** Writes a file straight to a branch (as another editor or a script would). */
 async function writeFile(page: Page, path: string, content: string, message: string, branch = 'dev') {
-  const res = await page.request.put(`${chatSite}/api/admin/file`, { headers: { Authorization: `Bearer ${adminToken}` }, data: { path, content, message, branch } });
+  const res = await page.request.put(`${chatSite}/api/admin/file`, {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { path, content, message, branch },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as { commit: { sha: string } };
 }
 
 async function waitForRuns(page: Page, branch: 'dev' | 'main') {
   await expect
-    .poll(async () => {
-      const res = await page.request.get(`${chatSite}/api/admin/deploys?branch=${branch}&limit=5`, { headers: { Authorization: `Bearer ${adminToken}` } });
-      const { runs } = (await res.json()) as { runs: Array<{ status: string }> };
-      return runs.some((r) => r.status === 'queued' || r.status === 'running');
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const res = await page.request.get(`${chatSite}/api/admin/deploys?branch=${branch}&limit=5`, { headers: { Authorization: `Bearer ${adminToken}` } });
+        const { runs } = (await res.json()) as { runs: Array<{ status: string }> };
+        return runs.some((r) => r.status === 'queued' || r.status === 'running');
+      },
+      { timeout: 30_000 },
+    )
     .toBe(false);
 }
 
@@ -171,7 +182,10 @@ test.describe('committing', () => {
   });
 
   test('merges an edit with another editor’s commit to the same file in the three-way view', async ({ browser }) => {
-    const contexts: BrowserContext[] = [await browser.newContext({ viewport: { width: 1280, height: 900 } }), await browser.newContext({ viewport: { width: 1280, height: 900 } })];
+    const contexts: BrowserContext[] = [
+      await browser.newContext({ viewport: { width: 1280, height: 900 } }),
+      await browser.newContext({ viewport: { width: 1280, height: 900 } }),
+    ];
     try {
       const [alice, bob] = await Promise.all(contexts.map((c) => c.newPage()));
       await signIn(alice!);
@@ -216,7 +230,9 @@ test.describe('AI edit', () => {
     const path = 'content/corpus/projects/concierge-copilot.md';
     await page.goto(`${chatSite}/admin/edit?path=${path}`);
     const current = await editorText(page);
-    const proposed = current.replace(/^organisation: .*$/m, 'organisation: Orbitale Travel Group').replace(/^keyResult: .*$/m, 'keyResult: "Proposed key result."');
+    const proposed = current
+      .replace(/^organisation: .*$/m, 'organisation: Orbitale Travel Group')
+      .replace(/^keyResult: .*$/m, 'keyResult: "Proposed key result."');
     await scriptModel([{ text: proposed }]);
     const head = git('rev-parse', 'dev');
     await page.getByRole('button', { name: 'AI edit' }).click();

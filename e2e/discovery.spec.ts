@@ -23,7 +23,17 @@ async function parseXml(page: Page, xml: string) {
 test.describe('page metadata', () => {
   test('every page type has its own title, description and Open Graph tags', async ({ page }) => {
     const titles = new Set<string>();
-    for (const path of ['/', '/entries', '/entries/concierge-copilot', '/lenses', '/lenses/head-of-ai', '/documents', '/documents/profile', '/search', '/fr/entries/concierge-copilot']) {
+    for (const path of [
+      '/',
+      '/entries',
+      '/entries/concierge-copilot',
+      '/lenses',
+      '/lenses/head-of-ai',
+      '/documents',
+      '/documents/profile',
+      '/search',
+      '/fr/entries/concierge-copilot',
+    ]) {
       await page.goto(path);
       const title = await page.title();
       expect(title, path).toBeTruthy();
@@ -169,7 +179,12 @@ test.describe('machine-readable documents', () => {
         updated: child(root, 'updated'),
         author: child(root, 'name'),
         self: [...root.children].find((c) => c.localName === 'link' && c.getAttribute('rel') === 'self')?.getAttribute('href'),
-        entries: [...root.getElementsByTagNameNS(ns, 'entry')].map((e) => ({ id: child(e, 'id'), title: child(e, 'title'), updated: child(e, 'updated'), link: e.getElementsByTagNameNS(ns, 'link')[0]?.getAttribute('href') })),
+        entries: [...root.getElementsByTagNameNS(ns, 'entry')].map((e) => ({
+          id: child(e, 'id'),
+          title: child(e, 'title'),
+          updated: child(e, 'updated'),
+          link: e.getElementsByTagNameNS(ns, 'link')[0]?.getAttribute('href'),
+        })),
       };
     }, xml);
     expect(feed.root).toBe('http://www.w3.org/2005/Atom feed');
@@ -201,7 +216,7 @@ test.describe('machine-readable documents', () => {
     expect(urls).toHaveLength(pages * locales.length);
     expect(urls.every((u) => u.alternates === locales.length + 1)).toBe(true);
     expect(urls.map((u) => u.loc)).toContain(`${site}/zh-hant/lenses/head-of-ai`);
-    for (const loc of urls.slice(0, 12).map((u) => u.loc!)) expect((await request.get(loc)).status(), loc).toBe(200);
+    for (const loc of urls.slice(0, 12).map((u) => u.loc)) expect((await request.get(loc)).status(), loc).toBe(200);
   });
 
   test('robots.txt allows the site, keeps crawlers out of the admin surface and points at the sitemap', async ({ request }) => {

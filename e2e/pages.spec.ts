@@ -3,11 +3,23 @@
 import { expect, test } from '@playwright/test';
 import { htmlLang, json, locales, prefix, preview, site, adminToken } from './support/helpers.ts';
 
-interface Entry { slug: string; title: string; kind: string; tags: string[]; lenses: string[]; url: string; translated: boolean; featured: boolean }
+interface Entry {
+  slug: string;
+  title: string;
+  kind: string;
+  tags: string[];
+  lenses: string[];
+  url: string;
+  translated: boolean;
+  featured: boolean;
+}
 
 test.describe('every page type in every locale', () => {
   for (const locale of locales) {
-    test(`${locale}: home, entries, entry, lenses, lens, documents, document and search answer 200 with lang="${htmlLang[locale]}"`, async ({ page, request }) => {
+    test(`${locale}: home, entries, entry, lenses, lens, documents, document and search answer 200 with lang="${htmlLang[locale]}"`, async ({
+      page,
+      request,
+    }) => {
       const { entries } = await json<{ entries: Entry[] }>(request, `/api/v1/entries?locale=${locale}`);
       const { lenses } = await json<{ lenses: Array<{ id: string; title: string }> }>(request, `/api/v1/lenses?locale=${locale}`);
       const doc = await json<{ title: string }>(request, `/api/v1/documents/capabilities?locale=${locale}`);
@@ -61,7 +73,9 @@ test.describe('words about the subject come from the content', () => {
   test('the list of documents shows each document’s own summary, marked English where it fell back', async ({ page, request }) => {
     for (const locale of ['en', 'ja', 'es']) {
       const names = ['profile', 'credentials', 'capabilities', 'talks', 'thinking'];
-      const docs = await Promise.all(names.map((name) => json<{ summary: string; translated: boolean }>(request, `/api/v1/documents/${name}?locale=${locale}`)));
+      const docs = await Promise.all(
+        names.map((name) => json<{ summary: string; translated: boolean }>(request, `/api/v1/documents/${name}?locale=${locale}`)),
+      );
       await page.goto(`${prefix(locale)}/documents`);
       const blurbs = page.locator('.doc-blurb');
       await expect(blurbs).toHaveCount(names.length);
@@ -87,7 +101,16 @@ test.describe('words about the subject come from the content', () => {
 
 test.describe('locales in the URL', () => {
   test('an unknown locale prefix is a 404 page, and so is an unknown page in a known locale', async ({ page }) => {
-    for (const path of ['/xx', '/xx/entries', '/de/lenses/head-of-ai', '/fr/nothing-here', '/entries/no-such-entry', '/lenses/no-such-lens', '/documents/nope', '/ja/entries/no-such-entry']) {
+    for (const path of [
+      '/xx',
+      '/xx/entries',
+      '/de/lenses/head-of-ai',
+      '/fr/nothing-here',
+      '/entries/no-such-entry',
+      '/lenses/no-such-lens',
+      '/documents/nope',
+      '/ja/entries/no-such-entry',
+    ]) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(404);
       await expect(page.locator('h1'), path).toBeVisible();
@@ -104,7 +127,9 @@ test.describe('locales in the URL', () => {
 
   test('each page declares hreflang alternates for the seven locales and x-default, and a canonical link', async ({ page }) => {
     await page.goto('/ja/lenses/head-of-ai');
-    const alternates = await page.locator('link[rel="alternate"][hreflang]').evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
+    const alternates = await page
+      .locator('link[rel="alternate"][hreflang]')
+      .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
     expect(alternates).toEqual([
       ['en', `${site}/lenses/head-of-ai`],
       ['zh-Hans', `${site}/zh/lenses/head-of-ai`],
@@ -132,7 +157,15 @@ test.describe('locales in the URL', () => {
 
     await page.goto('/fr/entries/concierge-copilot');
     const links = await page.locator('.lang-menu a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(links).toEqual(['/entries/concierge-copilot', '/zh/entries/concierge-copilot', '/zh-hant/entries/concierge-copilot', '/ja/entries/concierge-copilot', '/fr/entries/concierge-copilot', '/es/entries/concierge-copilot', '/eo/entries/concierge-copilot']);
+    expect(links).toEqual([
+      '/entries/concierge-copilot',
+      '/zh/entries/concierge-copilot',
+      '/zh-hant/entries/concierge-copilot',
+      '/ja/entries/concierge-copilot',
+      '/fr/entries/concierge-copilot',
+      '/es/entries/concierge-copilot',
+      '/eo/entries/concierge-copilot',
+    ]);
   });
 
   test('a record that fell back to English says so, and its text is marked lang="en"', async ({ page, request }) => {
@@ -273,7 +306,9 @@ test.describe('the dev preview', () => {
       data: { path, content: changed, message: 'Preview edit from the browser tests', branch: 'dev' },
     });
     expect(put.status()).toBe(200);
-    await expect.poll(async () => (await (await request.get(`${preview}/api/v1/entries/concierge-copilot`)).json()).title, { timeout: 30_000 }).toBe('Concierge Copilot (preview edit)');
+    await expect
+      .poll(async () => (await (await request.get(`${preview}/api/v1/entries/concierge-copilot`)).json()).title, { timeout: 30_000 })
+      .toBe('Concierge Copilot (preview edit)');
 
     await page.goto(`${preview}/entries/concierge-copilot`);
     await expect(page.locator('h1')).toHaveText('Concierge Copilot (preview edit)');
@@ -292,7 +327,16 @@ test.describe('small screens', () => {
 
   test('no page type scrolls sideways at 360 px, in a Latin and a CJK locale', async ({ page }) => {
     for (const locale of ['', '/ja', '/fr']) {
-      for (const path of ['/', '/entries', '/entries/concierge-copilot', '/lenses', '/lenses/head-of-ai', '/documents', '/documents/capabilities', '/search?q=hotel']) {
+      for (const path of [
+        '/',
+        '/entries',
+        '/entries/concierge-copilot',
+        '/lenses',
+        '/lenses/head-of-ai',
+        '/documents',
+        '/documents/capabilities',
+        '/search?q=hotel',
+      ]) {
         await page.goto(`${locale}${path === '/' && locale ? '' : path}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${locale}${path}`).toBeLessThanOrEqual(0);

@@ -16,7 +16,8 @@ if (!model) {
   process.exit(1);
 }
 const hashes = new Map<string, string>();
-for (const file of [model.brief, ...model.entries.values(), ...model.lenses.values(), ...model.skills.values(), ...model.documents.values()]) hashes.set(file.path, file.hash);
+for (const file of [model.brief, ...model.entries.values(), ...model.lenses.values(), ...model.skills.values(), ...model.documents.values()])
+  hashes.set(file.path, file.hash);
 
 let stamped = 0;
 for (const [path, text] of files) {

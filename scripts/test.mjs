@@ -1,9 +1,10 @@
-// `npm test`: every unit and integration test (node's test runner through tsx), then the browser tests.
-// `node scripts/test.mjs <substring>…` runs only the node test files whose path contains one of them.
+// `npm test`: the static checks (types, lint, format), every unit and integration test (node's test runner
+// through tsx), then the browser tests. `node scripts/test.mjs <substring>…` runs only the node test files
+// whose path contains one of them, without the static checks.
 // Test files run side by side (TEST_CONCURRENCY, default 3): each starts its own service on free loopback
 // ports over its own temporary DATA_DIR, so they share nothing but the CPU. Three at once was the fastest on
 // a 2-core machine (much of a file's time is waiting on git, child processes and timers); four was slower.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,9 +20,37 @@ function find(dir, pattern, out = []) {
 }
 
 const only = process.argv.slice(2);
-const files = ['operations', 'cli', 'app', 'bench', 'testing'].flatMap((d) => find(d, /\.test\.tsx?$/)).filter((f) => !only.length || only.some((o) => f.includes(o)));
+
+/** Runs a command to its end, its output kept until then so parallel checks do not interleave. */
+function check(label, command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => {
+      const lines = output.split('\n').filter((l) => l.trim() && !l.includes('Unknown user config') && !l.includes('Unknown env config'));
+      console.log(code === 0 ? `✔ ${label}` : `✖ ${label}\n${lines.join('\n')}`);
+      resolve(code === 0);
+    });
+  });
+}
+
+if (!only.length) {
+  const results = await Promise.all([
+    check('types (tsc --noEmit)', 'npx', ['tsc', '--noEmit']),
+    check('lint (eslint .)', 'npx', ['eslint', '.']),
+    check('format (prettier --check .; fix with npm run format)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']),
+  ]);
+  if (results.includes(false)) process.exit(1);
+}
+const files = ['operations', 'cli', 'app', 'bench', 'testing']
+  .flatMap((d) => find(d, /\.test\.tsx?$/))
+  .filter((f) => !only.length || only.some((o) => f.includes(o)));
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
-const node = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const node = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 if (node.status !== 0) process.exit(node.status ?? 1);
 
 const specs = find('e2e', /\.spec\.ts$/);

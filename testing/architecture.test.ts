@@ -20,14 +20,19 @@ interface Violation {
 
 function cruise(cwd: string, targets: string[]): Promise<Violation[]> {
   return new Promise((resolve, reject) => {
-    execFile(depcruise, [...targets, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      // depcruise exits non-zero when it finds violations; the JSON still says which.
-      try {
-        resolve((JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations);
-      } catch {
-        reject(error ?? new Error(`dependency-cruiser printed no report: ${stderr}`));
-      }
-    });
+    execFile(
+      depcruise,
+      [...targets, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        // depcruise exits non-zero when it finds violations; the JSON still says which.
+        try {
+          resolve((JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations);
+        } catch {
+          reject(error ?? new Error(`dependency-cruiser printed no report: ${stderr}`));
+        }
+      },
+    );
   });
 }
 

@@ -14,10 +14,19 @@ export interface OutsideChange {
 
 export function contentGit(dataDir: string) {
   const gitDir = join(dataDir, 'content.git');
-  const env = { ...process.env, GIT_DIR: gitDir, GIT_AUTHOR_NAME: 'Outsider', GIT_AUTHOR_EMAIL: 'o@example.test', GIT_COMMITTER_NAME: 'Outsider', GIT_COMMITTER_EMAIL: 'o@example.test' };
+  const env = {
+    ...process.env,
+    GIT_DIR: gitDir,
+    GIT_AUTHOR_NAME: 'Outsider',
+    GIT_AUTHOR_EMAIL: 'o@example.test',
+    GIT_COMMITTER_NAME: 'Outsider',
+    GIT_COMMITTER_EMAIL: 'o@example.test',
+  };
 
   function git(args: string[], options: { input?: string; env?: Record<string, string> } = {}): string {
-    return execFileSync('git', args, { env: { ...env, ...options.env }, input: options.input, maxBuffer: 64 * 1024 * 1024 }).toString('utf8').trim();
+    return execFileSync('git', args, { env: { ...env, ...options.env }, input: options.input, maxBuffer: 64 * 1024 * 1024 })
+      .toString('utf8')
+      .trim();
   }
 
   return {
@@ -34,16 +43,32 @@ export function contentGit(dataDir: string) {
     paths: (rev: string) => git(['ls-tree', '-r', '--name-only', '--full-tree', rev]).split('\n').filter(Boolean),
     parents: (commit: string) => git(['rev-list', '--parents', '-n', '1', commit]).split(' ').slice(1),
     /** `A path`, `M path`, `D path` lines of what a commit changed against its first parent. */
-    changes: (commit: string) => git(['diff-tree', '-r', '--no-commit-id', '--name-status', '--root', commit]).split('\n').filter(Boolean).map((l) => l.replace('\t', ' ')).sort(),
+    changes: (commit: string) =>
+      git(['diff-tree', '-r', '--no-commit-id', '--name-status', '--root', commit])
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace('\t', ' '))
+        .sort(),
     /** Every commit of `range` (newest first) with its parents, subject and `A|M|D path` changes, in one git call. */
     log(range: string): Array<{ sha: string; parents: string[]; subject: string; changes: string[] }> {
       const out = git(['log', '--format=%x1e%H %P%x1f%s', '--name-status', '--no-renames', range]);
-      return out.split('\x1e').filter(Boolean).map((block) => {
-        const [head, ...rest] = block.split('\n');
-        const [shas, subject] = head!.split('\x1f');
-        const [sha, ...parents] = shas!.trim().split(' ').filter(Boolean);
-        return { sha: sha!, parents, subject: subject!, changes: rest.filter(Boolean).map((l) => l.replace('\t', ' ')).sort() };
-      });
+      return out
+        .split('\x1e')
+        .filter(Boolean)
+        .map((block) => {
+          const [head, ...rest] = block.split('\n');
+          const [shas, subject] = head!.split('\x1f');
+          const [sha, ...parents] = shas!.trim().split(' ').filter(Boolean);
+          return {
+            sha: sha!,
+            parents,
+            subject: subject!,
+            changes: rest
+              .filter(Boolean)
+              .map((l) => l.replace('\t', ' '))
+              .sort(),
+          };
+        });
     },
     /** The text of many files at a revision in one git call (undefined where missing). */
     showMany(rev: string, paths: string[]): Array<string | undefined> {

@@ -85,10 +85,27 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if (!record.body?.stream) {
       const message =
         'toolCalls' in reply
-          ? { role: 'assistant', content: null, tool_calls: reply.toolCalls.map((c, i) => ({ id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: reply.toolCalls.map((c, i) => ({
+                id: `call_${counter}_${i}`,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              })),
+            }
           : { role: 'assistant', content: 'json' in reply ? JSON.stringify(reply.json) : 'text' in reply ? reply.text : '' };
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [{ index: 0, message, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
       return;
     }
 
@@ -98,9 +115,19 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if ('toolCalls' in reply) {
       reply.toolCalls.forEach((c, i) => {
         const args = JSON.stringify(c.arguments);
-        send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] }, finish_reason: null }] });
+        send({
+          ...base,
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: i, id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] },
+              finish_reason: null,
+            },
+          ],
+        });
         const half = Math.ceil(args.length / 2);
-        for (const part of [args.slice(0, half), args.slice(half)]) send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: part } }] }, finish_reason: null }] });
+        for (const part of [args.slice(0, half), args.slice(half)])
+          send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: part } }] }, finish_reason: null }] });
       });
       send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
     } else if ('hang' in reply) {

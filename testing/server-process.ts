@@ -36,7 +36,17 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
-    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', NODE_ENV: 'production', PORT: String(port), PREVIEW_PORT: String(previewPort), DATA_DIR: dataDir, HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PREVIEW_PORT: String(previewPort),
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

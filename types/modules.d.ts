@@ -20,7 +20,19 @@ declare module 'wink-nlp-utils' {
   export default nlp;
 }
 declare module 'autocannon' {
-  interface Result { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<Result>;
+  interface Result {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  }
+  function autocannon(options: {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+  }): Promise<Result>;
   export default autocannon;
 }

@@ -14,7 +14,19 @@ interface Proposal {
   problems: ProblemOut[];
 }
 
-export function AiEditPanel({ path, branch, text, onApply, onClose }: { path: string; branch: Branch; text: string; onApply(next: string): void; onClose(): void }) {
+export function AiEditPanel({
+  path,
+  branch,
+  text,
+  onApply,
+  onClose,
+}: {
+  path: string;
+  branch: Branch;
+  text: string;
+  onApply(next: string): void;
+  onClose(): void;
+}) {
   const [instruction, setInstruction] = useState('');
   const [asking, setAsking] = useState(false);
   const [proposal, setProposal] = useState<Proposal | null>(null);
@@ -70,13 +82,21 @@ export function AiEditPanel({ path, branch, text, onApply, onClose }: { path: st
         <div className="notice" role="note">
           <p>AI edits need a model provider, and this service has none configured.</p>
           <p>
-            Set <code>OPENAI_API_KEY</code> for OpenAI, or <code>OPENAI_BASE_URL</code> for any OpenAI-compatible server (Ollama, vLLM, llama.cpp), then restart the service.
+            Set <code>OPENAI_API_KEY</code> for OpenAI, or <code>OPENAI_BASE_URL</code> for any OpenAI-compatible server (Ollama, vLLM, llama.cpp), then restart
+            the service.
           </p>
         </div>
       ) : (
         <form onSubmit={ask} className="ai-form">
           <label htmlFor="ai-instruction">What should change?</label>
-          <textarea id="ai-instruction" value={instruction} onChange={(e) => setInstruction(e.target.value)} rows={3} maxLength={2000} placeholder="e.g. Make the summary one sentence and mention the 48 hotels." />
+          <textarea
+            id="ai-instruction"
+            value={instruction}
+            onChange={(e) => setInstruction(e.target.value)}
+            rows={3}
+            maxLength={2000}
+            placeholder="e.g. Make the summary one sentence and mention the 48 hotels."
+          />
           <button type="submit" className="button small" disabled={asking || !instruction.trim()}>
             {asking ? 'Asking the model…' : proposal ? 'Ask again' : 'Propose an edit'}
           </button>
@@ -87,11 +107,14 @@ export function AiEditPanel({ path, branch, text, onApply, onClose }: { path: st
         <section aria-labelledby="proposal-title" className="proposal">
           <h3 id="proposal-title">The proposal</h3>
           <p className="muted">
-            Green is proposed, red is your text. Accept or reject each change; {left ? `${left} change${left === 1 ? '' : 's'} still to decide.` : 'every change is decided.'}
+            Green is proposed, red is your text. Accept or reject each change;{' '}
+            {left ? `${left} change${left === 1 ? '' : 's'} still to decide.` : 'every change is decided.'}
           </p>
           {proposal.problems.length ? (
             <div className="notice notice-warning" role="status">
-              <p>As proposed, the file would have {proposal.problems.length} problem{proposal.problems.length === 1 ? '' : 's'}:</p>
+              <p>
+                As proposed, the file would have {proposal.problems.length} problem{proposal.problems.length === 1 ? '' : 's'}:
+              </p>
               <ul className="problem-list">
                 {proposal.problems.map((p, i) => (
                   <li key={i}>

@@ -17,7 +17,17 @@ interface Theirs {
   commit?: HistoryOut['commits'][number];
 }
 
-export function ConflictResolver({ change, branch, onResolved, onCancel }: { change: PendingChange; branch: Branch; onResolved(base: { sha: string | null; content: string | null }, content: string | null): void; onCancel(): void }) {
+export function ConflictResolver({
+  change,
+  branch,
+  onResolved,
+  onCancel,
+}: {
+  change: PendingChange;
+  branch: Branch;
+  onResolved(base: { sha: string | null; content: string | null }, content: string | null): void;
+  onCancel(): void;
+}) {
   const [theirs, setTheirs] = useState<Theirs | null>(null);
   const [trouble, setTrouble] = useState<Trouble | null>(null);
   const [choices, setChoices] = useState<Array<Resolution | undefined>>([]);
@@ -39,7 +49,10 @@ export function ConflictResolver({ change, branch, onResolved, onCancel }: { cha
     };
   }, [change.path, branch]);
 
-  const chunks = useMemo(() => (theirs?.content != null && change.content !== null ? mergeThreeWay(change.base.content ?? '', theirs.content, change.content) : null), [theirs, change]);
+  const chunks = useMemo(
+    () => (theirs?.content != null && change.content !== null ? mergeThreeWay(change.base.content ?? '', theirs.content, change.content) : null),
+    [theirs, change],
+  );
   const conflicts = chunks ? conflictCount(chunks) : 0;
   const merged = chunks ? resolveMerge(chunks, choices) : undefined;
   const choose = (index: number, choice: Resolution) => setChoices((all) => Object.assign([...all], { [index]: choice }));
@@ -56,12 +69,16 @@ export function ConflictResolver({ change, branch, onResolved, onCancel }: { cha
       </h3>
       {theirs.commit ? (
         <p>
-          Theirs: <strong>{theirs.commit.message}</strong> by {theirs.commit.author}, {timeAgo(theirs.commit.time)} (<code>{theirs.commit.sha.slice(0, 7)}</code>).
+          Theirs: <strong>{theirs.commit.message}</strong> by {theirs.commit.author}, {timeAgo(theirs.commit.time)} (
+          <code>{theirs.commit.sha.slice(0, 7)}</code>).
         </p>
       ) : null}
       {theirs.content === null || change.content === null ? (
         <div className="notice notice-warning">
-          <p>{theirs.content === null ? 'The file was deleted on the branch; you edited it.' : 'You delete the file; it was changed on the branch.'} Choose which to keep.</p>
+          <p>
+            {theirs.content === null ? 'The file was deleted on the branch; you edited it.' : 'You delete the file; it was changed on the branch.'} Choose which
+            to keep.
+          </p>
           <div className="actions">
             <button type="button" className="button small" onClick={() => onResolved(base, change.content)}>
               Keep yours ({change.content === null ? 'delete it' : 'your text'})
@@ -75,7 +92,9 @@ export function ConflictResolver({ change, branch, onResolved, onCancel }: { cha
         <>
           <p className="muted">
             {chunks!.length - conflicts > 0 ? 'Changes made on only one side are merged already. ' : ''}
-            {conflicts ? `${conflicts} place${conflicts === 1 ? '' : 's'} changed on both sides: choose for each.` : 'Nothing conflicts: the two edits merge cleanly.'}
+            {conflicts
+              ? `${conflicts} place${conflicts === 1 ? '' : 's'} changed on both sides: choose for each.`
+              : 'Nothing conflicts: the two edits merge cleanly.'}
           </p>
           {chunks!.map((chunk, i) => {
             if (chunk.kind === 'same') return null;
@@ -101,17 +120,28 @@ export function ConflictResolver({ change, branch, onResolved, onCancel }: { cha
                 <div className="choice" role="radiogroup" aria-label={`Resolve conflict ${index + 1}`}>
                   {(['yours', 'theirs', 'both'] as const).map((option) => (
                     <label key={option}>
-                      <input type="radio" name={`conflict-${index}`} checked={choice === option} onChange={() => choose(index, option)} /> {option === 'both' ? 'Both (yours, then theirs)' : `Keep ${option}`}
+                      <input type="radio" name={`conflict-${index}`} checked={choice === option} onChange={() => choose(index, option)} />{' '}
+                      {option === 'both' ? 'Both (yours, then theirs)' : `Keep ${option}`}
                     </label>
                   ))}
                   <label>
-                    <input type="radio" name={`conflict-${index}`} checked={typeof choice === 'object'} onChange={() => choose(index, { text: chunk.yours.join('') })} /> Edit by hand
+                    <input
+                      type="radio"
+                      name={`conflict-${index}`}
+                      checked={typeof choice === 'object'}
+                      onChange={() => choose(index, { text: chunk.yours.join('') })}
+                    />{' '}
+                    Edit by hand
                   </label>
                 </div>
                 {typeof choice === 'object' ? (
                   <label className="hand-edit">
                     <span>Text for conflict {index + 1}</span>
-                    <textarea value={choice.text} rows={Math.max(3, choice.text.split('\n').length + 1)} onChange={(e) => choose(index, { text: e.target.value })} />
+                    <textarea
+                      value={choice.text}
+                      rows={Math.max(3, choice.text.split('\n').length + 1)}
+                      onChange={(e) => choose(index, { text: e.target.value })}
+                    />
                   </label>
                 ) : null}
               </fieldset>

@@ -17,7 +17,12 @@ export function PreviewPanel({ path, branch, text, onClose }: { path: string; br
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetch('/admin/preview', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path, branch, locale, content: text }), signal: controller.signal })
+      fetch('/admin/preview', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path, branch, locale, content: text }),
+        signal: controller.signal,
+      })
         .then(async (res) => {
           if (res.ok) {
             setHtml(await res.text());

@@ -6,10 +6,19 @@ import type { OperationName, OperationNamed, OutputOf, RawInputOf } from '../../
 import type { ProblemOut } from './types.ts';
 
 /** Runs an operation as the signed-in editor; throws ApiError with the operation's error body on failure. */
-export async function callOperation<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, signal?: AbortSignal): Promise<OutputOf<OperationNamed<N>>> {
+export async function callOperation<N extends OperationName>(
+  name: N,
+  input: RawInputOf<OperationNamed<N>>,
+  signal?: AbortSignal,
+): Promise<OutputOf<OperationNamed<N>>> {
   let res: Response;
   try {
-    res = await fetch(`/admin/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(input), signal });
+    res = await fetch(`/admin/api/${name}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(input),
+      signal,
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new NetworkError(window.location.origin, error);
@@ -82,7 +91,13 @@ export function troubleOf(error: unknown): Trouble {
     return troubleFromBody(error.status, error.body, Number.isFinite(retry) && retry > 0 ? retry : undefined);
   }
   if (error instanceof NetworkError || (error instanceof TypeError && /fetch/i.test(error.message))) {
-    return { status: 0, code: 'network', title: 'The service could not be reached', message: 'Check the connection and try again; your edits are kept in this browser.', problems: [] };
+    return {
+      status: 0,
+      code: 'network',
+      title: 'The service could not be reached',
+      message: 'Check the connection and try again; your edits are kept in this browser.',
+      problems: [],
+    };
   }
   return { status: 0, code: 'unknown', title: 'Something went wrong', message: (error as Error)?.message ?? String(error), problems: [] };
 }

@@ -80,7 +80,16 @@ export function createSourceEditor(options: {
   const complete = (context: CompletionContext) => {
     const result = completionsAt(schema, path, context.state.doc.toString(), context.pos);
     if (!result || (result.from === context.pos && !context.explicit && !/[:\s-]$/.test(context.state.sliceDoc(context.pos - 1, context.pos)))) return null;
-    return { from: result.from, options: result.options.map((o) => ({ label: o.label, detail: o.detail, info: o.info || undefined, apply: o.apply, type: o.apply ? 'property' : 'enum' })) };
+    return {
+      from: result.from,
+      options: result.options.map((o) => ({
+        label: o.label,
+        detail: o.detail,
+        info: o.info || undefined,
+        apply: o.apply,
+        type: o.apply ? 'property' : 'enum',
+      })),
+    };
   };
   const view = new EditorView({
     parent: options.parent,
@@ -127,10 +136,20 @@ export function createSourceEditor(options: {
   };
 }
 
-const readOnly = (path: string): Extension[] => [basicSetup, language(path), highlight, theme, EditorView.lineWrapping, EditorState.readOnly.of(true), EditorView.editable.of(false)];
+const readOnly = (path: string): Extension[] => [
+  basicSetup,
+  language(path),
+  highlight,
+  theme,
+  EditorView.lineWrapping,
+  EditorState.readOnly.of(true),
+  EditorView.editable.of(false),
+];
 
 /** A read-only diff of two texts, side by side or unified. */
-export function createDiffView(options: { parent: HTMLElement; before: string; after: string; path: string; layout: 'split' | 'unified' }): { destroy(): void } {
+export function createDiffView(options: { parent: HTMLElement; before: string; after: string; path: string; layout: 'split' | 'unified' }): {
+  destroy(): void;
+} {
   if (options.layout === 'split') {
     const merge = new MergeView({
       parent: options.parent,
@@ -145,7 +164,10 @@ export function createDiffView(options: { parent: HTMLElement; before: string; a
     parent: options.parent,
     state: EditorState.create({
       doc: options.after,
-      extensions: [...readOnly(options.path), unifiedMergeView({ original: options.before, mergeControls: false, collapseUnchanged: { margin: 3, minSize: 6 }, gutter: true })],
+      extensions: [
+        ...readOnly(options.path),
+        unifiedMergeView({ original: options.before, mergeControls: false, collapseUnchanged: { margin: 3, minSize: 6 }, gutter: true }),
+      ],
     }),
   });
   return { destroy: () => view.destroy() };
@@ -176,7 +198,13 @@ function chunkButton(type: 'accept' | 'reject', action: (event: MouseEvent) => v
  * A model's proposal over the current text, with accept and reject on each chunk (CodeMirror's unified merge
  * view). Rejecting a chunk puts the current text back; accepting keeps the proposal.
  */
-export function createProposalView(options: { parent: HTMLElement; current: string; proposed: string; path: string; onChange(pending: number): void }): ProposalView {
+export function createProposalView(options: {
+  parent: HTMLElement;
+  current: string;
+  proposed: string;
+  path: string;
+  onChange(pending: number): void;
+}): ProposalView {
   const view = new EditorView({
     parent: options.parent,
     state: EditorState.create({

@@ -18,7 +18,8 @@ const plural = (kind: string) => (kind.endsWith('s') ? kind : `${kind}s`).replac
 export function groupsOf(schema: ContentSchemaOut): Omit<FileGroup, 'files'>[] {
   return schema.fileKinds.flatMap((kind) => {
     const alternatives = /^(.*)\{([^}]*)\}\/<[^>]+>\.\w+$/.exec(kind.pattern);
-    if (alternatives) return alternatives[2]!.split(',').map((folder) => ({ id: folder, label: capitalise(folder), folder: `${alternatives[1]}${folder}`, kind: kind.kind }));
+    if (alternatives)
+      return alternatives[2]!.split(',').map((folder) => ({ id: folder, label: capitalise(folder), folder: `${alternatives[1]}${folder}`, kind: kind.kind }));
     const folder = /^(.*)\/<[^>]+>\.\w+$/.exec(kind.pattern)?.[1];
     return [{ id: kind.kind, label: folder ? capitalise(plural(kind.kind)) : capitalise(kind.kind), ...(folder ? { folder } : {}), kind: kind.kind }];
   });
@@ -29,7 +30,11 @@ export function groupFiles(schema: ContentSchemaOut, files: readonly FileOut[]):
   const groups = groupsOf(schema).map((g) => ({ ...g, files: [] as FileOut[] }));
   for (const file of files) {
     if (file.path.startsWith('content/i18n/')) continue;
-    const group = groups.find((g) => (g.folder ? file.path.startsWith(`${g.folder}/`) && !file.path.slice(g.folder.length + 1).includes('/') : schema.fileKinds.find((k) => k.kind === g.kind)?.pattern === file.path));
+    const group = groups.find((g) =>
+      g.folder
+        ? file.path.startsWith(`${g.folder}/`) && !file.path.slice(g.folder.length + 1).includes('/')
+        : schema.fileKinds.find((k) => k.kind === g.kind)?.pattern === file.path,
+    );
     group?.files.push(file);
   }
   for (const group of groups) group.files.sort((a, b) => (a.title ?? a.path).localeCompare(b.title ?? b.path));

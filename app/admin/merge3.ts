@@ -3,9 +3,7 @@
 // by themselves; chunks both sides changed differently are conflicts the editor resolves.
 import { diff3Merge } from 'node-diff3';
 
-export type MergeChunk =
-  | { kind: 'same'; lines: string[] }
-  | { kind: 'conflict'; base: string[]; theirs: string[]; yours: string[] };
+export type MergeChunk = { kind: 'same'; lines: string[] } | { kind: 'conflict'; base: string[]; theirs: string[]; yours: string[] };
 
 /** Splits into lines keeping each line's ending, so joining the pieces gives the text back exactly. */
 export function lines(text: string): string[] {

@@ -24,7 +24,10 @@ describe('schema help', () => {
     assert.equal(kindOfPath(schema, 'content/site.json')?.kind.kind, 'site');
     assert.deepEqual(kindOfPath(schema, 'content/i18n/ja/skills/python.md')?.translation, 'ja');
     assert.equal(kindOfPath(schema, 'content/elsewhere/x.md'), undefined);
-    assert.deepEqual(fieldsOf(schema, 'content/i18n/fr/lenses/head-of-ai.md').map((f) => f.name), ['source', 'title', 'honestGaps']);
+    assert.deepEqual(
+      fieldsOf(schema, 'content/i18n/fr/lenses/head-of-ai.md').map((f) => f.name),
+      ['source', 'title', 'honestGaps'],
+    );
   });
 
   it('completes the keys a file does not have yet, at the start of a front-matter line', () => {
@@ -37,10 +40,19 @@ describe('schema help', () => {
 
   it('completes allowed values in inline lists, block lists and scalars', () => {
     const path = 'content/corpus/projects/x.md';
-    assert.deepEqual(completionsAt(schema, path, entry, at(entry, 'tags: [ai, eng'))!.options.map((o) => o.label), ['engineering']);
-    assert.ok(completionsAt(schema, path, entry, at(entry, '  - pyt'))!.options.some((o) => o.label === 'python'), 'existing skills');
+    assert.deepEqual(
+      completionsAt(schema, path, entry, at(entry, 'tags: [ai, eng'))!.options.map((o) => o.label),
+      ['engineering'],
+    );
+    assert.ok(
+      completionsAt(schema, path, entry, at(entry, '  - pyt'))!.options.some((o) => o.label === 'python'),
+      'existing skills',
+    );
     const skill = '---\nname: X\ncategory: eng\n---\nBody\n';
-    assert.deepEqual(completionsAt(schema, 'content/skills/x.md', skill, at(skill, 'category: eng'))!.options.map((o) => o.label), ['engineering']);
+    assert.deepEqual(
+      completionsAt(schema, 'content/skills/x.md', skill, at(skill, 'category: eng'))!.options.map((o) => o.label),
+      ['engineering'],
+    );
   });
 
   it('puts problems on their lines, by line or by field, and keeps other files’ problems apart', () => {
@@ -53,7 +65,10 @@ describe('schema help', () => {
       'content/corpus/projects/x.md',
       entry,
     );
-    assert.deepEqual(here.map((p) => p.line), [4, 5]);
+    assert.deepEqual(
+      here.map((p) => p.line),
+      [4, 5],
+    );
     assert.equal(elsewhere.length, 1);
   });
 });

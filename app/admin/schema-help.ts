@@ -36,7 +36,13 @@ export function fieldsOf(schema: ContentSchemaOut, path: string): FieldInfo[] {
   if (!found) return [];
   if (!found.translation) return found.kind.fields;
   return found.kind.translationFields.map(
-    (name) => found.kind.fields.find((f) => f.name === name) ?? { name, type: 'string', required: name === 'source', description: 'Hash of the English this translation was made from' },
+    (name) =>
+      found.kind.fields.find((f) => f.name === name) ?? {
+        name,
+        type: 'string',
+        required: name === 'source',
+        description: 'Hash of the English this translation was made from',
+      },
   );
 }
 
@@ -85,7 +91,12 @@ export function completionsAt(schema: ContentSchemaOut, path: string, text: stri
     const present = new Set([...text.slice(fm.start, fm.end).matchAll(/^(\w+):/gm)].map((m) => m[1]));
     const options = fields
       .filter((f) => !present.has(f.name))
-      .map((f) => ({ label: f.name, detail: `${f.type}${f.required ? ', required' : ''}`, info: [f.description, ...(f.rules ?? [])].filter(Boolean).join(' · '), apply: `${f.name}: ` }));
+      .map((f) => ({
+        label: f.name,
+        detail: `${f.type}${f.required ? ', required' : ''}`,
+        info: [f.description, ...(f.rules ?? [])].filter(Boolean).join(' · '),
+        apply: `${f.name}: `,
+      }));
     return options.length ? { from: lineStart, options } : null;
   }
 

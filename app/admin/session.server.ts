@@ -31,7 +31,12 @@ export function requireEditor(request: Request, context: AppLoadContext): void {
  * Runs an operation as the editor whose request this is. Its failure is thrown as a Response with the
  * operation's status and error body, so a console page's error boundary (or a fetch) shows its own words.
  */
-export async function asEditor<N extends OperationName>(request: Request, context: AppLoadContext, name: N, input: RawInputOf<OperationNamed<N>>): Promise<OutputOf<OperationNamed<N>>> {
+export async function asEditor<N extends OperationName>(
+  request: Request,
+  context: AppLoadContext,
+  name: N,
+  input: RawInputOf<OperationNamed<N>>,
+): Promise<OutputOf<OperationNamed<N>>> {
   const { vitae, branch, ip } = vitaeContext(context);
   try {
     return await vitae.call(name, input, { branch, ip, request });

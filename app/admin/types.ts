@@ -1,7 +1,17 @@
 // The shapes the console reads, typed from the operations' own output schemas (type-only: nothing of
 // zod's runtime comes with them).
 import type { z } from 'zod';
-import type { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile, adminValidate, CommitResult, ContentSchema, DeployRun } from '../../operations/contract/admin.ts';
+import type {
+  adminCompare,
+  adminHistory,
+  adminListFiles,
+  adminPreview,
+  adminReadFile,
+  adminValidate,
+  CommitResult,
+  ContentSchema,
+  DeployRun,
+} from '../../operations/contract/admin.ts';
 import type { ProblemSchema } from '../../operations/contract/shared.ts';
 
 export type ContentSchemaOut = z.output<typeof ContentSchema>;

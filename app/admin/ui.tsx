@@ -32,7 +32,10 @@ export function ConsoleLink({ to, query, ...props }: Omit<LinkProps, 'to'> & { t
 export function Shortcut({ keys }: { keys: string }) {
   const [mac, setMac] = useState(false);
   useEffect(() => setMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
-  const text = keys.replace('Mod-', mac ? '⌘' : 'Ctrl+').replace('Enter', mac ? '↩' : 'Enter').replace('Escape', 'Esc');
+  const text = keys
+    .replace('Mod-', mac ? '⌘' : 'Ctrl+')
+    .replace('Enter', mac ? '↩' : 'Enter')
+    .replace('Escape', 'Esc');
   return <kbd className="shortcut">{text}</kbd>;
 }
 
@@ -64,7 +67,13 @@ export function TroubleNotice({ trouble, children, onDismiss }: { trouble: Troub
         <ul className="problem-list">
           {trouble.problems.map((p, i) => (
             <li key={i}>
-              {p.path ? <code>{p.path}{p.line ? `:${p.line}` : ''}</code> : null} {p.message}
+              {p.path ? (
+                <code>
+                  {p.path}
+                  {p.line ? `:${p.line}` : ''}
+                </code>
+              ) : null}{' '}
+              {p.message}
             </li>
           ))}
         </ul>

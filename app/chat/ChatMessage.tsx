@@ -36,7 +36,9 @@ export function ReplyBubble(props: {
       <span className="sr-only">{t('chatAssistant')}: </span>
       {m.steps.length ? <ToolSteps steps={m.steps} t={t} /> : null}
       {streaming && !m.content && !m.steps.some((s) => !s.done) ? <Thinking t={t} /> : null}
-      {m.content ? <MarkdownText source={streaming ? m.content : linkSlugs(m.content, sources)} className="answer" headingOffset={2} externalRel="nofollow noopener" /> : null}
+      {m.content ? (
+        <MarkdownText source={streaming ? m.content : linkSlugs(m.content, sources)} className="answer" headingOffset={2} externalRel="nofollow noopener" />
+      ) : null}
       {m.passages ? <PassageList passages={m.passages} t={t} /> : null}
       {m.status === 'stopped' ? <p className="chat-status">{t('chatStopped')}</p> : null}
       {m.problem ? <ProblemNote problem={m.problem} t={t} waitSeconds={waitSeconds} /> : null}

@@ -94,7 +94,15 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
           m.role === 'user' ? (
             <QuestionBubble key={m.id} message={m} t={t} />
           ) : (
-            <ReplyBubble key={m.id} message={m} t={t} siteUrl={siteUrl} last={i === messages.length - 1} waitSeconds={chat.waitSeconds} onRetry={() => chat.retry(m.id)} />
+            <ReplyBubble
+              key={m.id}
+              message={m}
+              t={t}
+              siteUrl={siteUrl}
+              last={i === messages.length - 1}
+              waitSeconds={chat.waitSeconds}
+              onRetry={() => chat.retry(m.id)}
+            />
           ),
         )}
       </div>

@@ -41,7 +41,17 @@ export function VoiceButton({ locale, t, disabled, onText }: { locale: Locale; t
       setPhase('recording');
     } catch (error) {
       const problem = classifyMediaError(error);
-      setNote({ text: problem === 'denied' ? t('voiceDenied') : problem === 'no-mic' ? t('voiceNoMic') : problem === 'unsupported' ? t('voiceUnsupported') : t('voiceFailed'), error: true });
+      setNote({
+        text:
+          problem === 'denied'
+            ? t('voiceDenied')
+            : problem === 'no-mic'
+              ? t('voiceNoMic')
+              : problem === 'unsupported'
+                ? t('voiceUnsupported')
+                : t('voiceFailed'),
+        error: true,
+      });
     }
   }
 
@@ -59,7 +69,11 @@ export function VoiceButton({ locale, t, disabled, onText }: { locale: Locale; t
       });
       if (!res.ok) {
         const text =
-          res.status === 503 ? t('voiceNotConfigured') : res.status === 429 ? t('chatRateLimited', { s: retryAfterSeconds(res.headers.get('Retry-After')) }) : t('voiceFailed');
+          res.status === 503
+            ? t('voiceNotConfigured')
+            : res.status === 429
+              ? t('chatRateLimited', { s: retryAfterSeconds(res.headers.get('Retry-After')) })
+              : t('voiceFailed');
         setNote({ text, error: true });
         return;
       }
@@ -91,7 +105,7 @@ export function VoiceButton({ locale, t, disabled, onText }: { locale: Locale; t
         <span className="sr-only">{recordingNow ? t('voiceStop') : t('voiceStart')}</span>
       </button>
       <p className={`voice-note${note?.error ? ' error' : ''}`} role="status" data-testid="voice-note">
-        {recordingNow ? t('voiceRecording', { s: seconds }) : phase === 'transcribing' ? t('voiceTranscribing') : note?.text ?? ''}
+        {recordingNow ? t('voiceRecording', { s: seconds }) : phase === 'transcribing' ? t('voiceTranscribing') : (note?.text ?? '')}
       </p>
     </div>
   );

@@ -19,11 +19,19 @@ import {
 } from './conversation.ts';
 
 const RS = '\u001e';
-const textOf = (parts: StreamPart[]) => parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
+const textOf = (parts: StreamPart[]) =>
+  parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('');
 const eventsOf = (parts: StreamPart[]) => parts.filter((p) => p.type === 'event').map((p) => (p as { event: unknown }).event);
 
 describe('the chat stream parser', () => {
-  const copilot = { slug: 'concierge-copilot', title: 'Concierge Copilot: an LLM assistant for hotel guests', url: 'https://noa.example/entries/concierge-copilot' };
+  const copilot = {
+    slug: 'concierge-copilot',
+    title: 'Concierge Copilot: an LLM assistant for hotel guests',
+    url: 'https://noa.example/entries/concierge-copilot',
+  };
   const stream = `${RS}{"type":"tool","name":"search_subject","input":{"query":"Orbitale"}}\n${RS}{"type":"tool-result","name":"search_subject","sources":["concierge-copilot"]}\nNoa built **Concierge Copilot** (concierge-copilot).${RS}${JSON.stringify({ type: 'done', sources: [copilot] })}\n`;
 
   it('separates answer text from status lines', () => {
@@ -114,8 +122,17 @@ describe('conversation limits', () => {
   });
 
   it('drops turns without content and cuts content at 2000 characters', () => {
-    const messages = requestMessages([{ role: 'user', content: 'a' }, { role: 'assistant', content: '  ' }], 'x'.repeat(2500));
-    assert.deepEqual(messages.map((m) => m.content.length), [1, 2000]);
+    const messages = requestMessages(
+      [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: '  ' },
+      ],
+      'x'.repeat(2500),
+    );
+    assert.deepEqual(
+      messages.map((m) => m.content.length),
+      [1, 2000],
+    );
   });
 
   it('keeps the last 16 messages on screen and says when some were dropped', () => {
@@ -160,7 +177,10 @@ describe('sources of an answer', () => {
 
   it('links "(slug)" and "(a, b)" when every slug is a linked source, and leaves other parentheses alone', () => {
     assert.equal(linkSlugs('Built it (concierge-copilot).', sources), 'Built it ([Concierge Copilot](/fr/entries/concierge-copilot)).');
-    assert.equal(linkSlugs('See (concierge-copilot, head-of-ai)', sources), 'See ([Concierge Copilot](/fr/entries/concierge-copilot), [Head of AI](/fr/lenses/head-of-ai?x=1))');
+    assert.equal(
+      linkSlugs('See (concierge-copilot, head-of-ai)', sources),
+      'See ([Concierge Copilot](/fr/entries/concierge-copilot), [Head of AI](/fr/lenses/head-of-ai?x=1))',
+    );
     assert.equal(linkSlugs('(unknown-slug) and (in 2021)', sources), '(unknown-slug) and (in 2021)');
     assert.equal(linkSlugs('(capabilities) and (concierge-copilot, capabilities)', sources), '(capabilities) and (concierge-copilot, capabilities)');
     assert.equal(linkSlugs('Built it (concierge-copilot).', []), 'Built it (concierge-copilot).');
@@ -169,7 +189,12 @@ describe('sources of an answer', () => {
 
 describe('the conversation', () => {
   const run = (actions: ConversationAction[], from: Conversation = emptyConversation) => actions.reduce(conversationReducer, from);
-  const ask = (history: Message[], question: string, id: number): ConversationAction => ({ type: 'ask', history, question: { id: id - 1, role: 'user', content: question }, replyId: id });
+  const ask = (history: Message[], question: string, id: number): ConversationAction => ({
+    type: 'ask',
+    history,
+    question: { id: id - 1, role: 'user', content: question },
+    replyId: id,
+  });
   const reply = (state: Conversation, id: number) => state.messages.find((m): m is AssistantMessage => m.id === id && m.role === 'assistant')!;
   const text = (t: string): StreamPart => ({ type: 'text', text: t });
   const event = (e: StreamPart & { type: 'event' }) => e;
@@ -201,10 +226,19 @@ describe('the conversation', () => {
     state = run([{ type: 'stream', id: 2, parts: [text('Noa built '), text('it (concierge-copilot).')] }], state);
     assert.equal(reply(state, 2).content, 'Noa built it (concierge-copilot).');
     assert.equal(reply(state, 2).status, 'streaming');
-    state = run([{ type: 'stream', id: 2, parts: [event({ type: 'event', event: { type: 'done', sources: [source] } })] }, { type: 'end', id: 2 }], state);
+    state = run(
+      [
+        { type: 'stream', id: 2, parts: [event({ type: 'event', event: { type: 'done', sources: [source] } })] },
+        { type: 'end', id: 2 },
+      ],
+      state,
+    );
     assert.equal(reply(state, 2).status, 'done');
     assert.deepEqual(reply(state, 2).sources, [source]);
-    assert.ok(reply(state, 2).steps.every((s) => s.done), 'every step is finished once the answer is');
+    assert.ok(
+      reply(state, 2).steps.every((s) => s.done),
+      'every step is finished once the answer is',
+    );
     assert.equal(isStreaming(state.messages), false);
   });
 
@@ -213,7 +247,14 @@ describe('the conversation', () => {
     assert.equal(reply(ended, 2).status, 'done');
     const failed = run([
       ask([], 'Q', 2),
-      { type: 'stream', id: 2, parts: [event({ type: 'event', event: { type: 'error', message: 'The model provider failed' } }), event({ type: 'event', event: { type: 'done', sources: [] } })] },
+      {
+        type: 'stream',
+        id: 2,
+        parts: [
+          event({ type: 'event', event: { type: 'error', message: 'The model provider failed' } }),
+          event({ type: 'event', event: { type: 'done', sources: [] } }),
+        ],
+      },
       { type: 'end', id: 2 },
     ]);
     assert.equal(reply(failed, 2).status, 'error');
@@ -243,7 +284,11 @@ describe('the conversation', () => {
 
   it('keeps the last 16 messages and remembers that older ones were dropped until a reset', () => {
     let state = emptyConversation;
-    for (let i = 1; i <= 9; i++) state = run([ask(state.messages, `Question ${i}?`, 2 * i), { type: 'stream', id: 2 * i, parts: [text(`Answer ${i}`)] }, { type: 'end', id: 2 * i }], state);
+    for (let i = 1; i <= 9; i++)
+      state = run(
+        [ask(state.messages, `Question ${i}?`, 2 * i), { type: 'stream', id: 2 * i, parts: [text(`Answer ${i}`)] }, { type: 'end', id: 2 * i }],
+        state,
+      );
     assert.equal(state.messages.length, 16);
     assert.equal(state.trimmed, true);
     assert.deepEqual(state.messages[0], { id: 3, role: 'user', content: 'Question 2?' });
@@ -254,7 +299,16 @@ describe('the conversation', () => {
 
   it('leaves alone a reply that is no longer on screen (reset or trimmed away)', () => {
     const state = run([ask([], 'Q', 2), { type: 'reset' }]);
-    assert.equal(run([{ type: 'stream', id: 2, parts: [text('late')] }, { type: 'stop', id: 2 }], state), state);
+    assert.equal(
+      run(
+        [
+          { type: 'stream', id: 2, parts: [text('late')] },
+          { type: 'stop', id: 2 },
+        ],
+        state,
+      ),
+      state,
+    );
   });
 
   it('retry asks the question before the reply again, after the messages before that question', () => {
@@ -287,7 +341,15 @@ describe('the conversation', () => {
   });
 
   it('counts down the latest 429 in whole seconds', () => {
-    const limited = (until: number): Message => ({ id: 2, role: 'assistant', content: '', status: 'error', steps: [], sources: [], problem: { kind: 'rate', until } });
+    const limited = (until: number): Message => ({
+      id: 2,
+      role: 'assistant',
+      content: '',
+      status: 'error',
+      steps: [],
+      sources: [],
+      problem: { kind: 'rate', until },
+    });
     assert.equal(waitSeconds([], 1000), 0);
     assert.equal(waitSeconds([limited(31_000)], 1000), 30);
     assert.equal(waitSeconds([limited(31_000)], 1500), 30);

@@ -17,11 +17,7 @@ export interface Passage {
   href: string;
 }
 
-export type Problem =
-  | { kind: 'rate'; until: number }
-  | { kind: 'unavailable'; message?: string }
-  | { kind: 'network' }
-  | { kind: 'rejected'; message: string };
+export type Problem = { kind: 'rate'; until: number } | { kind: 'unavailable'; message?: string } | { kind: 'network' } | { kind: 'rejected'; message: string };
 
 export interface UserMessage {
   id: number;

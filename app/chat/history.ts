@@ -11,8 +11,10 @@ export interface Turn {
 
 /** The request's `messages`: earlier turns with content, then the new question, ≤ 16 and starting with a user turn. */
 export function requestMessages(history: Turn[], question: string): Turn[] {
-  const turns = [...history.filter((t) => t.content.trim()), { role: 'user' as const, content: question }]
-    .map((t) => ({ role: t.role, content: t.content.slice(0, MAX_CONTENT) }));
+  const turns = [...history.filter((t) => t.content.trim()), { role: 'user' as const, content: question }].map((t) => ({
+    role: t.role,
+    content: t.content.slice(0, MAX_CONTENT),
+  }));
   let recent = turns.slice(-MAX_MESSAGES);
   while (recent.length > 1 && recent[0]!.role !== 'user') recent = recent.slice(1);
   return recent;

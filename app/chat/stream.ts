@@ -68,7 +68,11 @@ function parseEvent(json: string): ChatEvent | undefined {
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
     switch (value.type) {
       case 'tool':
-        return { type: 'tool', name: String(value.name ?? ''), input: value.input && typeof value.input === 'object' ? (value.input as Record<string, unknown>) : undefined };
+        return {
+          type: 'tool',
+          name: String(value.name ?? ''),
+          input: value.input && typeof value.input === 'object' ? (value.input as Record<string, unknown>) : undefined,
+        };
       case 'tool-result':
         return { type: 'tool-result', name: String(value.name ?? ''), sources: strings(value.sources) };
       case 'error':

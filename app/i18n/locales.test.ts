@@ -36,7 +36,10 @@ describe('locale paths', () => {
   it('lists an alternate for every locale plus x-default', () => {
     const list = alternates('https://noa.example', '/entries/x');
     assert.equal(list.length, 8);
-    assert.deepEqual(list.find((a) => a.hrefLang === 'zh-Hant'), { hrefLang: 'zh-Hant', href: 'https://noa.example/zh-hant/entries/x' });
+    assert.deepEqual(
+      list.find((a) => a.hrefLang === 'zh-Hant'),
+      { hrefLang: 'zh-Hant', href: 'https://noa.example/zh-hant/entries/x' },
+    );
     assert.deepEqual(list.at(-1), { hrefLang: 'x-default', href: 'https://noa.example/entries/x' });
     assert.equal(htmlLang.zh, 'zh-Hans');
   });
@@ -52,7 +55,8 @@ describe('the locale table', () => {
   it('has one row per locale, each with every fact filled in', () => {
     assert.deepEqual(Object.keys(localeFacts).sort(), [...locales].sort());
     for (const locale of locales) {
-      for (const [field, value] of Object.entries(localeFacts[locale])) assert.ok(typeof value === 'object' ? Object.values(value).every(Boolean) : value, `${locale}.${field}`);
+      for (const [field, value] of Object.entries(localeFacts[locale]))
+        assert.ok(typeof value === 'object' ? Object.values(value).every(Boolean) : value, `${locale}.${field}`);
     }
   });
 

@@ -8,7 +8,8 @@ import { markdownTree } from '../../operations/content/markdown.ts';
 import { Markdown } from './Markdown.tsx';
 import { MarkdownText } from './MarkdownText.tsx';
 
-const html = (source: string, options: Record<string, unknown> = {}) => renderToStaticMarkup(createElement(Markdown, { tree: markdownTree(source), ...options }));
+const html = (source: string, options: Record<string, unknown> = {}) =>
+  renderToStaticMarkup(createElement(Markdown, { tree: markdownTree(source), ...options }));
 
 describe('blocks', () => {
   it('renders headings, paragraphs, rules and block quotes', () => {
@@ -59,7 +60,10 @@ describe('inline', () => {
     assert.equal(html('[Copilot](/entries/concierge-copilot)'), '<div class="prose"><p><a href="/entries/concierge-copilot">Copilot</a></p></div>');
     assert.equal(html('[click](javascript:alert(1))'), '<div class="prose"><p>click</p></div>');
     assert.equal(html('[mail](mailto:a@b.c)'), '<div class="prose"><p>mail</p></div>');
-    assert.equal(html('[x](https://example.com/a_(b) "title")', { externalRel: 'nofollow' }), '<div class="prose"><p><a href="https://example.com/a_(b)" rel="nofollow">x</a></p></div>');
+    assert.equal(
+      html('[x](https://example.com/a_(b) "title")', { externalRel: 'nofollow' }),
+      '<div class="prose"><p><a href="https://example.com/a_(b)" rel="nofollow">x</a></p></div>',
+    );
     assert.equal(html('[ref][r]\n\n[r]: javascript:alert(1)'), '<div class="prose"><p>ref</p></div>');
   });
 

@@ -18,14 +18,27 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
   const root = rootData(matches);
   if (!root || !data) return [];
   const title = `${data.document.title} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: data.description, type: 'article', jsonLd: webPageJsonLd(root, location.pathname, data.document.title, data.description, 'Article') });
+  return pageMeta(matches, location, {
+    title,
+    description: data.description,
+    type: 'article',
+    jsonLd: webPageJsonLd(root, location.pathname, data.document.title, data.description, 'Article'),
+  });
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {
   const { data, t, locale } = args;
   const d = data.document;
   const { fallback, footer } = twinParts(args);
-  return [`# ${d.title}`, '', ...fallback(d.translated), t('updated', { date: formatDay(locale, d.updatedAt) }), '', d.markdown.trim(), ...footer(`/documents/${d.name}`)].join('\n');
+  return [
+    `# ${d.title}`,
+    '',
+    ...fallback(d.translated),
+    t('updated', { date: formatDay(locale, d.updatedAt) }),
+    '',
+    d.markdown.trim(),
+    ...footer(`/documents/${d.name}`),
+  ].join('\n');
 };
 
 export default function DocumentPage() {

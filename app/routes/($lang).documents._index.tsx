@@ -20,7 +20,11 @@ export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
   if (!root) return [];
   const t = rootTranslator(root);
   const title = `${t('documentsTitle')} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: t('documentsIntro'), jsonLd: webPageJsonLd(root, location.pathname, title, t('documentsIntro'), 'CollectionPage') });
+  return pageMeta(matches, location, {
+    title,
+    description: t('documentsIntro'),
+    jsonLd: webPageJsonLd(root, location.pathname, title, t('documentsIntro'), 'CollectionPage'),
+  });
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {

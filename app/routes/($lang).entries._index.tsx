@@ -20,7 +20,12 @@ export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
   if (!root) return [];
   const t = rootTranslator(root);
   const title = `${t('entriesTitle')} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: t('entriesIntro'), keepQuery: true, jsonLd: webPageJsonLd(root, location.pathname, title, t('entriesIntro'), 'CollectionPage') });
+  return pageMeta(matches, location, {
+    title,
+    description: t('entriesIntro'),
+    keepQuery: true,
+    jsonLd: webPageJsonLd(root, location.pathname, title, t('entriesIntro'), 'CollectionPage'),
+  });
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {
@@ -37,7 +42,14 @@ export default function Entries() {
   return (
     <div className="page">
       <PageHeader title={t('entriesTitle')} lead={t('entriesIntro')} />
-      <Form method="get" action={href('/entries')} className="filters" aria-label={t('filtersLabel')} role="search" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}>
+      <Form
+        method="get"
+        action={href('/entries')}
+        className="filters"
+        aria-label={t('filtersLabel')}
+        role="search"
+        onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}
+      >
         <FilterSelect name="kind" label={t('filterKind')} any={t('filterAny')} value={filters.kind} options={kinds.map((k) => [k, t(`kind.${k}`)])} />
         <FilterSelect name="tag" label={t('filterTag')} any={t('filterAny')} value={filters.tag} options={tags.map((tag) => [tag, t(`tag.${tag}`)])} />
         <FilterSelect name="lens" label={t('filterLens')} any={t('filterAny')} value={filters.lens} options={lensIds.map((l) => [l, lensTitles[l] ?? l])} />
@@ -55,17 +67,25 @@ export default function Entries() {
       <p className="result-count" role="status" data-testid="entry-count">
         {t('entryCount', { n: total })}
       </p>
-      {entries.length ? (
-        <EntryList className="entry-list" entries={entries} headingLevel={2} />
-      ) : (
-        <p className="empty">{t('noEntries')}</p>
-      )}
+      {entries.length ? <EntryList className="entry-list" entries={entries} headingLevel={2} /> : <p className="empty">{t('noEntries')}</p>}
     </div>
   );
 }
 
 /** One filter of the form; `key` follows the value so a navigation resets the uncontrolled select. */
-function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value: string | undefined; options: Array<[string, string]> }) {
+function FilterSelect({
+  name,
+  label,
+  any,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  any: string;
+  value: string | undefined;
+  options: Array<[string, string]>;
+}) {
   return (
     <div className="field">
       <label htmlFor={`filter-${name}`}>{label}</label>

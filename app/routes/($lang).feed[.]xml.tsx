@@ -4,5 +4,7 @@ import { atomFeed } from '../utils/discovery.server.ts';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
-  return new Response(await atomFeed(context, locale), { headers: { 'Content-Type': 'application/atom+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+  return new Response(await atomFeed(context, locale), {
+    headers: { 'Content-Type': 'application/atom+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+  });
 }

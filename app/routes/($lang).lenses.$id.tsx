@@ -5,13 +5,12 @@ import { pageLocale, readEntries, readLens } from '../utils/data.server.ts';
 import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.ts';
 import { markdownExcerpt, markdownTree } from '../markdown/tree.server.ts';
-import type { LensId } from '../../operations/contract/shared.ts';
 import { LensArticle } from '../components/pages/LensArticle.tsx';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
   const lens = await readLens(context, locale, params.id!);
-  const evidence = await readEntries(context, locale, { lens: lens.id as LensId });
+  const evidence = await readEntries(context, locale, { lens: lens.id });
   return { lens, pitch: markdownTree(lens.pitch), description: markdownExcerpt(lens.pitch, 200), entries: evidence.entries };
 }
 
@@ -19,7 +18,12 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
   const root = rootData(matches);
   if (!root || !data) return [];
   const title = `${data.lens.title} · ${rootTranslator(root)('lensEyebrow')} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: data.description, type: 'article', jsonLd: webPageJsonLd(root, location.pathname, data.lens.title, data.description) });
+  return pageMeta(matches, location, {
+    title,
+    description: data.description,
+    type: 'article',
+    jsonLd: webPageJsonLd(root, location.pathname, data.lens.title, data.description),
+  });
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {

@@ -13,7 +13,15 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
   const lenses = await readLenses(context, locale);
   return {
-    lenses: lenses.map((l) => ({ id: l.id, title: l.title, url: l.url, translated: l.translated, evidence: l.evidence.entries, pitch: markdownExcerpt(l.pitch, 180), gap: l.honestGaps[0] ?? '' })),
+    lenses: lenses.map((l) => ({
+      id: l.id,
+      title: l.title,
+      url: l.url,
+      translated: l.translated,
+      evidence: l.evidence.entries,
+      pitch: markdownExcerpt(l.pitch, 180),
+      gap: l.honestGaps[0] ?? '',
+    })),
   };
 }
 
@@ -22,7 +30,11 @@ export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
   if (!root) return [];
   const t = rootTranslator(root);
   const title = `${t('lensesTitle')} · ${root.site.subject.name}`;
-  return pageMeta(matches, location, { title, description: t('lensesPageIntro'), jsonLd: webPageJsonLd(root, location.pathname, title, t('lensesPageIntro'), 'CollectionPage') });
+  return pageMeta(matches, location, {
+    title,
+    description: t('lensesPageIntro'),
+    jsonLd: webPageJsonLd(root, location.pathname, title, t('lensesPageIntro'), 'CollectionPage'),
+  });
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {

@@ -70,7 +70,9 @@ export default function Search() {
                 const passageLocale = parseLocalePath(new URL(r.url, siteUrl).pathname).locale;
                 return (
                   <li key={`${r.slug}-${i}`} lang={passageLocale === locale ? undefined : htmlLang[passageLocale]}>
-                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>{r.kind === 'entry' ? t('resultEntry') : t('resultDocument')}</p>
+                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>
+                      {r.kind === 'entry' ? t('resultEntry') : t('resultDocument')}
+                    </p>
                     <h3>
                       <a href={sitePath(r.url, siteUrl)}>{r.title}</a>
                     </h3>

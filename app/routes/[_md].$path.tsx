@@ -70,7 +70,11 @@ function routeTree(manifest: Manifest): RouteNode[] {
   for (const route of Object.values(manifest)) {
     if (!route) continue;
     const list = children.get(route.parentId) ?? [];
-    list.push(route.index ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive } : { id: route.id, path: route.path, caseSensitive: route.caseSensitive });
+    list.push(
+      route.index
+        ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive }
+        : { id: route.id, path: route.path, caseSensitive: route.caseSensitive },
+    );
     children.set(route.parentId, list);
   }
   const attach = (nodes: RouteNode[]): RouteNode[] =>

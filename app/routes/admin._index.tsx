@@ -38,14 +38,16 @@ export default function FileBrowser() {
       <div className="page-head">
         <h1>Files on {branch}</h1>
         <p className="muted">
-          {files.filter((f) => !f.path.startsWith('content/i18n/')).length} source files · {stale} with stale or missing translations (the publish run translates them)
+          {files.filter((f) => !f.path.startsWith('content/i18n/')).length} source files · {stale} with stale or missing translations (the publish run
+          translates them)
         </p>
       </div>
       <div className="toolbar">
         <label htmlFor="filter">Filter</label>
         <input id="filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Title or path" autoComplete="off" />
         <p className="legend muted" aria-label="Translation legend">
-          Translations: <span className="badge badge-current">✓</span> up to date <span className="badge badge-stale">!</span> stale <span className="badge badge-missing">–</span> missing
+          Translations: <span className="badge badge-current">✓</span> up to date <span className="badge badge-stale">!</span> stale{' '}
+          <span className="badge badge-missing">–</span> missing
         </p>
       </div>
       {newPaths.length ? (
@@ -71,7 +73,12 @@ export default function FileBrowser() {
               {group.label} <span className="count">{group.files.length}</span>
             </h2>
             {group.folder ? (
-              <button type="button" className="button ghost small" onClick={() => (setCreating(creating === group.id ? null : group.id), setSlug(''))} aria-expanded={creating === group.id}>
+              <button
+                type="button"
+                className="button ghost small"
+                onClick={() => (setCreating(creating === group.id ? null : group.id), setSlug(''))}
+                aria-expanded={creating === group.id}
+              >
                 New in {group.label.toLowerCase()}
               </button>
             ) : null}
@@ -87,8 +94,18 @@ export default function FileBrowser() {
               }}
             >
               <label htmlFor={`slug-${group.id}`}>File name (the slug)</label>
-              <input id={`slug-${group.id}`} value={slug} onChange={(e) => setSlug(e.target.value.trim())} placeholder="e.g. travel-assistant" aria-describedby={`slug-help-${group.id}`} autoFocus />
-              <p id={`slug-help-${group.id}`} className={slug && (!slugPattern.test(slug) || existing.has(`${group.folder}/${slug}.md`)) ? 'field-error' : 'muted'}>
+              <input
+                id={`slug-${group.id}`}
+                value={slug}
+                onChange={(e) => setSlug(e.target.value.trim())}
+                placeholder="e.g. travel-assistant"
+                aria-describedby={`slug-help-${group.id}`}
+                autoFocus
+              />
+              <p
+                id={`slug-help-${group.id}`}
+                className={slug && (!slugPattern.test(slug) || existing.has(`${group.folder}/${slug}.md`)) ? 'field-error' : 'muted'}
+              >
                 {slug && !slugPattern.test(slug)
                   ? 'Use lowercase letters, digits and single hyphens.'
                   : existing.has(`${group.folder}/${slug}.md`)

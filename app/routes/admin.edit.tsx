@@ -36,7 +36,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let currentSource: string | undefined;
   if (translation) {
     try {
-      currentSource = currentSourceHash(translation.sourcePath, (await asEditor(request, context, 'admin_read_file', { path: translation.sourcePath, branch })).content);
+      currentSource = currentSourceHash(
+        translation.sourcePath,
+        (await asEditor(request, context, 'admin_read_file', { path: translation.sourcePath, branch })).content,
+      );
     } catch {
       currentSource = undefined; // the English is missing: validation says so
     }
@@ -228,8 +231,15 @@ export default function EditorPage() {
       ) : null}
       {stale ? (
         <div className="notice notice-warning" role="status">
-          <p>This translation is stale: the English ({translation.sourcePath}) changed since it was made. The publish run translates it again; if you have checked it by hand, mark it current.</p>
-          <button type="button" className="button ghost small" onClick={() => editor.current?.replace(text.replace(/^source:.*$/m, `source: ${translation.currentSource}`))}>
+          <p>
+            This translation is stale: the English ({translation.sourcePath}) changed since it was made. The publish run translates it again; if you have
+            checked it by hand, mark it current.
+          </p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => editor.current?.replace(text.replace(/^source:.*$/m, `source: ${translation.currentSource}`))}
+          >
             Mark as current
           </button>
           <ConsoleLink className="button ghost small" to="/admin/edit" query={{ path: translation.sourcePath }}>
@@ -240,15 +250,27 @@ export default function EditorPage() {
 
       <div className="editor-toolbar" role="toolbar" aria-label="Editor">
         <span className="save-state" role="status" aria-live="polite">
-          {deleted ? 'Marked for deletion' : pending || savedAt ? `Kept in your change set${savedAt ? ` ${timeAgo(savedAt)}` : ''}` : 'No changes'} <Shortcut keys="Mod-S" />
+          {deleted ? 'Marked for deletion' : pending || savedAt ? `Kept in your change set${savedAt ? ` ${timeAgo(savedAt)}` : ''}` : 'No changes'}{' '}
+          <Shortcut keys="Mod-S" />
         </span>
         <span className="validity" role="status" aria-live="polite">
           {validating ? 'Checking…' : problems === null ? '' : problems.length ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : 'Valid'}
         </span>
-        <button type="button" className="button ghost small" aria-expanded={panel === 'ai'} onClick={() => setPanel(panel === 'ai' ? null : 'ai')} disabled={narrow || deleted}>
+        <button
+          type="button"
+          className="button ghost small"
+          aria-expanded={panel === 'ai'}
+          onClick={() => setPanel(panel === 'ai' ? null : 'ai')}
+          disabled={narrow || deleted}
+        >
           AI edit
         </button>
-        <button type="button" className="button ghost small" aria-expanded={panel === 'preview'} onClick={() => setPanel(panel === 'preview' ? null : 'preview')}>
+        <button
+          type="button"
+          className="button ghost small"
+          aria-expanded={panel === 'preview'}
+          onClick={() => setPanel(panel === 'preview' ? null : 'preview')}
+        >
           Preview
         </button>
         {file ? (
@@ -317,7 +339,13 @@ export default function EditorPage() {
           </section>
         </div>
         {panel === 'ai' ? (
-          <AiEditPanel path={path} branch={branch} text={text} onApply={(next) => (editor.current?.replace(next), setPanel(null))} onClose={() => setPanel(null)} />
+          <AiEditPanel
+            path={path}
+            branch={branch}
+            text={text}
+            onApply={(next) => (editor.current?.replace(next), setPanel(null))}
+            onClose={() => setPanel(null)}
+          />
         ) : null}
         {panel === 'preview' ? <PreviewPanel path={path} branch={branch} text={text} onClose={() => setPanel(null)} /> : null}
       </div>

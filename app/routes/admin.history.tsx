@@ -82,11 +82,22 @@ export default function HistoryPage() {
   return (
     <div className="console-page">
       <div className="page-head">
-        <h1>{path ? <>History of <code>{path}</code></> : <>History of {branch}</>}</h1>
+        <h1>
+          {path ? (
+            <>
+              History of <code>{path}</code>
+            </>
+          ) : (
+            <>History of {branch}</>
+          )}
+        </h1>
         <p className="muted">Restoring an older version puts it in your change set; you review it and commit it as a new commit.</p>
         {path ? (
           <p>
-            <ConsoleLink to="/admin/history">All of {branch}</ConsoleLink> · <ConsoleLink to="/admin/edit" query={{ path }}>Edit the file</ConsoleLink>
+            <ConsoleLink to="/admin/history">All of {branch}</ConsoleLink> ·{' '}
+            <ConsoleLink to="/admin/edit" query={{ path }}>
+              Edit the file
+            </ConsoleLink>
           </p>
         ) : null}
       </div>

@@ -64,10 +64,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (preview.lens) {
     const evidence = await vitae.call('list_experience', { lens: preview.lens.id, locale: preview.locale }, { branch: input.branch, ip, request });
-    return page(preview.locale, render(<LensArticle lens={preview.lens} pitch={markdownTree(preview.lens.pitch)} entries={evidence.entries} />), 'The evidence listed is the live build’s.');
+    return page(
+      preview.locale,
+      render(<LensArticle lens={preview.lens} pitch={markdownTree(preview.lens.pitch)} entries={evidence.entries} />),
+      'The evidence listed is the live build’s.',
+    );
   }
   if (preview.document) return page(preview.locale, render(<DocumentArticle document={preview.document} tree={markdownTree(preview.document.markdown)} />));
-  if (preview.brief) return page(preview.locale, render(<BriefSection brief={{ tree: markdownTree(preview.brief.markdown), translated: preview.brief.translated }} />), 'The brief as the home page shows it.');
+  if (preview.brief)
+    return page(
+      preview.locale,
+      render(<BriefSection brief={{ tree: markdownTree(preview.brief.markdown), translated: preview.brief.translated }} />),
+      'The brief as the home page shows it.',
+    );
   const what =
     preview.kind === 'skill'
       ? 'A skill has no page of its own: its name shows on the entries that use it.'

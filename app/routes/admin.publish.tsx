@@ -97,7 +97,9 @@ export default function PublishPage() {
     <div className="console-page">
       <div className="page-head">
         <h1>Publish</h1>
-        <p className="muted">Every commit runs translate → build → deploy. dev publishes to the preview; promote merges dev into main, which publishes to the live site.</p>
+        <p className="muted">
+          Every commit runs translate → build → deploy. dev publishes to the preview; promote merges dev into main, which publishes to the live site.
+        </p>
       </div>
       {followed ? (
         <div className="notice" role="status">
@@ -128,12 +130,16 @@ export default function PublishPage() {
         {comparison.aheadBy || comparison.files.length ? (
           <>
             <p>
-              {comparison.aheadBy} commit{comparison.aheadBy === 1 ? '' : 's'} on dev that main does not have, changing {comparison.files.length} file{comparison.files.length === 1 ? '' : 's'}:
+              {comparison.aheadBy} commit{comparison.aheadBy === 1 ? '' : 's'} on dev that main does not have, changing {comparison.files.length} file
+              {comparison.files.length === 1 ? '' : 's'}:
             </p>
             <ul className="compare-commits">
               {comparison.commits.map((c) => (
                 <li key={c.sha}>
-                  <code>{c.sha.slice(0, 7)}</code> {c.message} <span className="muted">({c.author}, {timeAgo(c.time, now)})</span>
+                  <code>{c.sha.slice(0, 7)}</code> {c.message}{' '}
+                  <span className="muted">
+                    ({c.author}, {timeAgo(c.time, now)})
+                  </span>
                 </li>
               ))}
             </ul>
@@ -187,7 +193,8 @@ export default function PublishPage() {
         <promote.Form method="post">
           <h2 id="confirm-title">Publish dev to the live site?</h2>
           <p>
-            {comparison.aheadBy} commit{comparison.aheadBy === 1 ? '' : 's'} and {comparison.files.length} changed file{comparison.files.length === 1 ? '' : 's'} go live on main.
+            {comparison.aheadBy} commit{comparison.aheadBy === 1 ? '' : 's'} and {comparison.files.length} changed file
+            {comparison.files.length === 1 ? '' : 's'} go live on main.
           </p>
           <label htmlFor="promote-message">Merge message (optional)</label>
           <input id="promote-message" name="message" maxLength={500} placeholder="Promote dev to main" />

@@ -28,12 +28,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: CommitForm, formatError: formErrors });
   if (submission.status !== 'success') return { result: submission.reply(), outcome: null };
   const branch = branchOf(request);
-  const outcome = await attempt(() => asEditor(request, context, 'admin_commit_changes', { branch, message: submission.value.message, changes: JSON.parse(submission.value.changes) }));
+  const outcome = await attempt(() =>
+    asEditor(request, context, 'admin_commit_changes', { branch, message: submission.value.message, changes: JSON.parse(submission.value.changes) }),
+  );
   return { result: outcome.ok ? submission.reply({ resetForm: true }) : submission.reply(), outcome };
 }
 
 const asChanges = (changes: PendingChange[]) =>
-  changes.map((c) => (c.content === null ? { path: c.path, delete: true as const, ...(c.base.sha ? { sha: c.base.sha } : {}) } : { path: c.path, content: c.content, sha: c.base.sha }));
+  changes.map((c) =>
+    c.content === null
+      ? { path: c.path, delete: true as const, ...(c.base.sha ? { sha: c.base.sha } : {}) }
+      : { path: c.path, content: c.content, sha: c.base.sha },
+  );
 
 export default function ReviewPage() {
   const branch = useBranch();
@@ -89,7 +95,9 @@ export default function ReviewPage() {
     <div className="console-page">
       <div className="page-head">
         <h1>Review and commit to {branch}</h1>
-        <p className="muted">{list.length ? `${list.length} file${list.length === 1 ? '' : 's'} will change in one commit.` : 'Nothing to commit: your change set is empty.'}</p>
+        <p className="muted">
+          {list.length ? `${list.length} file${list.length === 1 ? '' : 's'} will change in one commit.` : 'Nothing to commit: your change set is empty.'}
+        </p>
       </div>
       {!list.length ? (
         <p>
@@ -150,7 +158,13 @@ export default function ReviewPage() {
                       ))}
                     </ul>
                   ) : null}
-                  <DiffView before={change.base.content ?? ''} after={change.content ?? ''} path={change.path} layout={layout} label={`Changes to ${change.path}`} />
+                  <DiffView
+                    before={change.base.content ?? ''}
+                    after={change.content ?? ''}
+                    path={change.path}
+                    layout={layout}
+                    label={`Changes to ${change.path}`}
+                  />
                 </li>
               );
             })}
@@ -158,7 +172,12 @@ export default function ReviewPage() {
           <fetcher.Form method="post" {...getFormProps(form)} ref={formRef} className="commit-form">
             <input type="hidden" name="changes" value={JSON.stringify(asChanges(list))} />
             <label htmlFor={fields.message.id}>Commit message</label>
-            <textarea {...getTextareaProps(fields.message)} rows={2} placeholder="What changed and why, in a line" aria-describedby={fields.message.errors ? fields.message.errorId : undefined} />
+            <textarea
+              {...getTextareaProps(fields.message)}
+              rows={2}
+              placeholder="What changed and why, in a line"
+              aria-describedby={fields.message.errors ? fields.message.errorId : undefined}
+            />
             {fields.message.errors ? (
               <p className="field-error" id={fields.message.errorId}>
                 {fields.message.errors.join(' ')}

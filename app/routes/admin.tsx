@@ -92,7 +92,10 @@ export default function ConsoleFrame() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const trouble = isRouteErrorResponse(error)
-    ? troubleFromBody(error.status, (typeof error.data === 'object' && error.data ? error.data : { code: 'error', message: String(error.data ?? error.statusText) }) as ErrorBody)
+    ? troubleFromBody(
+        error.status,
+        (typeof error.data === 'object' && error.data ? error.data : { code: 'error', message: String(error.data ?? error.statusText) }) as ErrorBody,
+      )
     : troubleFromBody(500, { code: 'internal', message: 'The page could not be shown; the server log has the details.' });
   return (
     <div className="console">

@@ -38,7 +38,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.code === 'unauthorized') {
-      return { result: submission.reply({ fieldErrors: { token: ['That token is not the admin token. It is printed when the service first starts, and kept in DATA_DIR/secrets/admin-token.'] }, hideFields: ['token'] }) };
+      return {
+        result: submission.reply({
+          fieldErrors: { token: ['That token is not the admin token. It is printed when the service first starts, and kept in DATA_DIR/secrets/admin-token.'] },
+          hideFields: ['token'],
+        }),
+      };
     }
     return { result: submission.reply({ formErrors: [error.message], hideFields: ['token'] }) };
   }
@@ -69,7 +74,12 @@ export default function SignInPage() {
             </div>
           ) : null}
           <label htmlFor={fields.token.id}>Admin token</label>
-          <input {...getInputProps(fields.token, { type: 'password' })} autoComplete="current-password" autoFocus aria-describedby={fields.token.errors ? fields.token.errorId : undefined} />
+          <input
+            {...getInputProps(fields.token, { type: 'password' })}
+            autoComplete="current-password"
+            autoFocus
+            aria-describedby={fields.token.errors ? fields.token.errorId : undefined}
+          />
           {fields.token.errors ? (
             <p className="field-error" id={fields.token.errorId}>
               {fields.token.errors.join(' ')}

@@ -3,7 +3,7 @@
 import type { AppLoadContext } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { isAppError } from '../../operations/contract/errors.ts';
-import { documentNames, kinds, lensIds, tags, type DocumentName, type Kind, type LensId, type Tag } from '../../operations/contract/shared.ts';
+import { documentNames, kinds, lensIds, tags, type Kind, type LensId, type Tag } from '../../operations/contract/shared.ts';
 import { isLocale, type Locale } from '../i18n/locales.ts';
 import { callOperation } from './operations.server.ts';
 import type { BriefData, DocumentData, EntryData, EntryShortData, LensData, SearchResultData } from './types.ts';
@@ -67,7 +67,7 @@ export async function readLens(context: AppLoadContext, locale: Locale, id: stri
 
 export function readDocument(context: AppLoadContext, locale: Locale, name: string) {
   if (!(documentNames as readonly string[]).includes(name)) throw notFound();
-  return read<DocumentData>(context, 'get_document', { name: name as DocumentName, locale });
+  return read<DocumentData>(context, 'get_document', { name: name, locale });
 }
 
 export const readDocuments = (context: AppLoadContext, locale: Locale) => Promise.all(documentNames.map((name) => readDocument(context, locale, name)));

@@ -15,7 +15,11 @@ import type { EntryShortData } from './types.ts';
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 /** Text inside Markdown link labels and list items, without characters that would change the structure. */
-export const mdText = (s: string) => s.replace(/([[\]\\])/g, '\\$1').replace(/\s+/g, ' ').trim();
+export const mdText = (s: string) =>
+  s
+    .replace(/([[\]\\])/g, '\\$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The absolute URL of a page's Markdown twin. */
 export function twinUrl(siteUrl: string, locale: Locale, path: string): string {
@@ -88,11 +92,16 @@ export async function llmsTxt(context: AppLoadContext): Promise<string> {
     '',
     '## Entries',
     '',
-    ...list.entries.map((e) => `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, 'en', `/entries/${e.slug}`)}): ${mdText(`${e.period.label}. ${e.summary}`)}`),
+    ...list.entries.map(
+      (e) => `- [${mdText(`${e.title} — ${e.organisation}`)}](${twinUrl(siteUrl, 'en', `/entries/${e.slug}`)}): ${mdText(`${e.period.label}. ${e.summary}`)}`,
+    ),
     '',
     '## Role lenses',
     '',
-    ...lenses.map((l) => `- [${mdText(l.title)}](${twinUrl(siteUrl, 'en', `/lenses/${l.id}`)}): the career read for this role, with ${l.evidence.entries} entries of evidence and honest gaps`),
+    ...lenses.map(
+      (l) =>
+        `- [${mdText(l.title)}](${twinUrl(siteUrl, 'en', `/lenses/${l.id}`)}): the career read for this role, with ${l.evidence.entries} entries of evidence and honest gaps`,
+    ),
     '',
     '## API',
     '',
@@ -132,12 +141,33 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
       ...(city ? { location: { city, ...(region ? { region } : {}) } } : {}),
       profiles: site.links.map((l) => ({ network: l.label, url: l.url })),
     },
-    work: full.filter((e) => e.kind === 'experience').map((e) => ({ name: e.organisation, position: e.title, url: page(e), ...dates(e), summary: e.summary, highlights: [e.keyResult, ...e.achievements] })),
-    volunteer: full.filter((e) => e.kind === 'community').map((e) => ({ organization: e.organisation, position: e.title, url: page(e), ...dates(e), summary: e.summary, highlights: [e.keyResult, ...e.achievements] })),
-    education: full.filter((e) => e.kind === 'education').map((e) => ({ institution: e.organisation, area: e.title, url: page(e), ...dates(e), courses: [] as string[] })),
+    work: full
+      .filter((e) => e.kind === 'experience')
+      .map((e) => ({ name: e.organisation, position: e.title, url: page(e), ...dates(e), summary: e.summary, highlights: [e.keyResult, ...e.achievements] })),
+    volunteer: full
+      .filter((e) => e.kind === 'community')
+      .map((e) => ({
+        organization: e.organisation,
+        position: e.title,
+        url: page(e),
+        ...dates(e),
+        summary: e.summary,
+        highlights: [e.keyResult, ...e.achievements],
+      })),
+    education: full
+      .filter((e) => e.kind === 'education')
+      .map((e) => ({ institution: e.organisation, area: e.title, url: page(e), ...dates(e), courses: [] as string[] })),
     projects: full
       .filter((e) => e.kind === 'project')
-      .map((e) => ({ name: e.title, entity: e.organisation, description: e.summary, highlights: e.keyResults.length ? e.keyResults : [e.keyResult], keywords: e.skills.map((s) => skillName(locale, s)), url: page(e), ...dates(e) })),
+      .map((e) => ({
+        name: e.title,
+        entity: e.organisation,
+        description: e.summary,
+        highlights: e.keyResults.length ? e.keyResults : [e.keyResult],
+        keywords: e.skills.map((s) => skillName(locale, s)),
+        url: page(e),
+        ...dates(e),
+      })),
     skills: [...skillCount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([slug]) => ({ name: skillName(locale, slug) })),
     meta: { canonical: `${siteUrl}${localizePath(locale, '/resume.json')}`, version: 'v1.0.0', lastModified: builtAt.slice(0, 19) },
   };
@@ -193,7 +223,15 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
 export async function sitemapXml(context: AppLoadContext): Promise<string> {
   const { siteUrl, builtAt } = siteIdentity(context);
   const [list, lenses] = await Promise.all([readEntries(context, 'en'), readLenses(context, 'en')]);
-  const paths = ['/', '/entries', ...list.entries.map((e) => `/entries/${e.slug}`), '/lenses', ...lenses.map((l) => `/lenses/${l.id}`), '/documents', ...documentNames.map((d) => `/documents/${d}`)];
+  const paths = [
+    '/',
+    '/entries',
+    ...list.entries.map((e) => `/entries/${e.slug}`),
+    '/lenses',
+    ...lenses.map((l) => `/lenses/${l.id}`),
+    '/documents',
+    ...documentNames.map((d) => `/documents/${d}`),
+  ];
   const lastmod = builtAt.slice(0, 10);
   const urls = paths.flatMap((path) =>
     locales.map((locale) =>
@@ -206,12 +244,20 @@ export async function sitemapXml(context: AppLoadContext): Promise<string> {
       ].join('\n'),
     ),
   );
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">', ...urls, '</urlset>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ...urls,
+    '</urlset>',
+    '',
+  ].join('\n');
 }
 
 export function robotsTxt(context: AppLoadContext): string {
   const { siteUrl, branch } = siteIdentity(context);
   // The dev preview must never be indexed: it shows unpublished changes.
   if (branch === 'dev') return 'User-agent: *\nDisallow: /\n';
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/admin', 'Disallow: /mcp/admin', 'Disallow: /search', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n');
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/admin', 'Disallow: /mcp/admin', 'Disallow: /search', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join(
+    '\n',
+  );
 }

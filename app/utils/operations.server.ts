@@ -1,7 +1,7 @@
 // The site's loaders read through the same operations as the API, through the site gateway that server.ts
 // puts in the load context: no second data path, and the same pipeline (parse, authorize, errors).
 import type { AppLoadContext } from '@remix-run/node';
-import type { Branch, Locale } from '../../operations/contract/shared.ts';
+import type { Branch } from '../../operations/contract/shared.ts';
 import type { OperationName } from '../../operations/contract/index.ts';
 import type { SiteGateway } from '../../operations/adapters/site-gateway.server.ts';
 
@@ -19,7 +19,7 @@ export const vitaeContext = (context: AppLoadContext) => context as unknown as V
 
 export async function callOperation<T = unknown>(context: AppLoadContext, name: string, input: Record<string, unknown> = {}, request?: Request): Promise<T> {
   const { vitae, branch, ip } = vitaeContext(context);
-  return (await vitae.call(name as OperationName, input as never, { branch, ip, request })) as T;
+  return (await vitae.call(name as OperationName, input, { branch, ip, request })) as T;
 }
 
 /**
@@ -43,6 +43,6 @@ export function siteIdentity(context: AppLoadContext) {
     siteUrl,
     branch,
     builtAt,
-    skillName: skillName as (locale: Locale, slug: string) => string,
+    skillName: skillName,
   };
 }

@@ -85,7 +85,13 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
     { tagName: 'link', rel: 'canonical', href: canonical },
     ...alternates(root.siteUrl, path, search).map((a) => ({ tagName: 'link', rel: 'alternate', hrefLang: a.hrefLang, href: a.href })),
     { tagName: 'link', rel: 'alternate', type: 'text/markdown', href: markdownTwinPath(location.pathname, search), title: 'Markdown' },
-    { tagName: 'link', rel: 'alternate', type: 'application/atom+xml', href: `${locale === 'en' ? '' : `/${locale}`}/feed.xml`, title: `${root.site.name} — Atom` },
+    {
+      tagName: 'link',
+      rel: 'alternate',
+      type: 'application/atom+xml',
+      href: `${locale === 'en' ? '' : `/${locale}`}/feed.xml`,
+      title: `${root.site.name} — Atom`,
+    },
   ];
   if (root.preview) descriptors.push({ name: 'robots', content: 'noindex' });
   if (page.jsonLd) descriptors.push({ 'script:ld+json': page.jsonLd });

@@ -20,7 +20,9 @@ if (process.env.WAIT_FOR) {
   while (Date.now() < deadline) {
     try {
       if ((await fetch(process.env.WAIT_FOR)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -46,10 +48,15 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 
-const control = createServer(async (req, res) => {
+async function readJson(req: import('node:http').IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+  return chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+}
+
+const control = createServer((req, res) => void readJson(req).then((body) => answer(req, res, body)));
+
+function answer(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: Record<string, unknown>) {
   const reply = (value: unknown) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(value ?? {}));
@@ -61,14 +68,14 @@ const control = createServer(async (req, res) => {
     case 'POST /reset':
       queue.length = 0;
       fake.requests.length = 0;
-      fake.transcript = body.transcript ?? 'What did Noa build at Orbitale?';
+      fake.transcript = (body.transcript as string | undefined) ?? 'What did Noa build at Orbitale?';
       return reply({});
     case 'GET /requests':
       return reply(fake.requests.map((r) => ({ path: r.path, aborted: r.aborted, body: r.body })));
     default:
       res.writeHead(404).end();
   }
-});
+}
 control.listen(controlPort, '127.0.0.1');
 
 let stopping = false;

@@ -17,7 +17,11 @@ after(() => service.stop());
 const bearer = { Authorization: `Bearer ${TOKEN}` };
 const json = { 'Content-Type': 'application/json' };
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = bearer) {
-  const res = await service.get(path, { method, headers: { ...headers, ...(body !== undefined ? json : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await service.get(path, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? json : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { res, status: res.status, body: text ? JSON.parse(text) : undefined, text };
 }
@@ -52,12 +56,22 @@ describe('admin authentication', () => {
     assert.deepEqual(who.body, { authenticated: true, via: 'session' });
     assert.deepEqual((await call('GET', '/api/admin/whoami')).body, { authenticated: true, via: 'bearer' });
 
-    const write = (headers: Record<string, string>) => call('PUT', '/api/admin/file', { path: 'content/skills/cookie-made.md', content: skill('Cookie made'), message: 'From the console', branch: 'dev' }, headers);
+    const write = (headers: Record<string, string>) =>
+      call(
+        'PUT',
+        '/api/admin/file',
+        { path: 'content/skills/cookie-made.md', content: skill('Cookie made'), message: 'From the console', branch: 'dev' },
+        headers,
+      );
     assert.equal((await write({ Cookie: cookie })).status, 403, 'no Origin: refused (CSRF)');
     assert.equal((await write({ Cookie: cookie, Origin: 'https://evil.example' })).status, 403);
     assert.equal((await write({ Cookie: cookie, Origin: service.url })).status, 200);
 
-    const form = await service.get('/api/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: `token=${encodeURIComponent(TOKEN)}` });
+    const form = await service.get('/api/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+      body: `token=${encodeURIComponent(TOKEN)}`,
+    });
     assert.equal(form.status, 204);
     const rotated = form.headers.get('set-cookie')!.split(';')[0]!;
     assert.notEqual(rotated, cookie, 'a login rotates the session');
@@ -153,7 +167,10 @@ describe('writing', () => {
     const runs = (await call('GET', '/api/admin/deploys?branch=main')).body.runs;
     assert.equal(runs[0].commit, write.body.commit.sha);
     assert.equal(runs[0].status, 'success');
-    assert.deepEqual(runs[0].stages.map((s: any) => `${s.name}:${s.status}`), ['translate:skipped', 'build:success', 'deploy:success']);
+    assert.deepEqual(
+      runs[0].stages.map((s: any) => `${s.name}:${s.status}`),
+      ['translate:skipped', 'build:success', 'deploy:success'],
+    );
     assert.match(runs[0].stages[0].note, /no model provider/);
     assert.equal(runs[0].siteUrl, 'http://vitae.test');
     assert.ok(!JSON.stringify(runs).includes(TOKEN));
@@ -204,8 +221,22 @@ describe('path rules', () => {
   it('refuses every path outside the writable content files with 403 and leaves the repository unchanged', async () => {
     const before = head();
     const attacks = [
-      '../package.json', 'content/../package.json', '%2e%2e/content/x.md', 'content/%2e%2e/x.md', '/etc/passwd.md', 'content\\skills\\x.md',
-      'content/skills/x\u0000.md', '.git/config', 'content/.hidden.md', 'content/skills/.x.md', 'content/skills/x.txt', 'content/skills/x.sh', 'package.json', 'app/root.tsx', 'content//x.md', 'C:/content/x.md',
+      '../package.json',
+      'content/../package.json',
+      '%2e%2e/content/x.md',
+      'content/%2e%2e/x.md',
+      '/etc/passwd.md',
+      'content\\skills\\x.md',
+      'content/skills/x\u0000.md',
+      '.git/config',
+      'content/.hidden.md',
+      'content/skills/.x.md',
+      'content/skills/x.txt',
+      'content/skills/x.sh',
+      'package.json',
+      'app/root.tsx',
+      'content//x.md',
+      'C:/content/x.md',
     ];
     for (const path of attacks) {
       const res = await call('PUT', '/api/admin/file', { path, content: skill('X'), message: 'attack' });
@@ -242,9 +273,14 @@ describe('concurrency', () => {
   it('50 concurrent writers to different files make 50 commits, all present', async () => {
     const before = head('main');
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call('PUT', '/api/admin/file', { path: `content/skills/parallel-${i}.md`, content: skill(`Parallel ${i}`), message: `Writer ${i}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        call('PUT', '/api/admin/file', { path: `content/skills/parallel-${i}.md`, content: skill(`Parallel ${i}`), message: `Writer ${i}` }),
+      ),
     );
-    assert.deepEqual(results.map((r) => r.status), Array(50).fill(200));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(50).fill(200),
+    );
     assert.equal(git('rev-list', '--count', `${before}..refs/heads/main`).stdout.trim(), '50');
     const files = git('ls-tree', '--name-only', 'refs/heads/main', 'content/skills/').stdout;
     for (let i = 0; i < 50; i++) assert.ok(files.includes(`content/skills/parallel-${i}.md`), `parallel-${i}`);
@@ -253,7 +289,9 @@ describe('concurrency', () => {
   it('20 writers to one file with the same base sha: exactly one wins, the rest get 409', async () => {
     const file = (await call('GET', '/api/admin/file?path=content/skills/parallel-0.md')).body;
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call('PUT', '/api/admin/file', { path: file.path, content: skill('Parallel 0', `Version ${i}.`), message: `Racer ${i}`, sha: file.sha })),
+      Array.from({ length: 20 }, (_, i) =>
+        call('PUT', '/api/admin/file', { path: file.path, content: skill('Parallel 0', `Version ${i}.`), message: `Racer ${i}`, sha: file.sha }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 200).length, 1);
@@ -270,10 +308,13 @@ describe('dev preview and promote', () => {
     assert.equal((await call('PUT', '/api/admin/file', { path, content: skill('Preview only'), message: 'Preview', branch: 'dev' })).status, 200);
     const entry = (await call('GET', '/api/admin/file?slug=concierge-copilot&branch=dev')).body;
     const retitled = entry.content.replace(/^title: .*$/m, 'title: "Concierge Copilot (preview)"');
-    assert.equal((await call('PUT', '/api/admin/file', { path: entry.path, content: retitled, message: 'Retitle', branch: 'dev', sha: entry.sha })).status, 200);
+    assert.equal(
+      (await call('PUT', '/api/admin/file', { path: entry.path, content: retitled, message: 'Retitle', branch: 'dev', sha: entry.sha })).status,
+      200,
+    );
     await service.services.pipeline.idle();
-    const onDev = (await (await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`)).json());
-    const onMain = (await (await service.get('/api/v1/entries/concierge-copilot')).json());
+    const onDev = await (await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`)).json();
+    const onMain = await (await service.get('/api/v1/entries/concierge-copilot')).json();
     assert.equal(onDev.title, 'Concierge Copilot (preview)');
     assert.notEqual(onMain.title, 'Concierge Copilot (preview)');
 
@@ -284,7 +325,7 @@ describe('dev preview and promote', () => {
     assert.equal(promoted.body.fastForward, false);
     assert.equal(git('rev-list', '--parents', '-n', '1', head('main')).stdout.trim().split(' ').length, 3, 'a merge commit');
     await service.services.pipeline.idle();
-    assert.equal(((await (await service.get('/api/v1/entries/concierge-copilot')).json())).title, 'Concierge Copilot (preview)');
+    assert.equal((await (await service.get('/api/v1/entries/concierge-copilot')).json()).title, 'Concierge Copilot (preview)');
 
     const again = await call('POST', '/api/admin/promote', {});
     assert.equal(again.body.merged, false, 'nothing to merge');
@@ -314,10 +355,14 @@ describe('dev preview and promote', () => {
 describe('a failed publish run', () => {
   it('keeps the previous build live and records why', async () => {
     await service.services.pipeline.idle();
-    const live = ((await (await service.get('/api/health')).json())).content.commit;
+    const live = (await (await service.get('/api/health')).json()).content.commit;
     // Invalid content pushed from outside the service, bypassing validation.
     const env = { ...process.env, GIT_DIR: join(service.dataDir, 'content.git'), GIT_INDEX_FILE: join(service.dataDir, 'push-index') };
-    const blob = spawnSync('git', ['hash-object', '-w', '--stdin'], { env, input: '---\nname: Broken\ncategory: cooking\n---\nx\n', encoding: 'utf8' }).stdout.trim();
+    const blob = spawnSync('git', ['hash-object', '-w', '--stdin'], {
+      env,
+      input: '---\nname: Broken\ncategory: cooking\n---\nx\n',
+      encoding: 'utf8',
+    }).stdout.trim();
     spawnSync('git', ['read-tree', 'refs/heads/main'], { env });
     spawnSync('git', ['update-index', '--add', '--cacheinfo', `100644,${blob},content/skills/broken.md`], { env });
     const tree = spawnSync('git', ['write-tree'], { env, encoding: 'utf8' }).stdout.trim();
@@ -330,7 +375,7 @@ describe('a failed publish run', () => {
     }
     assert.ok(run, 'the watcher picked up the push and the run failed');
     assert.match(run.error, /build failed: .*category/);
-    assert.equal(((await (await service.get('/api/health')).json())).content.commit, live, 'the previous build is still live');
+    assert.equal((await (await service.get('/api/health')).json()).content.commit, live, 'the previous build is still live');
   });
 });
 
@@ -340,8 +385,8 @@ describe('repository backend', () => {
     try {
       const res = await other.get('/api/admin/files', { headers: bearer });
       assert.equal(res.status, 503);
-      assert.equal(((await res.json())).code, 'repo_not_configured');
-      assert.equal(((await (await other.get('/api/health')).json())).repo.configured, false);
+      assert.equal((await res.json()).code, 'repo_not_configured');
+      assert.equal((await (await other.get('/api/health')).json()).repo.configured, false);
     } finally {
       await other.stop();
     }

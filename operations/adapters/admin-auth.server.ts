@@ -67,7 +67,10 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
     if (!session) return anonymous;
     const write = method !== 'GET' && method !== 'HEAD';
     if (write && !sameOrigin(headers, branch)) {
-      return { kind: 'refused', error: new AppError('forbidden', 'A console write must come from the site itself (Origin check); use the bearer token for scripts.') };
+      return {
+        kind: 'refused',
+        error: new AppError('forbidden', 'A console write must come from the site itself (Origin check); use the bearer token for scripts.'),
+      };
     }
     return { kind: 'admin', via: 'session' };
   }
@@ -78,9 +81,12 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
     const failed = failures.get(ip);
     if (failed && failed.resetAt > now && failed.count >= LOGIN_LIMIT) {
       const retry = Math.ceil((failed.resetAt - now) / 1000);
-      throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, { headers: { 'Retry-After': String(retry) } });
+      throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {
+        headers: { 'Retry-After': String(retry) },
+      });
     }
-    if (typeof token !== 'string' || !token) throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
+    if (typeof token !== 'string' || !token)
+      throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
     if (!tokenMatches(token, adminToken)) {
       const entry = failed && failed.resetAt > now ? failed : { count: 0, resetAt: now + LOGIN_WINDOW_MS };
       entry.count++;
@@ -152,7 +158,9 @@ async function readToken(req: EdgeRequest['req']): Promise<unknown> {
   try {
     return (JSON.parse(raw || '{}') as { token?: unknown }).token;
   } catch {
-    throw new AppError('bad_request', 'Send the token as JSON {"token": "…"} or as a form field "token".', { errors: [{ pointer: '/token', message: 'malformed JSON' }] });
+    throw new AppError('bad_request', 'Send the token as JSON {"token": "…"} or as a form field "token".', {
+      errors: [{ pointer: '/token', message: 'malformed JSON' }],
+    });
   }
 }
 

@@ -28,7 +28,12 @@ after(async () => {
 
 /** Logs in and returns the `name=value` pair of the session cookie and the whole Set-Cookie header. */
 async function login(body: string, contentType: string, base = service.url, cookie?: string) {
-  const answer = await api.call('POST', '/api/admin/login', { auth: false, base, body, headers: { 'Content-Type': contentType, ...(cookie ? { Cookie: cookie } : {}) } });
+  const answer = await api.call('POST', '/api/admin/login', {
+    auth: false,
+    base,
+    body,
+    headers: { 'Content-Type': contentType, ...(cookie ? { Cookie: cookie } : {}) },
+  });
   assert.equal(answer.status, 204, answer.text);
   const setCookie = answer.headers.get('set-cookie')!;
   return { cookie: setCookie.split(';')[0]!, setCookie };
@@ -145,15 +150,36 @@ describe('CSRF: cookie-authenticated writes need the site Origin', () => {
     const repo = contentGit(service.dataDir);
     const head = repo.head();
     const devHead = repo.head('dev');
-    const attempts: Array<Record<string, string>> = [{}, { Origin: 'http://evil.test' }, { Origin: 'null' }, { Origin: 'http://vitae.test.evil.test' }, { Referer: 'http://evil.test/page' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { Origin: 'http://evil.test' },
+      { Origin: 'null' },
+      { Origin: 'http://vitae.test.evil.test' },
+      { Referer: 'http://evil.test/page' },
+    ];
     for (const headers of attempts) {
       assertError(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('csrf'), headers }), 403, 'forbidden');
-      assertError(await withCookie(cookie, 'POST', '/api/admin/changes', { body: { message: 'm', changes: [{ path: 'content/skills/csrf.md', content: skillFile('csrf') }] }, headers }), 403, 'forbidden');
+      assertError(
+        await withCookie(cookie, 'POST', '/api/admin/changes', {
+          body: { message: 'm', changes: [{ path: 'content/skills/csrf.md', content: skillFile('csrf') }] },
+          headers,
+        }),
+        403,
+        'forbidden',
+      );
       assertError(await withCookie(cookie, 'DELETE', '/api/admin/file?path=content/skills/python.md&message=m', { headers }), 403, 'forbidden');
       assertError(await withCookie(cookie, 'POST', '/api/admin/promote', { body: {}, headers }), 403, 'forbidden');
     }
     // The dev listener's site is DEV_URL: the main site's origin is foreign there.
-    assertError(await withCookie(cookie, 'PUT', '/api/admin/file', { base: service.devUrl, body: { ...writeBody('csrf'), branch: 'dev' }, headers: { Origin: 'http://vitae.test' } }), 403, 'forbidden');
+    assertError(
+      await withCookie(cookie, 'PUT', '/api/admin/file', {
+        base: service.devUrl,
+        body: { ...writeBody('csrf'), branch: 'dev' },
+        headers: { Origin: 'http://vitae.test' },
+      }),
+      403,
+      'forbidden',
+    );
     assert.equal(repo.head(), head);
     assert.equal(repo.head('dev'), devHead);
     assert.equal(repo.show('main', 'content/skills/csrf.md'), undefined);
@@ -164,7 +190,13 @@ describe('CSRF: cookie-authenticated writes need the site Origin', () => {
     assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-site'), headers: { Origin: 'http://vitae.test' } }));
     assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-host'), headers: { Origin: service.url } }));
     assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-referer'), headers: { Referer: 'http://vitae.test/admin/edit' } }));
-    assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { base: service.devUrl, body: { ...writeBody('on-dev'), branch: 'dev' }, headers: { Origin: 'http://dev.vitae.test' } }));
+    assertOk(
+      await withCookie(cookie, 'PUT', '/api/admin/file', {
+        base: service.devUrl,
+        body: { ...writeBody('on-dev'), branch: 'dev' },
+        headers: { Origin: 'http://dev.vitae.test' },
+      }),
+    );
     assertOk(await withCookie(cookie, 'GET', '/api/admin/file?slug=python'));
     const repo = contentGit(service.dataDir);
     for (const name of ['from-site', 'from-host', 'from-referer']) assert.ok(repo.show('main', `content/skills/${name}.md`));
@@ -172,7 +204,11 @@ describe('CSRF: cookie-authenticated writes need the site Origin', () => {
   });
 
   it('refuses cross-origin preflights on the admin API', async () => {
-    assertError(await api.call('OPTIONS', '/api/admin/file', { auth: false, headers: { Origin: 'http://evil.test', 'Access-Control-Request-Method': 'PUT' } }), 403, 'forbidden');
+    assertError(
+      await api.call('OPTIONS', '/api/admin/file', { auth: false, headers: { Origin: 'http://evil.test', 'Access-Control-Request-Method': 'PUT' } }),
+      403,
+      'forbidden',
+    );
   });
 });
 
@@ -187,7 +223,11 @@ describe('POST /api/admin/logout', () => {
     // Replaying the old cookie is refused: the record is gone, not just the browser's copy.
     assertError(await withCookie(cookie, 'GET', '/api/admin/whoami'), 401, 'unauthorized');
     assertError(await withCookie(cookie, 'GET', '/api/admin/schema'), 401, 'unauthorized');
-    assertError(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('after-logout'), headers: { Origin: 'http://vitae.test' } }), 401, 'unauthorized');
+    assertError(
+      await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('after-logout'), headers: { Origin: 'http://vitae.test' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('answers 204 without a session', async () => {
@@ -255,7 +295,11 @@ describe('login throttling', () => {
     const throttled = await startTestService({ CONTENT_DIR: englishOnlyContent(), ADMIN_TOKEN: TOKEN });
     try {
       for (let i = 0; i < 5; i++) {
-        assertError(await api.call('POST', '/api/admin/login', { auth: false, base: throttled.url, body: { token: `wrong-${i}-000000000000` } }), 401, 'unauthorized');
+        assertError(
+          await api.call('POST', '/api/admin/login', { auth: false, base: throttled.url, body: { token: `wrong-${i}-000000000000` } }),
+          401,
+          'unauthorized',
+        );
       }
       const sixth = await api.call('POST', '/api/admin/login', { auth: false, base: throttled.url, body: { token: 'wrong-again-0000000000' } });
       assertError(sixth, 429, 'rate_limited');
@@ -290,7 +334,7 @@ describe('REPO_BACKEND=github without a usable backend', () => {
       for (const [method, path, body] of calls) assertError(await api.call(method, path, { base, body }), 503, 'repo_not_configured');
       assertOk(await api.call('GET', '/api/admin/schema', { base }));
       assertOk(await api.call('GET', '/api/admin/deploys', { base }));
-      const health = (await (await fetch(`${base}/api/health`)).json());
+      const health = await (await fetch(`${base}/api/health`)).json();
       assert.deepEqual(health.repo, { backend: 'github', configured: false });
       assert.equal((await fetch(`${base}/api/v1/entries`)).status, 200, 'the public site is still served');
     } finally {

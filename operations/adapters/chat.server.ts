@@ -18,10 +18,12 @@ const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 
 export const TranscribeRequest = z.object({
   audio: z.string().min(1, 'send the recording as base64 in "audio"'),
-  mimeType: z.string().regex(/^audio\/[\w.+-]+(;.*)?$/, 'mimeType must be an audio type such as audio/webm').default('audio/webm'),
+  mimeType: z
+    .string()
+    .regex(/^audio\/[\w.+-]+(;.*)?$/, 'mimeType must be an audio type such as audio/webm')
+    .default('audio/webm'),
   locale: Locale.optional(),
 });
-
 
 /** Decodes strict base64 (a `data:` URL prefix is allowed); anything else is a 400. */
 export function decodeAudio(value: string): Buffer {
@@ -29,7 +31,8 @@ export function decodeAudio(value: string): Buffer {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) {
     throw new AppError('bad_request', 'audio is not valid base64.', { errors: [{ pointer: '/audio', message: 'audio must be base64-encoded' }] });
   }
-  if (Math.floor((payload.length * 3) / 4) > MAX_AUDIO_BYTES + 3) throw new AppError('payload_too_large', 'The recording is larger than 10 MB; record a shorter question.');
+  if (Math.floor((payload.length * 3) / 4) > MAX_AUDIO_BYTES + 3)
+    throw new AppError('payload_too_large', 'The recording is larger than 10 MB; record a shorter question.');
   const bytes = Buffer.from(payload, 'base64');
   if (!bytes.length) throw new AppError('bad_request', 'audio is empty.', { errors: [{ pointer: '/audio', message: 'audio is empty' }] });
   if (bytes.length > MAX_AUDIO_BYTES) throw new AppError('payload_too_large', 'The recording is larger than 10 MB; record a shorter question.');
@@ -51,7 +54,11 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
   async function transcribeAudio({ req, res, ip }: EdgeRequest): Promise<void> {
     const body = parseInput(TranscribeRequest, await readRequiredJson(req, Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024));
     const audio = decodeAudio(body.audio);
-    if (!models) throw new AppError('transcription_not_configured', 'Voice input is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
+    if (!models)
+      throw new AppError(
+        'transcription_not_configured',
+        'Voice input is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.',
+      );
     const { headers } = await rateLimits.consume(transcribeLimit, ip);
     try {
       const result = await transcribe({
@@ -61,7 +68,13 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
         ...(body.locale ? { providerOptions: { openai: { language: localeFacts[body.locale].speech.code } } } : {}),
       });
       const detected = result.language ? localeOfSpokenLanguage(result.language) : undefined;
-      sendJson(req, res, 200, { text: result.text.trim(), ...((detected ?? body.locale) ? { locale: detected ?? body.locale } : {}) }, { ...headers, 'Cache-Control': 'no-store' });
+      sendJson(
+        req,
+        res,
+        200,
+        { text: result.text.trim(), ...((detected ?? body.locale) ? { locale: detected ?? body.locale } : {}) },
+        { ...headers, 'Cache-Control': 'no-store' },
+      );
     } catch (error) {
       throw new AppError('unavailable', `Transcription failed: ${describeProviderError(error)}`, { headers });
     }
@@ -70,7 +83,9 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
   async function chat({ req, res, branch, ip }: EdgeRequest): Promise<void> {
     const body = parseInput(ChatRequest, await readRequiredJson(req, 256 * 1024));
     if (body.messages[body.messages.length - 1]!.role !== 'user') {
-      throw new AppError('bad_request', 'The last message must be the visitor’s question (role "user").', { errors: [{ pointer: `/messages/${body.messages.length - 1}/role`, message: 'the last message must have role "user"' }] });
+      throw new AppError('bad_request', 'The last message must be the visitor’s question (role "user").', {
+        errors: [{ pointer: `/messages/${body.messages.length - 1}/role`, message: 'the last message must have role "user"' }],
+      });
     }
     if (!models) throw new AppError('chat_not_configured', 'Chat is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
     const { headers } = await rateLimits.consume(chatLimit, ip);
@@ -79,16 +94,26 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'X-Accel-Buffering': 'no', ...headers });
+    res.writeHead(200, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Accel-Buffering': 'no',
+      ...headers,
+    });
     res.flushHeaders();
     // A status line is written in one piece, so answer text can never land inside it.
     const status = (event: Record<string, unknown>) => body.events && !res.destroyed && res.write(`${RS}${JSON.stringify(event)}\n`);
     try {
-      const answer = await agent.run({ branch, ip, principal: anonymous, signal: controller.signal }, { messages: body.messages, locale: body.locale }, {
-        onTool: (name, input) => status({ type: 'tool', name, input }),
-        onToolResult: (name, sources) => status({ type: 'tool-result', name, sources }),
-        onText: (delta) => !res.destroyed && res.write(delta),
-      });
+      const answer = await agent.run(
+        { branch, ip, principal: anonymous, signal: controller.signal },
+        { messages: body.messages, locale: body.locale },
+        {
+          onTool: (name, input) => status({ type: 'tool', name, input }),
+          onToolResult: (name, sources) => status({ type: 'tool-result', name, sources }),
+          onText: (delta) => !res.destroyed && res.write(delta),
+        },
+      );
       // The sources with their titles and pages, so a client needs no further request to show them.
       status({ type: 'done', sources: answer.sources });
     } catch (error) {

@@ -11,7 +11,10 @@ export function normaliseIp(ip: string): string {
 export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const header = req.headers['x-forwarded-for'];
-    const list = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (list.length) return normaliseIp(list[list.length - 1]!);
   }
   return normaliseIp(req.socket.remoteAddress ?? 'unknown');

@@ -16,7 +16,10 @@ export class ApiError extends Error {
 
 /** The service could not be reached at all (refused, DNS, timeout). */
 export class NetworkError extends Error {
-  constructor(readonly url: string, cause: unknown) {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(`Cannot reach ${url}: ${(cause as { cause?: { code?: string } })?.cause?.code ?? (cause as Error)?.message ?? String(cause)}`);
     this.name = 'NetworkError';
   }

@@ -68,7 +68,8 @@ export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy
       const values = route.pattern.exec(pathname);
       if (!values) continue;
       route.endpoint.methods.forEach((m) => allowed.add(m));
-      if (!match && (route.endpoint.methods.includes(method as HttpMethod) || (method === 'HEAD' && route.endpoint.methods.includes('GET')))) match = { route, values };
+      if (!match && (route.endpoint.methods.includes(method as HttpMethod) || (method === 'HEAD' && route.endpoint.methods.includes('GET'))))
+        match = { route, values };
     }
     if (!allowed.size && !servicePath(pathname)) return options.web(req, res, branch);
 
@@ -85,7 +86,16 @@ export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy
       }
       const { route, values } = match;
       const params = Object.fromEntries(route.params.map((name, i) => [name, values[i + 1]!]));
-      await route.endpoint.handle({ req, res, branch, method, pathname, query: q === -1 ? '' : url.slice(q + 1), params, ip: clientIp(req, options.trustProxy) });
+      await route.endpoint.handle({
+        req,
+        res,
+        branch,
+        method,
+        pathname,
+        query: q === -1 ? '' : url.slice(q + 1),
+        params,
+        ip: clientIp(req, options.trustProxy),
+      });
     };
     run().catch((error) => sendError(req, res, error, errorHeaders));
   };
@@ -144,7 +154,9 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY): Prom
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new AppError('bad_request', `The request body is not valid JSON: ${(error as Error).message}`, { errors: [{ pointer: '', message: 'malformed JSON' }] });
+    throw new AppError('bad_request', `The request body is not valid JSON: ${(error as Error).message}`, {
+      errors: [{ pointer: '', message: 'malformed JSON' }],
+    });
   }
 }
 
@@ -152,7 +164,9 @@ export function decodeComponent(value: string, what: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new AppError('bad_request', `Malformed percent-encoding in ${what}.`, { errors: [{ pointer: `/${what}`, message: `${what} has malformed percent-encoding` }] });
+    throw new AppError('bad_request', `Malformed percent-encoding in ${what}.`, {
+      errors: [{ pointer: `/${what}`, message: `${what} has malformed percent-encoding` }],
+    });
   }
 }
 
@@ -171,10 +185,12 @@ export function parseQuery(query: string): Array<[string, string]> {
 }
 
 /** One request header as a string (repeated headers joined), for code that also reads Fetch requests. */
-export const headerOf = (req: IncomingMessage) => (name: string): string | undefined => {
-  const value = req.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
+export const headerOf =
+  (req: IncomingMessage) =>
+  (name: string): string | undefined => {
+    const value = req.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
 
 export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;

@@ -92,7 +92,10 @@ describe('valid examples', () => {
 describe('the same words for the same bad input on every surface', () => {
   it('has an invalid example for every operation that takes input', () => {
     const withInput = operations.filter((op) => Object.keys(op.input.shape).length > 0).map((op) => op.name);
-    assert.deepEqual(withInput.filter((name) => !examples.some((e) => e.op.name === name)), []);
+    assert.deepEqual(
+      withInput.filter((name) => !examples.some((e) => e.op.name === name)),
+      [],
+    );
   });
 
   it('REST answers 400 with the parser’s words (REST names where they differ)', async () => {
@@ -111,7 +114,11 @@ describe('the same words for the same bad input on every surface', () => {
     for (const { op, input, summary } of examples) {
       const res = await fetch(`${service.url}${op.auth === 'admin' ? '/mcp/admin' : '/mcp'}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(op.auth === 'admin' ? { Authorization: `Bearer ${TOKEN}` } : {}) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(op.auth === 'admin' ? { Authorization: `Bearer ${TOKEN}` } : {}),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: op.name, arguments: input } }),
       });
       const answer = (await res.json()) as { error?: { code: number; message: string; data?: { code: string } } };
@@ -123,7 +130,11 @@ describe('the same words for the same bad input on every surface', () => {
 
   it('the site’s gateway (the pages’ loaders and the console) refuses with the same words', async () => {
     // Admin operations run as an editor signed in to the console.
-    const setCookie = await service.gateway.login(TOKEN, { branch: 'main', ip: '127.0.0.1', request: new Request('http://vitae.test/admin/login', { method: 'POST' }) });
+    const setCookie = await service.gateway.login(TOKEN, {
+      branch: 'main',
+      ip: '127.0.0.1',
+      request: new Request('http://vitae.test/admin/login', { method: 'POST' }),
+    });
     const editor = new Request('http://vitae.test/admin', { headers: { Cookie: setCookie.split(';')[0]! } });
     for (const { op, input, summary } of examples) {
       await assert.rejects(
@@ -153,7 +164,10 @@ describe('the same words for the same bad input on every surface', () => {
     for (const { op, input, summary } of agentExamples) {
       const before = model.requests.length;
       model.script({ toolCalls: [{ name: op.name, arguments: input }] }, { text: 'Sorry.' });
-      await service.layer.agent.run({ branch: 'main', ip: '127.0.0.1', principal: { kind: 'anonymous' } }, { messages: [{ role: 'user', content: 'Tell me.' }], locale: 'en' });
+      await service.layer.agent.run(
+        { branch: 'main', ip: '127.0.0.1', principal: { kind: 'anonymous' } },
+        { messages: [{ role: 'user', content: 'Tell me.' }], locale: 'en' },
+      );
       const second = model.requests[before + 1]!.body;
       const toolMessage = second.messages.find((m: { role: string }) => m.role === 'tool');
       assert.ok(toolMessage, `${op.name}: the tool result went back to the model`);

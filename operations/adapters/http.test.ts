@@ -14,7 +14,7 @@ after(() => service.stop());
 
 async function json(path: string, init?: RequestInit) {
   const res = await service.get(path, init);
-  return { res, body: (await res.json()) };
+  return { res, body: await res.json() };
 }
 
 async function expectError(path: string, status: number, code: string) {
@@ -69,7 +69,10 @@ describe('list_experience GET /api/v1/entries', () => {
     for (const tag of tags) {
       const { body } = await json(`/api/v1/entries?tag=${tag}`);
       assert.ok(body.entries.length > 0, `tag ${tag} is used`);
-      assert.deepEqual(body.entries.map((e: any) => e.slug), all.filter((e) => e.tags.includes(tag)).map((e) => e.slug));
+      assert.deepEqual(
+        body.entries.map((e: any) => e.slug),
+        all.filter((e) => e.tags.includes(tag)).map((e) => e.slug),
+      );
     }
     for (const lens of lensIds) {
       const { body } = await json(`/api/v1/entries?lens=${lens}`);
@@ -82,7 +85,10 @@ describe('list_experience GET /api/v1/entries', () => {
     const { body } = await json('/api/v1/entries?tag=ai&lens=head-of-ai&kind=project');
     const expected = all.filter((e) => e.tags.includes('ai') && e.lenses.includes('head-of-ai') && e.kind === 'project');
     assert.ok(expected.length > 0);
-    assert.deepEqual(body.entries.map((e: any) => e.slug), expected.map((e) => e.slug));
+    assert.deepEqual(
+      body.entries.map((e: any) => e.slug),
+      expected.map((e) => e.slug),
+    );
   });
 
   it('rejects unknown tag, lens, kind and locale with 400 naming the allowed values', async () => {
@@ -131,13 +137,20 @@ describe('list_lenses GET /api/v1/lenses', () => {
     for (const locale of locales) {
       const { body } = await json(`/api/v1/lenses?locale=${locale}`);
       const { lenses } = listLenses.output.parse(body);
-      assert.deepEqual(lenses.map((l) => l.id), [...lensIds]);
+      assert.deepEqual(
+        lenses.map((l) => l.id),
+        [...lensIds],
+      );
       for (const lens of lenses) {
         assert.ok(lens.pitch.length > 50 && lens.honestGaps.length >= 1);
         assert.ok(lens.evidence.entries > 0);
         assert.equal(lens.evidence.entries, lens.evidence.experience + lens.evidence.projects + lens.evidence.community + lens.evidence.education);
       }
-      if (locale !== 'en') assert.ok(lenses.every((l) => l.translated), `lenses are translated into ${locale}`);
+      if (locale !== 'en')
+        assert.ok(
+          lenses.every((l) => l.translated),
+          `lenses are translated into ${locale}`,
+        );
     }
   });
 });
@@ -181,7 +194,10 @@ describe('search_subject GET /api/v1/search', () => {
     const parsed = searchSubject.output.parse(body);
     assert.ok(parsed.results.length > 0 && parsed.results.length <= 10);
     const scores = parsed.results.map((r) => r.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
   });
 
   it('honours limit between 1 and 50 and rejects 0, 51 and a missing q', async () => {
@@ -210,7 +226,10 @@ describe('HTTP behaviour', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     const error = await service.get('/api/v1/entries?tag=x');
     assert.equal(error.headers.get('access-control-allow-origin'), '*');
-    const preflight = await service.get('/api/v1/entries', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' } });
+    const preflight = await service.get('/api/v1/entries', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
     assert.match(preflight.headers.get('access-control-allow-headers')!, /If-None-Match/i);
@@ -236,9 +255,9 @@ describe('HTTP behaviour', () => {
 
   it('serves the dev build on the preview listener', async () => {
     const res = await fetch(`${service.devUrl}/api/v1/entries/concierge-copilot`);
-    const body = (await res.json());
+    const body = await res.json();
     assert.equal(body.url, 'http://dev.vitae.test/entries/concierge-copilot');
-    const health = (await (await fetch(`${service.devUrl}/api/health`)).json());
+    const health = await (await fetch(`${service.devUrl}/api/health`)).json();
     assert.equal(health.branch, 'dev');
   });
 });

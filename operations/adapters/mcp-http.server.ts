@@ -50,7 +50,9 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
 
     if (method === 'GET' || method === 'HEAD') {
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
-        throw new AppError('method_not_allowed', 'This MCP server is stateless and has no server-to-client stream; POST JSON-RPC requests instead.', { headers: { Allow: 'GET, POST' } });
+        throw new AppError('method_not_allowed', 'This MCP server is stateless and has no server-to-client stream; POST JSON-RPC requests instead.', {
+          headers: { Allow: 'GET, POST' },
+        });
       }
       sendJson(
         req,

@@ -45,13 +45,23 @@ const invalidArguments: Record<string, Record<string, unknown>> = {
 };
 
 const rpc = (body: unknown, headers: Record<string, string> = {}, path = '/mcp') =>
-  fetch(service.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  fetch(service.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('public MCP server /mcp', () => {
   it('lists exactly the public operations as tools, with input and output schemas', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), operations.filter((op) => op.auth === 'public').map((op) => op.name).sort());
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      operations
+        .filter((op) => op.auth === 'public')
+        .map((op) => op.name)
+        .sort(),
+    );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.outputSchema?.type, 'object');
@@ -76,7 +86,12 @@ describe('public MCP server /mcp', () => {
   it('rejects invalid arguments with -32602 naming the field', async () => {
     const client = await connect();
     for (const op of operations.filter((o) => o.auth === 'public')) {
-      await assert.rejects(client.callTool({ name: op.name, arguments: invalidArguments[op.name] }), (e: any) => e.code === -32602 && e.data?.code === 'bad_request' && e.data.errors.length > 0 && e.data.errors.every((p: any) => e.message.includes(p.message)), op.name);
+      await assert.rejects(
+        client.callTool({ name: op.name, arguments: invalidArguments[op.name] }),
+        (e: any) =>
+          e.code === -32602 && e.data?.code === 'bad_request' && e.data.errors.length > 0 && e.data.errors.every((p: any) => e.message.includes(p.message)),
+        op.name,
+      );
     }
     await assert.rejects(client.callTool({ name: 'admin_write_file', arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool/.test(e.message));
     await client.close();
@@ -93,7 +108,7 @@ describe('public MCP server /mcp', () => {
   });
 
   it('gives 50 concurrent clients their own answers', async () => {
-    const { body } = { body: (await (await service.get('/api/v1/entries')).json()) };
+    const { body } = { body: await (await service.get('/api/v1/entries')).json() };
     const slugs: string[] = body.entries.map((e: any) => e.slug);
     const locales = ['en', 'fr', 'ja', 'zh', 'es', 'eo', 'zh-hant'];
     await Promise.all(
@@ -118,9 +133,14 @@ describe('public MCP server /mcp', () => {
 describe('MCP protocol', () => {
   it('initialises with the site short name, version 1.1.0 and protocol 2025-06-18, whatever the client asks', async () => {
     for (const asked of ['2025-06-18', '2025-11-25', '2024-11-05']) {
-      const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const res = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       assert.equal(res.status, 200);
-      const body = (await res.json());
+      const body = await res.json();
       assert.equal(body.result.protocolVersion, '2025-06-18');
       assert.equal(body.result.serverInfo.name, 'noa-castellan');
       assert.equal(body.result.serverInfo.version, '1.1.0');
@@ -133,22 +153,31 @@ describe('MCP protocol', () => {
   });
 
   it('rejects JSON-RPC batches with -32600 and malformed JSON with -32700', async () => {
-    const batch = await rpc([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
-    assert.equal(((await batch.json())).error.code, -32600);
+    const batch = await rpc([
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ]);
+    assert.equal((await batch.json()).error.code, -32600);
     const bad = await fetch(service.url + '/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
-    assert.equal(((await bad.json())).error.code, -32700);
+    assert.equal((await bad.json()).error.code, -32700);
   });
 
   it('serves the discovery document on GET, 405 for an event stream or DELETE', async () => {
     const res = await service.get('/mcp');
-    const doc = (await res.json());
+    const doc = await res.json();
     assert.equal(doc.name, 'noa-castellan');
     assert.equal(doc.version, '1.1.0');
     assert.equal(doc.protocolVersion, '2025-06-18');
     assert.equal(doc.transport, 'streamable-http');
     assert.equal(doc.endpoint, 'http://vitae.test/mcp');
     assert.equal(doc.auth, 'none');
-    assert.deepEqual(doc.tools.map((t: any) => t.name).sort(), operations.filter((op) => op.auth === 'public').map((op) => op.name).sort());
+    assert.deepEqual(
+      doc.tools.map((t: any) => t.name).sort(),
+      operations
+        .filter((op) => op.auth === 'public')
+        .map((op) => op.name)
+        .sort(),
+    );
     assert.equal((await service.get('/mcp', { headers: { Accept: 'text/event-stream' } })).status, 405);
     assert.equal((await service.get('/mcp', { method: 'DELETE' })).status, 405);
   });
@@ -182,9 +211,15 @@ describe('admin MCP server /mcp/admin', () => {
   it('lists exactly the admin operations for the bearer token', async () => {
     const client = await connect('/mcp/admin', { Authorization: 'Bearer test-admin-token-0123456789' });
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), operations.filter((op) => op.auth === 'admin').map((op) => op.name).sort());
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      operations
+        .filter((op) => op.auth === 'admin')
+        .map((op) => op.name)
+        .sort(),
+    );
     await client.close();
-    const doc = (await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json());
+    const doc = await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json();
     assert.equal(doc.auth, 'bearer');
   });
 });

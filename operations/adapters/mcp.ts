@@ -29,7 +29,10 @@ const sharedValidator = new AjvJsonSchemaValidator();
 export function createMcpServer(options: { name: string; ops: readonly AnyOperation[]; call: ToolCaller; errorBody: ErrorBodyOf }): Server {
   const byName = new Map(options.ops.map((op) => [op.name, op]));
   const tools = describeTools(options.ops);
-  const server = new Server({ name: options.name, version: MCP_SERVER_VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server(
+    { name: options.name, version: MCP_SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

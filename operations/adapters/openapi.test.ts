@@ -31,7 +31,10 @@ describe('GET /openapi.json', () => {
 
   it('shows the contract’s valid examples on parameters and request bodies', () => {
     const getEntry = doc.paths['/api/v1/entries/{slug}'].get;
-    assert.deepEqual(getEntry.parameters.find((p: any) => p.name === 'slug').examples.example1, { summary: 'One project in Spanish', value: 'concierge-copilot' });
+    assert.deepEqual(getEntry.parameters.find((p: any) => p.name === 'slug').examples.example1, {
+      summary: 'One project in Spanish',
+      value: 'concierge-copilot',
+    });
     const search = doc.paths['/api/v1/search'].get.parameters.find((p: any) => p.name === 'q');
     assert.equal(search.examples.example1.value, 'ホテル');
     const ask = doc.paths['/api/v1/ask'].post.requestBody.content['application/json'];
@@ -40,7 +43,9 @@ describe('GET /openapi.json', () => {
 
   it('describes exactly the operations of the list, each with its parameters and error responses', () => {
     const documented = Object.entries<any>(doc.paths).flatMap(([path, methods]) =>
-      Object.entries<any>(methods).filter(([, o]) => o.operationId !== 'health').map(([method, o]) => `${method.toUpperCase()} ${path} ${o.operationId}`),
+      Object.entries<any>(methods)
+        .filter(([, o]) => o.operationId !== 'health')
+        .map(([method, o]) => `${method.toUpperCase()} ${path} ${o.operationId}`),
     );
     assert.deepEqual(documented.sort(), operations.map((op) => `${op.rest.method} ${op.rest.path} ${op.name}`).sort());
     for (const op of operations) {
@@ -65,26 +70,80 @@ describe('live responses match the documented schemas', () => {
     const brief = 'content/brief.md';
     const briefText = (await service.services.repo.readFile('main', brief)).content;
     const samples: Record<string, Array<{ input: Record<string, unknown>; status: number }>> = {
-      get_brief: [{ input: { locale: 'ja' }, status: 200 }, { input: { locale: 'xx' }, status: 400 }],
-      list_experience: [{ input: { tag: 'ai', locale: 'fr' }, status: 200 }, { input: { kind: 'x' }, status: 400 }],
-      get_entry: [{ input: { slug: 'concierge-copilot', locale: 'zh-hant' }, status: 200 }, { input: { slug: 'missing' }, status: 404 }],
-      list_lenses: [{ input: { locale: 'eo' }, status: 200 }, { input: { locale: 'xx' }, status: 400 }],
-      search_subject: [{ input: { query: 'ホテル', limit: 5 }, status: 200 }, { input: { limit: 5 }, status: 400 }],
-      get_document: [{ input: { name: 'talks', locale: 'es' }, status: 200 }, { input: { name: 'nope' }, status: 404 }],
-      ask_subject: [{ input: { question: 'Where is Noa based?' }, status: 200 }, { input: { question: '' }, status: 400 }],
+      get_brief: [
+        { input: { locale: 'ja' }, status: 200 },
+        { input: { locale: 'xx' }, status: 400 },
+      ],
+      list_experience: [
+        { input: { tag: 'ai', locale: 'fr' }, status: 200 },
+        { input: { kind: 'x' }, status: 400 },
+      ],
+      get_entry: [
+        { input: { slug: 'concierge-copilot', locale: 'zh-hant' }, status: 200 },
+        { input: { slug: 'missing' }, status: 404 },
+      ],
+      list_lenses: [
+        { input: { locale: 'eo' }, status: 200 },
+        { input: { locale: 'xx' }, status: 400 },
+      ],
+      search_subject: [
+        { input: { query: 'ホテル', limit: 5 }, status: 200 },
+        { input: { limit: 5 }, status: 400 },
+      ],
+      get_document: [
+        { input: { name: 'talks', locale: 'es' }, status: 200 },
+        { input: { name: 'nope' }, status: 404 },
+      ],
+      ask_subject: [
+        { input: { question: 'Where is Noa based?' }, status: 200 },
+        { input: { question: '' }, status: 400 },
+      ],
       admin_schema: [{ input: {}, status: 200 }],
-      admin_list_files: [{ input: { dir: 'content/lenses' }, status: 200 }, { input: { dir: '../etc' }, status: 403 }],
-      admin_read_file: [{ input: { slug: 'python' }, status: 200 }, { input: { path: 'content/nope.md' }, status: 404 }],
-      admin_validate: [{ input: { path: brief, content: 'no front matter' }, status: 200 }, { input: { path: '.git/config', content: 'x' }, status: 403 }],
-      admin_write_file: [{ input: { path: brief, content: briefText + '\nUpdated.\n', message: 'Touch the brief', branch: 'dev' }, status: 200 }, { input: { path: brief, content: 'broken', message: 'x', branch: 'dev' }, status: 422 }],
-      admin_commit_changes: [{ input: { changes: [{ path: brief, content: briefText }], message: 'Restore the brief', branch: 'dev' }, status: 200 }, { input: { changes: [], message: 'x' }, status: 400 }],
-      admin_ai_edit: [{ input: { path: brief, instruction: 'Keep it as it is.' }, status: 200 }, { input: { path: brief, slug: 'x', instruction: 'x' }, status: 400 }],
-      admin_delete_file: [{ input: { path: 'content/skills/photography.md', message: 'x', branch: 'dev' }, status: 422 }, { input: { path: 'content/skills/none.md', message: 'x' }, status: 404 }],
-      admin_deploy_status: [{ input: { branch: 'dev' }, status: 200 }, { input: { branch: 'feature' }, status: 400 }],
+      admin_list_files: [
+        { input: { dir: 'content/lenses' }, status: 200 },
+        { input: { dir: '../etc' }, status: 403 },
+      ],
+      admin_read_file: [
+        { input: { slug: 'python' }, status: 200 },
+        { input: { path: 'content/nope.md' }, status: 404 },
+      ],
+      admin_validate: [
+        { input: { path: brief, content: 'no front matter' }, status: 200 },
+        { input: { path: '.git/config', content: 'x' }, status: 403 },
+      ],
+      admin_write_file: [
+        { input: { path: brief, content: briefText + '\nUpdated.\n', message: 'Touch the brief', branch: 'dev' }, status: 200 },
+        { input: { path: brief, content: 'broken', message: 'x', branch: 'dev' }, status: 422 },
+      ],
+      admin_commit_changes: [
+        { input: { changes: [{ path: brief, content: briefText }], message: 'Restore the brief', branch: 'dev' }, status: 200 },
+        { input: { changes: [], message: 'x' }, status: 400 },
+      ],
+      admin_ai_edit: [
+        { input: { path: brief, instruction: 'Keep it as it is.' }, status: 200 },
+        { input: { path: brief, slug: 'x', instruction: 'x' }, status: 400 },
+      ],
+      admin_delete_file: [
+        { input: { path: 'content/skills/photography.md', message: 'x', branch: 'dev' }, status: 422 },
+        { input: { path: 'content/skills/none.md', message: 'x' }, status: 404 },
+      ],
+      admin_deploy_status: [
+        { input: { branch: 'dev' }, status: 200 },
+        { input: { branch: 'feature' }, status: 400 },
+      ],
       admin_promote: [{ input: {}, status: 200 }],
-      admin_history: [{ input: { branch: 'dev', path: brief, limit: 3 }, status: 200 }, { input: { path: '/etc/passwd' }, status: 403 }],
-      admin_compare: [{ input: {}, status: 200 }, { input: { base: 'dev', head: 'dev' }, status: 400 }],
-      admin_preview: [{ input: { path: brief, content: briefText, locale: 'fr' }, status: 200 }, { input: { path: '/etc/passwd', content: 'x' }, status: 403 }],
+      admin_history: [
+        { input: { branch: 'dev', path: brief, limit: 3 }, status: 200 },
+        { input: { path: '/etc/passwd' }, status: 403 },
+      ],
+      admin_compare: [
+        { input: {}, status: 200 },
+        { input: { base: 'dev', head: 'dev' }, status: 400 },
+      ],
+      admin_preview: [
+        { input: { path: brief, content: briefText, locale: 'fr' }, status: 200 },
+        { input: { path: '/etc/passwd', content: 'x' }, status: 403 },
+      ],
     };
     model.fallback = (body: any) => ({ text: body.messages.some((m: any) => /Keep it as it is/.test(String(m.content))) ? briefText : 'Lisbon.' });
     for (const op of operations) {

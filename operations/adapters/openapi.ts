@@ -38,7 +38,11 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     const bodyProps: Json = {};
     const bodyRequired: string[] = [];
     // The contract's valid examples, keyed for OpenAPI's `examples` maps.
-    const examples: Array<{ key: string; summary: string; value: Json }> = (op.examples?.valid ?? []).map((example, i) => ({ key: `example${i + 1}`, summary: example.summary, value: example.input }));
+    const examples: Array<{ key: string; summary: string; value: Json }> = (op.examples?.valid ?? []).map((example, i) => ({
+      key: `example${i + 1}`,
+      summary: example.summary,
+      value: example.input,
+    }));
     const examplesOf = (field: string) => {
       const withField = examples.filter((e) => e.value[field] !== undefined);
       return withField.length ? { examples: Object.fromEntries(withField.map((e) => [e.key, { summary: e.summary, value: e.value[field] }])) } : {};
@@ -47,7 +51,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       const restName = op.rest.rename?.[field] ?? field;
       const { description, ...fieldSchema } = schema;
       if (pathParams.includes(field)) parameters.push({ name: restName, in: 'path', required: true, description, schema: fieldSchema, ...examplesOf(field) });
-      else if (from === 'query' || from === 'query+body') parameters.push({ name: restName, in: 'query', required: required.has(field), description, schema: fieldSchema, ...examplesOf(field) });
+      else if (from === 'query' || from === 'query+body')
+        parameters.push({ name: restName, in: 'query', required: required.has(field), description, schema: fieldSchema, ...examplesOf(field) });
       if (!pathParams.includes(field) && from !== 'query') {
         bodyProps[field] = schema;
         if (required.has(field)) bodyRequired.push(field);
@@ -69,7 +74,11 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       const entry = (responses[status] ??= { description: '', content: { 'application/json': { schema: ref('Error') } } });
       entry.description = [entry.description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' ');
     }
-    if (op.errors.includes('repo_error')) responses[409] = { description: '`repo_error`: the branch moved under the request (stale sha, conflict).', content: { 'application/json': { schema: ref('Error') } } };
+    if (op.errors.includes('repo_error'))
+      responses[409] = {
+        description: '`repo_error`: the branch moved under the request (stale sha, conflict).',
+        content: { 'application/json': { schema: ref('Error') } },
+      };
 
     const operation: Json = {
       operationId: op.name,

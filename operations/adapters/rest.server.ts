@@ -6,7 +6,18 @@ import { AppError } from '../contract/errors.ts';
 import { branches } from '../contract/shared.ts';
 import { anonymous, authorize, type Implementation, type Principal } from '../server/implement.server.ts';
 import type { Corpus } from '../server/services.server.ts';
-import { decodeComponent, JSON_TYPE, notModified, parseQuery, PUBLIC_CORS, readJsonBody, sendBody, sendEmpty, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import {
+  decodeComponent,
+  JSON_TYPE,
+  notModified,
+  parseQuery,
+  PUBLIC_CORS,
+  readJsonBody,
+  sendBody,
+  sendEmpty,
+  type EdgeRequest,
+  type Endpoint,
+} from './edge.server.ts';
 
 export interface RestDeps {
   layer: Implementation;
@@ -28,7 +39,9 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
     const wantsText = op.rest.text !== undefined && !acceptsJson(req.headers.accept ?? '');
     const options = { names: op.rest.rename, addresses: Object.keys(request.params) };
     const render = (output: unknown) =>
-      wantsText ? { body: String((output as Record<string, unknown>)[op.rest.text!.field]), type: op.rest.text!.mediaType } : { body: JSON.stringify(output), type: JSON_TYPE };
+      wantsText
+        ? { body: String((output as Record<string, unknown>)[op.rest.text!.field]), type: op.rest.text!.mediaType }
+        : { body: JSON.stringify(output), type: JSON_TYPE };
 
     if (op.pure) {
       const build = corpus.build(branch);
@@ -38,7 +51,12 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
       let hit = cache.get(build.id, key);
       if (!hit) {
         hit = render((await layer.invoke(op, raw, { branch, ip: request.ip, principal }, options)).output);
-        cache.set(build.id, key, hit, branches.map((b) => corpus.build(b).id));
+        cache.set(
+          build.id,
+          key,
+          hit,
+          branches.map((b) => corpus.build(b).id),
+        );
       }
       if (notModified(req, etag)) return sendEmpty(res, 304, headers);
       return sendBody(req, res, 200, hit.body, { 'Content-Type': hit.type, ...headers });
@@ -51,7 +69,12 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
     sendBody(req, res, 200, body, { 'Content-Type': type, ...cors, ...headers, ...(wantsText ? {} : { 'Cache-Control': 'no-store' }) });
   }
 
-  return layer.operations.map((op) => ({ methods: [op.rest.method], path: op.rest.path, cors: op.auth === 'public', handle: (request) => handle(op, request) }));
+  return layer.operations.map((op) => ({
+    methods: [op.rest.method],
+    path: op.rest.path,
+    cors: op.auth === 'public',
+    handle: (request) => handle(op, request),
+  }));
 }
 
 /** An operation's raw input from the query string, the JSON body and the path parameters. */
@@ -62,7 +85,10 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
   if (from !== 'body') {
     for (const [name, value] of parseQuery(query)) {
       const field = fromRest[name] ?? name;
-      if (field in input) throw new AppError('bad_request', `Query parameter "${name}" is given more than once.`, { errors: [{ pointer: `/${name}`, message: `${name} is given more than once` }] });
+      if (field in input)
+        throw new AppError('bad_request', `Query parameter "${name}" is given more than once.`, {
+          errors: [{ pointer: `/${name}`, message: `${name} is given more than once` }],
+        });
       input[field] = value;
     }
   }

@@ -25,16 +25,23 @@ export interface SiteFeatures {
 }
 
 export function createSiteGateway({ layer, auth, corpus, features }: { layer: Implementation; auth: AdminAuth; corpus: Corpus; features: SiteFeatures }) {
-  const principalOf = (caller: CallerOfPage): Principal => (caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous);
+  const principalOf = (caller: CallerOfPage): Principal =>
+    caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous;
   return {
     async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
       const op = operationNamed(name);
-      const { output } = await layer.invoke(op, input, { branch: caller.branch, ip: caller.ip, principal: principalOf(caller), signal: caller.request?.signal });
+      const { output } = await layer.invoke(op, input, {
+        branch: caller.branch,
+        ip: caller.ip,
+        principal: principalOf(caller),
+        signal: caller.request?.signal,
+      });
       return output;
     },
     principal: principalOf,
     /** Opens a console session; returns the Set-Cookie header value. */
-    login: (token: unknown, caller: CallerOfPage & { request: Request }) => auth.login({ token, ip: caller.ip, headers: headersOf(caller.request), branch: caller.branch }),
+    login: (token: unknown, caller: CallerOfPage & { request: Request }) =>
+      auth.login({ token, ip: caller.ip, headers: headersOf(caller.request), branch: caller.branch }),
     /** Ends the console session; returns the Set-Cookie header value that clears it. */
     logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch }),
     /** What the service can do for a visitor: answer by chat, transcribe a recording. */
@@ -42,7 +49,12 @@ export function createSiteGateway({ layer, auth, corpus, features }: { layer: Im
     /** Who the site is about and where it lives (no operation answers this yet). */
     site(branch: Branch) {
       const build = corpus.build(branch);
-      return { site: build.model.site, siteUrl: build.siteUrl, builtAt: build.builtAt, skillName: (locale: Locale, slug: string) => build.locales[locale].skills.get(slug)?.name ?? slug };
+      return {
+        site: build.model.site,
+        siteUrl: build.siteUrl,
+        builtAt: build.builtAt,
+        skillName: (locale: Locale, slug: string) => build.locales[locale].skills.get(slug)?.name ?? slug,
+      };
     },
   };
 }

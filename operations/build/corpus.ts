@@ -68,7 +68,7 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
   const translation: TranslationFile | undefined = locale === 'en' ? undefined : model.translations.get(file.path)?.get(locale);
   if (!translation || translation.stale) return { fields: file.fields, body: file.body, translated: locale === 'en' };
   const { source: _source, ...translated } = translation.fields;
-  return { fields: { ...file.fields, ...translated } as F, body: translation.body || file.body, translated: true };
+  return { fields: { ...file.fields, ...translated }, body: translation.body || file.body, translated: true };
 }
 
 /** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */

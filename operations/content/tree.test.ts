@@ -10,7 +10,10 @@ import { lensIds, tags } from '../contract/shared.ts';
 const seed = await readContentDir(resolve('content'));
 const withFiles = (changes: Record<string, string | null>) => {
   const files = new Map(seed);
-  for (const [path, text] of Object.entries(changes)) text === null ? files.delete(path) : files.set(path, text);
+  for (const [path, text] of Object.entries(changes)) {
+    if (text === null) files.delete(path);
+    else files.set(path, text);
+  }
   return files;
 };
 const entryPath = 'content/corpus/projects/concierge-copilot.md';

@@ -71,7 +71,7 @@ export function locate(path: string): Located {
     if (target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'site') {
       return { kind: 'unknown', reason: `translations mirror a source path, and "${sourcePath}" is not a translatable source file` };
     }
-    return { kind: 'translation', locale: locale as Exclude<Locale, 'en'>, sourcePath };
+    return { kind: 'translation', locale: locale, sourcePath };
   }
   const m = /^content\/(corpus\/([^/]+)|lenses|skills|documents)\/([^/]+)\.md$/.exec(path);
   if (!m) return { kind: 'unknown', reason: 'not a place in the content tree (see the schema operation for the layout)' };
@@ -192,7 +192,7 @@ export function loadContent(files: ContentFiles): LoadResult {
     problems.push(...parsed.problems);
     if (!parsed.data) continue;
     const fields = parsed.data as TranslationFile['fields'];
-    const list = source.fields as Record<string, unknown>;
+    const list = source.fields;
     // A translated list lines up item by item with the English one (contributions, honestGaps, questions…).
     for (const key of translatableFields[source.kind]) {
       const translated = fields[key];

@@ -5,16 +5,20 @@ import { defineOperation } from './define.ts';
 import { Branch, documentNames, kinds, Locale, lensIds, locales, ProblemSchema, tags } from './shared.ts';
 import { Document, EntryLong, Lens } from './public.ts';
 
-const ContentPath = z
+const ContentPath = z.string().min(1).max(300).describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
+const Sha = z
   .string()
-  .min(1)
-  .max(300)
-  .describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
-const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'a sha is 40 hexadecimal characters').describe('Blob sha the change was based on; 409 if the file changed since');
+  .regex(/^[0-9a-f]{40}$/, 'a sha is 40 hexadecimal characters')
+  .describe('Blob sha the change was based on; 409 if the file changed since');
 const CommitSha = z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit is 7 to 40 hexadecimal characters');
-export const TranslationState = z.enum(['current', 'stale', 'missing']).describe('current: made from the English as it is; stale: the English changed since; missing: never made');
+export const TranslationState = z
+  .enum(['current', 'stale', 'missing'])
+  .describe('current: made from the English as it is; stale: the English changed since; missing: never made');
 const Message = z.string().trim().min(1, 'give a commit message').max(500).describe('Commit message');
-const Content = z.string().max(512 * 1024, 'a content file is at most 512 kB').describe('The whole file: YAML front matter and Markdown body, or JSON');
+const Content = z
+  .string()
+  .max(512 * 1024, 'a content file is at most 512 kB')
+  .describe('The whole file: YAML front matter and Markdown body, or JSON');
 
 export const CommitResult = z
   .object({
@@ -102,7 +106,10 @@ export const adminListFiles = defineOperation({
   summary: 'List content files with path, size and sha',
   rest: { method: 'GET', path: '/api/admin/files' },
   cli: 'admin ls [dir]',
-  input: z.object({ dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'), branch: Branch.default('main') }),
+  input: z.object({
+    dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'),
+    branch: Branch.default('main'),
+  }),
   output: z
     .object({
       branch: Branch,
@@ -142,7 +149,9 @@ export const adminReadFile = defineOperation({
       ref: CommitSha.optional().describe('A commit to read the file at (from admin_history); default the head of the branch'),
     })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
-  output: z.object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch, ref: z.string().describe('The commit the file was read at') }).meta({ id: 'ContentFile' }),
+  output: z
+    .object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch, ref: z.string().describe('The commit the file was read at') })
+    .meta({ id: 'ContentFile' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
@@ -165,7 +174,12 @@ export const adminValidate = defineOperation({
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
-    valid: [{ summary: 'A new skill as it would be written', input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n' } }],
+    valid: [
+      {
+        summary: 'A new skill as it would be written',
+        input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n' },
+      },
+    ],
     invalid: [{ summary: 'No content', input: { path: 'content/skills/rust.md' } }],
   },
 });
@@ -264,7 +278,13 @@ export const adminAiEdit = defineOperation({
     })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
   output: z
-    .object({ path: z.string(), proposed: z.string(), diff: z.string().describe('Unified diff from the base to the proposal'), problems: z.array(ProblemSchema), baseSha: z.string().nullable() })
+    .object({
+      path: z.string(),
+      proposed: z.string(),
+      diff: z.string().describe('Unified diff from the base to the proposal'),
+      problems: z.array(ProblemSchema),
+      baseSha: z.string().nullable(),
+    })
     .meta({ id: 'AiEditProposal' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
@@ -294,10 +314,16 @@ export const adminHistory = defineOperation({
   input: z.object({
     branch: Branch.default('main'),
     path: ContentPath.optional().describe('Only commits that changed this file'),
-    cursor: z.string().regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor').optional().describe('Where the page starts (the `next` of the page before)'),
+    cursor: z
+      .string()
+      .regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor')
+      .optional()
+      .describe('Where the page starts (the `next` of the page before)'),
     limit: z.coerce.number().int().min(1).max(100).default(20),
   }),
-  output: z.object({ commits: z.array(HistoryCommit), next: z.string().nullable().describe('Cursor of the next page; null on the last') }).meta({ id: 'History' }),
+  output: z
+    .object({ commits: z.array(HistoryCommit), next: z.string().nullable().describe('Cursor of the next page; null on the last') })
+    .meta({ id: 'History' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
@@ -312,14 +338,18 @@ export const adminCompare = defineOperation({
   description: 'With the defaults, exactly what promote would publish: the commits on dev that main lacks and the files they change, each with a unified diff.',
   rest: { method: 'GET', path: '/api/admin/compare' },
   cli: 'admin compare',
-  input: z.object({ base: Branch.default('main'), head: Branch.default('dev') }).refine((i) => i.base !== i.head, { message: 'compare two different branches', path: ['head'] }),
+  input: z
+    .object({ base: Branch.default('main'), head: Branch.default('dev') })
+    .refine((i) => i.base !== i.head, { message: 'compare two different branches', path: ['head'] }),
   output: z
     .object({
       base: Branch,
       head: Branch,
       aheadBy: z.number().int().describe('Commits on head that base does not have'),
       commits: z.array(HistoryCommit),
-      files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), diff: z.string().describe('Unified diff from base to head') })),
+      files: z.array(
+        z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), diff: z.string().describe('Unified diff from base to head') }),
+      ),
     })
     .meta({ id: 'Comparison' }),
   auth: 'admin',
@@ -358,9 +388,28 @@ export const adminPreview = defineOperation({
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
-    valid: [{ summary: 'A skill as it would be published', input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n', locale: 'fr' } }],
+    valid: [
+      {
+        summary: 'A skill as it would be published',
+        input: { path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n', locale: 'fr' },
+      },
+    ],
     invalid: [{ summary: 'An unknown locale', input: { path: 'content/brief.md', content: 'x', locale: 'de' } }],
   },
 });
 
-export const adminOperations = [adminSchema, adminListFiles, adminReadFile, adminValidate, adminWriteFile, adminDeleteFile, adminCommitChanges, adminAiEdit, adminDeployStatus, adminPromote, adminHistory, adminCompare, adminPreview] as const;
+export const adminOperations = [
+  adminSchema,
+  adminListFiles,
+  adminReadFile,
+  adminValidate,
+  adminWriteFile,
+  adminDeleteFile,
+  adminCommitChanges,
+  adminAiEdit,
+  adminDeployStatus,
+  adminPromote,
+  adminHistory,
+  adminCompare,
+  adminPreview,
+] as const;

@@ -20,7 +20,8 @@ export const ChatRequest = z.object({
 export const askSubject = defineOperation({
   name: 'ask_subject',
   summary: 'Ask the profile assistant a question; it answers from the profile with its sources',
-  description: 'A tool-using agent grounded in the profile answers in the requested locale and names its sources. Rate limited to 20 calls per minute per client IP, shared by REST and MCP.',
+  description:
+    'A tool-using agent grounded in the profile answers in the requested locale and names its sources. Rate limited to 20 calls per minute per client IP, shared by REST and MCP.',
   rest: { method: 'POST', path: '/api/v1/ask' },
   cli: 'ask <question>',
   input: z.object({

@@ -17,7 +17,9 @@ export interface ToolDescription {
 const inlineAll = z.registry(); // tool schemas are self-contained: no references to shared definitions
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): ObjectSchema {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, metadata: inlineAll, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, unknown>;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, metadata: inlineAll, unrepresentable: 'any' } as Parameters<
+    typeof z.toJSONSchema
+  >[1]) as Record<string, unknown>;
   return rest as ObjectSchema;
 }
 

@@ -5,8 +5,17 @@ export const locales = ['en', 'zh', 'zh-hant', 'ja', 'fr', 'es', 'eo'] as const;
 export const kinds = ['experience', 'education', 'community', 'project'] as const;
 export const tags = ['it', 'engineering', 'ai', 'devrel', 'web3', 'business', 'marketing', 'consulting', 'hospitality', 'community', 'creative'] as const;
 export const lensIds = [
-  'head-of-ai', 'ai-transformation-consultant', 'engineering-manager', 'solution-architect', 'system-integrator',
-  'support-engineer', 'ict-specialist', 'developer-advocate', 'developer-evangelist', 'digital-marketer', 'hospitality',
+  'head-of-ai',
+  'ai-transformation-consultant',
+  'engineering-manager',
+  'solution-architect',
+  'system-integrator',
+  'support-engineer',
+  'ict-specialist',
+  'developer-advocate',
+  'developer-evangelist',
+  'digital-marketer',
+  'hospitality',
 ] as const;
 export const documentNames = ['profile', 'credentials', 'capabilities', 'talks', 'thinking'] as const;
 export const branches = ['main', 'dev'] as const;

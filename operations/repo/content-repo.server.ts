@@ -77,7 +77,9 @@ const REGULAR = new Set(['100644', '100755']);
 
 /** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
 function irregularProblems(tree: TreeFile[]): Problem[] {
-  return tree.filter((e) => !REGULAR.has(e.mode)).map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
+  return tree
+    .filter((e) => !REGULAR.has(e.mode))
+    .map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
 }
 
 export function createContentRepo(git: Git): ContentRepo {
@@ -99,13 +101,25 @@ export function createContentRepo(git: Git): ContentRepo {
 
   function parseCursor(cursor: string): [string, number] {
     const match = /^([0-9a-f]{40}):(\d{1,7})$/.exec(cursor);
-    if (!match) throw new AppError('bad_request', 'cursor is not one this service gave out; pass the `next` of the page before.', { errors: [{ pointer: '/cursor', message: 'unknown cursor' }] });
+    if (!match)
+      throw new AppError('bad_request', 'cursor is not one this service gave out; pass the `next` of the page before.', {
+        errors: [{ pointer: '/cursor', message: 'unknown cursor' }],
+      });
     return [match[1]!, Number(match[2])];
   }
 
   /** Commits from `git log`, each with the files it changed against its first parent. */
   async function log(args: string[], path?: string): Promise<HistoryCommit[]> {
-    const out = await git.text(['log', '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s', '--name-only', '--diff-merges=first-parent', '--no-renames', ...args, '--', path ?? 'content']);
+    const out = await git.text([
+      'log',
+      '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s',
+      '--name-only',
+      '--diff-merges=first-parent',
+      '--no-renames',
+      ...args,
+      '--',
+      path ?? 'content',
+    ]);
     return out
       .split('\x1e')
       .filter(Boolean)
@@ -121,7 +135,10 @@ export function createContentRepo(git: Git): ContentRepo {
     let texts = textCache.get(commit);
     if (!texts) {
       const regular = tree.filter((e) => REGULAR.has(e.mode));
-      const blobs = await readBlobs(git, regular.map((e) => e.sha));
+      const blobs = await readBlobs(
+        git,
+        regular.map((e) => e.sha),
+      );
       texts = new Map(regular.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')]));
       textCache.set(commit, texts);
       if (textCache.size > 8) textCache.delete(textCache.keys().next().value!);
@@ -152,7 +169,8 @@ export function createContentRepo(git: Git): ContentRepo {
       const existing = byPath.get(change.path);
       // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
       // outside push put one into); writing to it is refused.
-      if (existing && !REGULAR.has(existing.mode) && !change.delete) throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
+      if (existing && !REGULAR.has(existing.mode) && !change.delete)
+        throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
       const segments = change.path.split('/');
       for (let i = 1; i < segments.length; i++) {
         const prefix = byPath.get(segments.slice(0, i).join('/'));
@@ -166,7 +184,11 @@ export function createContentRepo(git: Git): ContentRepo {
     for (const change of changes) {
       const current = byPath.get(change.path)?.sha ?? null;
       if (change.sha !== undefined && change.sha !== current) {
-        throw new AppError('repo_error', `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`, { status: 409, details: { path: change.path, currentSha: current } });
+        throw new AppError(
+          'repo_error',
+          `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`,
+          { status: 409, details: { path: change.path, currentSha: current } },
+        );
       }
       if (change.delete && !current) throw new AppError('not_found', `"${change.path}" does not exist on this branch, so it cannot be deleted.`);
     }
@@ -175,7 +197,10 @@ export function createContentRepo(git: Git): ContentRepo {
   /** Builds a tree from `base` with changes applied, using a private index file. */
   async function writeTreeWith(base: string, changes: FileChange[]): Promise<{ tree: string; blobs: Map<string, string> }> {
     const writes = changes.filter((c) => !c.delete);
-    const shas = await hashObjects(git, writes.map((c) => Buffer.from(c.content!, 'utf8')));
+    const shas = await hashObjects(
+      git,
+      writes.map((c) => Buffer.from(c.content!, 'utf8')),
+    );
     const blobs = new Map(writes.map((c, i) => [c.path, shas[i]!]));
     const index = join(git.gitDir, `vitae-index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
     const env = { GIT_INDEX_FILE: index };
@@ -256,7 +281,11 @@ export function createContentRepo(git: Git): ContentRepo {
         checkBase(changes, tree);
         const problems = await problemsWith(base, changes);
         if (problems.length) {
-          throw new AppError('invalid', `The change would leave the content invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written.`, { errors: problems });
+          throw new AppError(
+            'invalid',
+            `The change would leave the content invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written.`,
+            { errors: problems },
+          );
         }
         const { tree: newTree, blobs } = await writeTreeWith(base, changes);
         const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : blobs.get(c.path)! }));
@@ -277,33 +306,57 @@ export function createContentRepo(git: Git): ContentRepo {
         const isAncestor = async (a: string, b: string) => (await git.run(['merge-base', '--is-ancestor', a, b], { okCodes: [1] })).code === 0;
         // The files a promotion changes on main, with their new blob shas (null when deleted).
         const changedFiles = async (from: string, to: string) => {
-          const rows = (await git.text(['diff-tree', '-r', '--no-commit-id', '--name-status', from, to])).split('\n').filter(Boolean).map((line) => {
-            const [status, path] = line.split('\t');
-            return { path: path!, deleted: status === 'D' };
-          });
+          const rows = (await git.text(['diff-tree', '-r', '--no-commit-id', '--name-status', from, to]))
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => {
+              const [status, path] = line.split('\t');
+              return { path: path!, deleted: status === 'D' };
+            });
           const kept = rows.filter((r) => !r.deleted);
           const shas = kept.length ? (await git.text(['rev-parse', ...kept.map((r) => `${to}:${r.path}`)])).split('\n') : [];
           return rows.map((r) => ({ path: r.path, sha: r.deleted ? null : shas[kept.indexOf(r)]! }));
         };
         if (main === dev || (await isAncestor(dev, main))) {
-          return { branch: 'main', commit: { sha: main, message: await git.text(['log', '-1', '--format=%s', main]) }, files: [], changed: false, merged: false, fastForward: false };
+          return {
+            branch: 'main',
+            commit: { sha: main, message: await git.text(['log', '-1', '--format=%s', main]) },
+            files: [],
+            changed: false,
+            merged: false,
+            fastForward: false,
+          };
         }
         if (await isAncestor(main, dev)) {
           const problems = await problemsWith(dev, []);
           if (problems.length) throw new AppError('invalid', 'dev is not valid content; fix it before promoting.', { errors: problems });
           await casUpdate('main', dev, main);
-          return { branch: 'main', commit: { sha: dev, message: await git.text(['log', '-1', '--format=%s', dev]) }, files: await changedFiles(main, dev), changed: true, merged: true, fastForward: true };
+          return {
+            branch: 'main',
+            commit: { sha: dev, message: await git.text(['log', '-1', '--format=%s', dev]) },
+            files: await changedFiles(main, dev),
+            changed: true,
+            merged: true,
+            fastForward: true,
+          };
         }
         const merge = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', main, dev], { okCodes: [1] });
         const lines = merge.stdout.toString('utf8').trim().split('\n');
         if (merge.code === 1) {
           const paths = [...new Set(lines.slice(1).filter(Boolean))];
-          throw new AppError('repo_error', `dev and main both changed ${paths.join(', ')}; resolve the conflict on dev (make it match main where needed) and promote again. Nothing was changed.`, { status: 409, details: { conflicts: paths } });
+          throw new AppError(
+            'repo_error',
+            `dev and main both changed ${paths.join(', ')}; resolve the conflict on dev (make it match main where needed) and promote again. Nothing was changed.`,
+            { status: 409, details: { conflicts: paths } },
+          );
         }
         const tree = lines[0]!;
         const texts = new Map<string, string>();
         const merged = await listTree(git, tree);
-        const blobs = await readBlobs(git, merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha));
+        const blobs = await readBlobs(
+          git,
+          merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha),
+        );
         for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, blobs.get(e.sha)!.toString('utf8'));
         const { problems } = loadContent(texts);
         problems.push(...irregularProblems(merged)); // a symlink on dev must not reach main through a merge either
@@ -311,9 +364,15 @@ export function createContentRepo(git: Git): ContentRepo {
         const text = message ?? 'Promote dev to main';
         const commit = await git.text(['commit-tree', tree, '-p', main, '-p', dev, '-m', text]);
         await casUpdate('main', commit, main);
-        return { branch: 'main', commit: { sha: commit, message: text }, files: await changedFiles(main, commit), changed: true, merged: true, fastForward: false };
+        return {
+          branch: 'main',
+          commit: { sha: commit, message: text },
+          files: await changedFiles(main, commit),
+          changed: true,
+          merged: true,
+          fastForward: false,
+        };
       });
     },
   };
 }
-

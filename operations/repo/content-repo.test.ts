@@ -39,7 +39,8 @@ describe('commit', () => {
       ...git,
       async run(args, options) {
         const result = await git.run(args, options);
-        if (args[0] === 'commit-tree' && !pushed) pushed = outside.commitOutside('main', [{ path: 'content/skills/pushed.md', content: skillFile('Pushed') }], 'outside push');
+        if (args[0] === 'commit-tree' && !pushed)
+          pushed = outside.commitOutside('main', [{ path: 'content/skills/pushed.md', content: skillFile('Pushed') }], 'outside push');
         return result;
       },
       async text(args, options) {
@@ -86,7 +87,10 @@ describe('commit', () => {
     assert.equal(outside.show('main', 'content/skills/unicode.md'), content);
     assert.equal((await repo.readFile('main', 'content/skills/unicode.md')).content, content);
     assert.equal(result.files[0]!.sha, outside.blobSha('main', 'content/skills/unicode.md'));
-    assert.deepEqual((await readdir(git.gitDir)).filter((n) => n.includes('index')), []);
+    assert.deepEqual(
+      (await readdir(git.gitDir)).filter((n) => n.includes('index')),
+      [],
+    );
   });
 });
 
@@ -103,7 +107,10 @@ describe('opening the repository after a crash', () => {
     const dev = await repo.commit('dev', [{ path: 'content/skills/after-crash.md', content: skillFile('After crash') }], 'after crash');
     assert.equal(outside.head(), main.commit.sha);
     assert.equal(outside.head('dev'), dev.commit.sha);
-    assert.deepEqual((await readdir(git.gitDir)).filter((n) => n.endsWith('.lock') || n.includes('index')), []);
+    assert.deepEqual(
+      (await readdir(git.gitDir)).filter((n) => n.endsWith('.lock') || n.includes('index')),
+      [],
+    );
     assert.equal(outside.fsck().status, 0);
   });
 

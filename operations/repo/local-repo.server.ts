@@ -70,7 +70,10 @@ async function removeCrashLeftovers(gitDir: string, log: (line: string) => void)
 
 /** Creates the first commit from a content folder and points `main` and `dev` at it. */
 export async function seedRepo(git: Git, files: ReadonlyMap<string, string>, message = 'Seed content from the product'): Promise<string> {
-  const tree = await writeTree(git, [...files].map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') })));
+  const tree = await writeTree(
+    git,
+    [...files].map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') })),
+  );
   const commit = await git.text(['commit-tree', tree, '-m', message]);
   await git.run(['update-ref', 'refs/heads/main', commit, '']);
   await git.run(['update-ref', 'refs/heads/dev', commit, '']);
@@ -79,7 +82,10 @@ export async function seedRepo(git: Git, files: ReadonlyMap<string, string>, mes
 
 /** Writes blobs and a tree for a complete set of files (through a private index, so no work tree is involved). */
 export async function writeTree(git: Git, files: Array<{ path: string; content: Buffer }>): Promise<string> {
-  const shas = await hashObjects(git, files.map((f) => f.content));
+  const shas = await hashObjects(
+    git,
+    files.map((f) => f.content),
+  );
   const index = join(git.gitDir, `index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   const env = { GIT_INDEX_FILE: index };
   try {

@@ -6,5 +6,15 @@ import type { ContentRepo } from './content-repo.server.ts';
 
 export function createUnconfiguredRepo(reason: string): ContentRepo {
   const refuse = () => Promise.reject(new AppError('repo_not_configured', reason));
-  return { head: refuse, filesAt: refuse, listFiles: refuse, readFile: refuse, history: refuse, compare: refuse, validate: refuse, commit: refuse, promote: refuse };
+  return {
+    head: refuse,
+    filesAt: refuse,
+    listFiles: refuse,
+    readFile: refuse,
+    history: refuse,
+    compare: refuse,
+    validate: refuse,
+    commit: refuse,
+    promote: refuse,
+  };
 }

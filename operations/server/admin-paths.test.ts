@@ -63,7 +63,13 @@ async function assertRefusedEverywhere(path: string, options: { skipRead?: boole
     writeDev: await api.put({ path, content: skillFile('Attack'), message: 'attack', branch: 'dev' }),
     deleteQuery: await api.call('DELETE', `/api/admin/file?${query}`),
     deleteBody: await api.call('DELETE', '/api/admin/file', { body: { path, message: 'attack' } }),
-    commit: await api.post('/api/admin/changes', { message: 'attack', changes: [{ path: 'content/skills/innocent.md', content: skillFile('Innocent') }, { path, content: skillFile('Attack') }] }),
+    commit: await api.post('/api/admin/changes', {
+      message: 'attack',
+      changes: [
+        { path: 'content/skills/innocent.md', content: skillFile('Innocent') },
+        { path, content: skillFile('Attack') },
+      ],
+    }),
     commitDelete: await api.post('/api/admin/changes', { message: 'attack', changes: [{ path, delete: true }] }),
   };
   for (const [route, answer] of Object.entries(answers)) {
@@ -86,7 +92,15 @@ describe('path attacks', () => {
 
   it('refuses raw percent-encoded and double-encoded traversal in the query string', async () => {
     const main = repo.head();
-    for (const raw of ['%2e%2e/package.json', 'content/%2e%2e/package.json', 'content%2f..%2fpackage.json', '%252e%252e%252fpackage.json', 'content/skills/x%00.md', '..%5cpackage.json', '%2fetc%2fpasswd']) {
+    for (const raw of [
+      '%2e%2e/package.json',
+      'content/%2e%2e/package.json',
+      'content%2f..%2fpackage.json',
+      '%252e%252e%252fpackage.json',
+      'content/skills/x%00.md',
+      '..%5cpackage.json',
+      '%2fetc%2fpasswd',
+    ]) {
       assertError(await api.get(`/api/admin/file?path=${raw}`), 403, 'forbidden_path');
       assertError(await api.call('DELETE', `/api/admin/file?path=${raw}&message=m`), 403, 'forbidden_path');
     }
@@ -126,7 +140,11 @@ describe('symlinks committed into the repository from outside', () => {
     assertError(await api.get('/api/admin/file?path=content/skills/link.md'), 403, 'forbidden_path');
     assertError(await api.put({ path: 'content/skills/link.md', content: skillFile('Link'), message: 'write through' }), 403, 'forbidden_path');
     assertError(await api.post('/api/admin/validate', { path: 'content/skills/link.md', content: skillFile('Link') }), 403, 'forbidden_path');
-    assertError(await api.post('/api/admin/changes', { message: 'm', changes: [{ path: 'content/skills/link.md', content: skillFile('Link') }] }), 403, 'forbidden_path');
+    assertError(
+      await api.post('/api/admin/changes', { message: 'm', changes: [{ path: 'content/skills/link.md', content: skillFile('Link') }] }),
+      403,
+      'forbidden_path',
+    );
     assert.equal(repo.head(), head);
     assert.equal(repo.git(['cat-file', '-p', `${head}:content/skills/link.md`]), '../../package.json', 'the link itself is untouched');
   });
@@ -151,7 +169,7 @@ describe('symlinks committed into the repository from outside', () => {
     });
     assert.equal(run.status, 'failure');
     assert.match(run.error!, /not a regular file/);
-    const health = (await (await fetch(`${service.url}/api/health`)).json());
+    const health = await (await fetch(`${service.url}/api/health`)).json();
     assert.notEqual(health.content.commit, head);
   });
 

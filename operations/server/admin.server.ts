@@ -121,7 +121,9 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     },
 
     async admin_commit_changes(input) {
-      const changes = input.changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
+      const changes = input.changes.map((c) =>
+        'delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha },
+      );
       return committed(await repo.commit(input.branch, changes, input.message));
     },
 
@@ -137,7 +139,10 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems };
       if (!model || target.kind === 'unknown' || target.kind === 'translation') return { ...empty, kind: null };
       const view = localeRecords(model, locale, urls.of(input.branch));
-      const labels = { skills: Object.fromEntries([...view.skills].map(([slug, skill]) => [slug, skill.name])), lenses: Object.fromEntries(view.lenses.map((l) => [l.id, l.title])) };
+      const labels = {
+        skills: Object.fromEntries([...view.skills].map(([slug, skill]) => [slug, skill.name])),
+        lenses: Object.fromEntries(view.lenses.map((l) => [l.id, l.title])),
+      };
       const preview = { ...empty, labels, kind: target.kind };
       if (target.kind === 'entry') return { ...preview, entry: view.entryBySlug.get(target.id) };
       if (target.kind === 'lens') return { ...preview, lens: view.lensById.get(target.id as LensId) };
@@ -153,14 +158,24 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     async admin_promote(input) {
       const outcome = await repo.promote(input.message);
       if (outcome.changed) await pipeline.enqueue('main', outcome.commit.sha);
-      return { branch: 'main' as const, commit: outcome.commit, files: outcome.files, changed: outcome.changed, merged: outcome.merged, fastForward: outcome.fastForward };
+      return {
+        branch: 'main' as const,
+        commit: outcome.commit,
+        files: outcome.files,
+        changed: outcome.changed,
+        merged: outcome.merged,
+        fastForward: outcome.fastForward,
+      };
     },
   };
 }
 
 /** What each file calls itself (an entry's title, a skill's name…); a translation gives its own, else its source's. */
 function titlesOf(model: ContentModel): Map<string, string> {
-  const titles = new Map<string, string>([['content/site.json', model.site.name], [model.brief.path, model.brief.fields.title]]);
+  const titles = new Map<string, string>([
+    ['content/site.json', model.site.name],
+    [model.brief.path, model.brief.fields.title],
+  ]);
   for (const e of model.entries.values()) titles.set(e.path, e.fields.title);
   for (const l of model.lenses.values()) titles.set(l.path, l.fields.title);
   for (const s of model.skills.values()) titles.set(s.path, s.fields.name);
@@ -174,7 +189,8 @@ function titlesOf(model: ContentModel): Map<string, string> {
 /** The content schema an editor (or a model) needs, generated from the zod schemas validation uses. */
 function describeContentSchema(skills: string[]) {
   const noIds = z.registry();
-  const describe = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', metadata: noIds, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, any>;
+  const describe = (schema: z.ZodType) =>
+    z.toJSONSchema(schema, { io: 'input', metadata: noIds, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, any>;
   const fields = (schema: z.ZodType) => {
     const json = describe(schema);
     const required = new Set<string>(json.required ?? []);
@@ -188,13 +204,33 @@ function describeContentSchema(skills: string[]) {
         name === 'skills' && 'each must exist under content/skills/',
         name === 'end' && 'not before start',
       ].filter(Boolean) as string[];
-      const type = prop.type === 'array' ? `${items?.type ?? 'object'}[]` : Array.isArray(prop.type) ? prop.type.join(' | ') : prop.anyOf ? prop.anyOf.map((a: any) => a.type).join(' | ') : String(prop.type ?? 'any');
-      return { name, type, required: required.has(name), ...(prop.description ? { description: prop.description } : {}), ...(allowed ? { allowed: allowed.map(String) } : {}), ...(rules.length ? { rules } : {}) };
+      const type =
+        prop.type === 'array'
+          ? `${items?.type ?? 'object'}[]`
+          : Array.isArray(prop.type)
+            ? prop.type.join(' | ')
+            : prop.anyOf
+              ? prop.anyOf.map((a: any) => a.type).join(' | ')
+              : String(prop.type ?? 'any');
+      return {
+        name,
+        type,
+        required: required.has(name),
+        ...(prop.description ? { description: prop.description } : {}),
+        ...(allowed ? { allowed: allowed.map(String) } : {}),
+        ...(rules.length ? { rules } : {}),
+      };
     });
   };
   return {
     fileKinds: [
-      ...Object.entries(fileKinds).map(([kind, def]) => ({ kind, pattern: def.pattern, body: def.body, fields: fields(def.fields), translationFields: ['source', ...translatableFields[kind as keyof typeof fileKinds]] })),
+      ...Object.entries(fileKinds).map(([kind, def]) => ({
+        kind,
+        pattern: def.pattern,
+        body: def.body,
+        fields: fields(def.fields),
+        translationFields: ['source', ...translatableFields[kind as keyof typeof fileKinds]],
+      })),
       { kind: 'site', pattern: 'content/site.json', body: 'none (JSON file)', fields: fields(SiteFile), translationFields: [] },
     ],
     kinds: [...kinds],

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  adminCommitChanges, adminDeleteFile, adminDeployStatus, adminListFiles, adminReadFile, adminSchema, adminValidate, adminWriteFile,
+  adminCommitChanges,
+  adminDeleteFile,
+  adminDeployStatus,
+  adminListFiles,
+  adminReadFile,
+  adminSchema,
+  adminValidate,
+  adminWriteFile,
 } from '../contract/admin.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
@@ -116,7 +123,9 @@ describe('admin_read_file GET /api/admin/file', () => {
 describe('admin_validate POST /api/admin/validate', () => {
   it('answers valid with no problems for a good file, and writes nothing', async () => {
     const head = repo.head();
-    const result = adminValidate.output.parse(assertOk(await api.post('/api/admin/validate', { path: 'content/skills/new-skill.md', content: skillFile('New skill') })));
+    const result = adminValidate.output.parse(
+      assertOk(await api.post('/api/admin/validate', { path: 'content/skills/new-skill.md', content: skillFile('New skill') })),
+    );
     assert.deepEqual(result, { valid: true, problems: [] });
     assert.equal(repo.head(), head);
   });
@@ -133,9 +142,14 @@ describe('admin_validate POST /api/admin/validate', () => {
   });
 
   it('validates the whole tree after the change: an entry naming a missing skill is a problem', async () => {
-    const result = assertOk(await api.post('/api/admin/validate', { path: 'content/corpus/projects/x-project.md', content: projectFile('X', { skills: ['no-such-skill'] }) }));
+    const result = assertOk(
+      await api.post('/api/admin/validate', { path: 'content/corpus/projects/x-project.md', content: projectFile('X', { skills: ['no-such-skill'] }) }),
+    );
     assert.equal(result.valid, false);
-    assert.ok(result.problems.some((p: any) => p.path === 'content/corpus/projects/x-project.md' && p.pointer?.startsWith('/skills') && typeof p.line === 'number'), JSON.stringify(result.problems));
+    assert.ok(
+      result.problems.some((p: any) => p.path === 'content/corpus/projects/x-project.md' && p.pointer?.startsWith('/skills') && typeof p.line === 'number'),
+      JSON.stringify(result.problems),
+    );
   });
 
   it('answers 400 without content', async () => {
@@ -166,8 +180,8 @@ describe('admin_write_file PUT /api/admin/file', () => {
     assert.equal(runs[0]!.status, 'success');
     const served = await fetch(`${service.url}/api/v1/entries/written-by-test`);
     assert.equal(served.status, 200);
-    assert.equal(((await served.json())).title, 'Written by test');
-    const health = (await (await fetch(`${service.url}/api/health`)).json());
+    assert.equal((await served.json()).title, 'Written by test');
+    const health = await (await fetch(`${service.url}/api/health`)).json();
     assert.equal(health.content.commit, result.commit.sha);
   });
 
@@ -234,7 +248,11 @@ describe('admin_write_file PUT /api/admin/file', () => {
     const head = repo.head();
     const yaml = assertError(await api.put({ path: 'content/skills/python.md', content: '---\nname: [unclosed\n---\nBody\n', message: 'm' }), 422, 'invalid');
     assert.ok(yaml.errors.some((p: any) => p.path === 'content/skills/python.md' && typeof p.line === 'number'));
-    const reference = assertError(await api.put({ path: 'content/corpus/projects/dangling.md', content: projectFile('Dangling', { skills: ['missing-skill'] }), message: 'm' }), 422, 'invalid');
+    const reference = assertError(
+      await api.put({ path: 'content/corpus/projects/dangling.md', content: projectFile('Dangling', { skills: ['missing-skill'] }), message: 'm' }),
+      422,
+      'invalid',
+    );
     assert.ok(reference.errors.some((p: any) => p.pointer?.startsWith('/skills')));
     assert.equal(repo.head(), head);
   });
@@ -251,7 +269,10 @@ describe('admin_write_file PUT /api/admin/file', () => {
     ];
     for (const [input, pointer] of cases) {
       const body = assertError(await api.put(input), 400, 'bad_request');
-      assert.ok(body.errors.some((e: any) => e.pointer === pointer), `${pointer}: ${JSON.stringify(body.errors)}`);
+      assert.ok(
+        body.errors.some((e: any) => e.pointer === pointer),
+        `${pointer}: ${JSON.stringify(body.errors)}`,
+      );
     }
     assertError(await api.call('PUT', '/api/admin/file', { body: '{"path": ' }), 400, 'bad_request');
     assertError(await api.call('PUT', '/api/admin/file', { body: '[1, 2]' }), 400, 'bad_request');
@@ -273,7 +294,11 @@ describe('admin_write_file when the body or the repository fails', () => {
     const head = repo.head('dev');
     await writeFile(lock, '');
     try {
-      const body = assertError(await api.put({ path: 'content/skills/locked.md', content: skillFile('Locked'), message: 'm', branch: 'dev' }), 502, 'repo_error');
+      const body = assertError(
+        await api.put({ path: 'content/skills/locked.md', content: skillFile('Locked'), message: 'm', branch: 'dev' }),
+        502,
+        'repo_error',
+      );
       assert.match(body.message, /dev\.lock/);
       assert.equal(repo.head('dev'), head);
     } finally {
@@ -318,8 +343,15 @@ describe('admin_delete_file DELETE /api/admin/file', () => {
   it('answers 422 when the delete breaks a reference (a skill entries use, a file with translations)', async () => {
     const head = repo.head();
     const skill = assertError(await api.call('DELETE', `/api/admin/file?${q({ path: 'content/skills/llm-applications.md', message: 'm' })}`), 422, 'invalid');
-    assert.ok(skill.errors.some((p: any) => p.pointer?.startsWith('/skills')), JSON.stringify(skill.errors.slice(0, 3)));
-    const translated = assertError(await api.call('DELETE', `/api/admin/file?${q({ path: 'content/corpus/projects/concierge-copilot.md', message: 'm' })}`), 422, 'invalid');
+    assert.ok(
+      skill.errors.some((p: any) => p.pointer?.startsWith('/skills')),
+      JSON.stringify(skill.errors.slice(0, 3)),
+    );
+    const translated = assertError(
+      await api.call('DELETE', `/api/admin/file?${q({ path: 'content/corpus/projects/concierge-copilot.md', message: 'm' })}`),
+      422,
+      'invalid',
+    );
     assert.ok(translated.errors.some((p: any) => p.path?.startsWith('content/i18n/')));
     assert.equal(repo.head(), head);
   });
@@ -347,7 +379,10 @@ describe('admin_commit_changes POST /api/admin/changes', () => {
       'D content/skills/bundle-gone.md',
       'M content/skills/python.md',
     ]);
-    assert.deepEqual(result.files, changes.map((c) => ({ path: c.path, sha: 'delete' in c ? null : repo.blobSha('main', c.path) })));
+    assert.deepEqual(
+      result.files,
+      changes.map((c) => ({ path: c.path, sha: 'delete' in c ? null : repo.blobSha('main', c.path) })),
+    );
     await idle();
     assert.equal(service.services.pipeline.list('main', 100).length, runsBefore + 2, 'one run per commit (the setup write and the bundle)');
     assert.equal((await fetch(`${service.url}/api/v1/entries/bundle-project`)).status, 200);
@@ -355,14 +390,21 @@ describe('admin_commit_changes POST /api/admin/changes', () => {
 
   it('is all or nothing: one invalid change rejects the whole commit', async () => {
     const head = repo.head();
-    const body = assertError(await api.post('/api/admin/changes', {
-      message: 'half good',
-      changes: [
-        { path: 'content/skills/good-one.md', content: skillFile('Good one') },
-        { path: 'content/skills/bad-one.md', content: '---\nname: Bad\n---\nNo category.\n' },
-      ],
-    }), 422, 'invalid');
-    assert.ok(body.errors.every((p: any) => p.path === 'content/skills/bad-one.md'), JSON.stringify(body.errors));
+    const body = assertError(
+      await api.post('/api/admin/changes', {
+        message: 'half good',
+        changes: [
+          { path: 'content/skills/good-one.md', content: skillFile('Good one') },
+          { path: 'content/skills/bad-one.md', content: '---\nname: Bad\n---\nNo category.\n' },
+        ],
+      }),
+      422,
+      'invalid',
+    );
+    assert.ok(
+      body.errors.every((p: any) => p.path === 'content/skills/bad-one.md'),
+      JSON.stringify(body.errors),
+    );
     assert.equal(repo.head(), head);
     assert.equal(repo.show('main', 'content/skills/good-one.md'), undefined);
   });
@@ -370,9 +412,24 @@ describe('admin_commit_changes POST /api/admin/changes', () => {
   it('is all or nothing for stale shas, forbidden paths and deletes of missing files too', async () => {
     const head = repo.head();
     const good = { path: 'content/skills/good-two.md', content: skillFile('Good two') };
-    assertError(await api.post('/api/admin/changes', { message: 'm', changes: [good, { path: 'content/skills/sql.md', content: skillFile('SQL'), sha: 'c'.repeat(40) }] }), 409, 'repo_error');
-    assertError(await api.post('/api/admin/changes', { message: 'm', changes: [good, { path: 'content/../package.json', content: '{}' }] }), 403, 'forbidden_path');
-    assertError(await api.post('/api/admin/changes', { message: 'm', changes: [good, { path: 'content/skills/not-there.md', delete: true }] }), 404, 'not_found');
+    assertError(
+      await api.post('/api/admin/changes', {
+        message: 'm',
+        changes: [good, { path: 'content/skills/sql.md', content: skillFile('SQL'), sha: 'c'.repeat(40) }],
+      }),
+      409,
+      'repo_error',
+    );
+    assertError(
+      await api.post('/api/admin/changes', { message: 'm', changes: [good, { path: 'content/../package.json', content: '{}' }] }),
+      403,
+      'forbidden_path',
+    );
+    assertError(
+      await api.post('/api/admin/changes', { message: 'm', changes: [good, { path: 'content/skills/not-there.md', delete: true }] }),
+      404,
+      'not_found',
+    );
     assert.equal(repo.head(), head);
   });
 
@@ -399,7 +456,10 @@ describe('admin_deploy_status GET /api/admin/deploys', () => {
       assert.equal(run.branch, 'main');
       assert.equal(run.siteUrl, 'http://vitae.test');
       assert.ok(run.url.startsWith('http://vitae.test/api/admin/deploys'));
-      assert.deepEqual(run.stages.map((s) => s.name), ['translate', 'build', 'deploy']);
+      assert.deepEqual(
+        run.stages.map((s) => s.name),
+        ['translate', 'build', 'deploy'],
+      );
       assert.ok(!('retryOf' in run));
     }
     const done = runs.find((r) => r.status === 'success')!;
@@ -427,8 +487,12 @@ describe('the publish pipeline', () => {
   it('a commit pushed from outside with invalid content fails its run, says why, and leaves the previous build live', async () => {
     await idle();
     const live = repo.head();
-    const entries = ((await (await fetch(`${service.url}/api/v1/entries`)).json())).total;
-    const bad = repo.commitOutside('main', [{ path: 'content/skills/python.md', content: '---\nname: Python\ncategory: snakes\n---\nBody.\n' }], 'bypass validation');
+    const entries = (await (await fetch(`${service.url}/api/v1/entries`)).json()).total;
+    const bad = repo.commitOutside(
+      'main',
+      [{ path: 'content/skills/python.md', content: '---\nname: Python\ncategory: snakes\n---\nBody.\n' }],
+      'bypass validation',
+    );
     const run = await eventually('the watcher to run the outside commit', () => {
       const r = service.services.pipeline.list('main', 5).find((x) => x.commit === bad);
       return r && (r.status === 'failure' || r.status === 'success') ? r : undefined;
@@ -436,10 +500,13 @@ describe('the publish pipeline', () => {
     assert.equal(run.status, 'failure');
     assert.match(run.error!, /build failed/);
     assert.match(run.error!, /content\/skills\/python\.md/, 'the run names the file');
-    assert.deepEqual(run.stages.map((s) => s.status), ['skipped', 'failure', 'cancelled']);
-    const health = (await (await fetch(`${service.url}/api/health`)).json());
+    assert.deepEqual(
+      run.stages.map((s) => s.status),
+      ['skipped', 'failure', 'cancelled'],
+    );
+    const health = await (await fetch(`${service.url}/api/health`)).json();
     assert.equal(health.content.commit, live, 'the previous build is still live');
-    assert.equal(((await (await fetch(`${service.url}/api/v1/entries`)).json())).total, entries);
+    assert.equal((await (await fetch(`${service.url}/api/v1/entries`)).json()).total, entries);
     const listed = assertOk(await api.get('/api/admin/deploys')).runs.find((r: any) => r.commit === bad);
     assert.match(listed.error, /python\.md/);
 
@@ -448,7 +515,7 @@ describe('the publish pipeline', () => {
     // …and the repair publishes again.
     const fixed = assertOk(await api.put({ path: 'content/skills/python.md', content: skillFile('Python', 'Repaired.'), message: 'Repair python' }));
     await idle();
-    assert.equal(((await (await fetch(`${service.url}/api/health`)).json())).content.commit, fixed.commit.sha);
+    assert.equal((await (await fetch(`${service.url}/api/health`)).json()).content.commit, fixed.commit.sha);
   });
 
   it('keeps run records on disk, one JSON file per run', async () => {

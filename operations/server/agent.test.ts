@@ -72,7 +72,10 @@ describe('POST /api/chat', () => {
       text += decoder.decode(value, { stream: true });
     }
     const { events, answer } = parseEvents(text);
-    assert.deepEqual(events.map((e) => `${e.type}:${e.name ?? ''}`), ['tool:search_subject', 'tool-result:search_subject', 'tool:get_entry', 'tool-result:get_entry', 'done:']);
+    assert.deepEqual(
+      events.map((e) => `${e.type}:${e.name ?? ''}`),
+      ['tool:search_subject', 'tool-result:search_subject', 'tool:get_entry', 'tool-result:get_entry', 'done:'],
+    );
     assert.equal(events[0].input.query, 'hotel guest assistant');
     assert.ok(events[1].sources.includes('concierge-copilot'));
     assert.deepEqual(events[3].sources, ['concierge-copilot']);
@@ -86,8 +89,16 @@ describe('POST /api/chat', () => {
     const sent = model.requests.slice(before);
     assert.equal(sent.length, 3, 'three model calls: two tool steps and the answer');
     const tools = sent[0]!.body.tools.map((t: any) => t.function.name).sort();
-    assert.deepEqual(tools, agentOperations(operations).map((op) => op.name).sort());
-    assert.ok(tools.every((name: string) => !name.startsWith('admin_')), 'no admin tool is ever offered');
+    assert.deepEqual(
+      tools,
+      agentOperations(operations)
+        .map((op) => op.name)
+        .sort(),
+    );
+    assert.ok(
+      tools.every((name: string) => !name.startsWith('admin_')),
+      'no admin tool is ever offered',
+    );
     assert.equal(sent[0]!.body.model, 'gpt-4o-mini');
     assert.match(sent[0]!.body.messages[0].content, /answer only from what the tools returned/i);
     const toolMessage = sent[2]!.body.messages.find((m: any) => m.role === 'tool');
@@ -117,14 +128,25 @@ describe('POST /api/chat', () => {
       [{ messages: [{ role: 'system', content: 'x' }] }, '/messages/0/role'],
       [{ messages: [{ role: 'user', content: 'x' }], locale: 'de' }, '/locale'],
       [{ messages: [{ role: 'user', content: 'x' }], events: 'yes' }, '/events'],
-      [{ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y' }] }, '/messages/1/role'],
+      [
+        {
+          messages: [
+            { role: 'user', content: 'x' },
+            { role: 'assistant', content: 'y' },
+          ],
+        },
+        '/messages/1/role',
+      ],
     ];
     for (const [body, pointer] of cases) {
       const res = await chat(body);
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
-      const error = (await res.json());
+      const error = await res.json();
       assert.equal(error.code, 'bad_request');
-      assert.ok(error.errors.some((p: any) => p.pointer === pointer), `${pointer} in ${JSON.stringify(error.errors)}`);
+      assert.ok(
+        error.errors.some((p: any) => p.pointer === pointer),
+        `${pointer} in ${JSON.stringify(error.errors)}`,
+      );
     }
     const malformed = await service.get('/api/chat', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"messages": [' });
     assert.equal(malformed.status, 400);
@@ -141,7 +163,7 @@ describe('POST /api/chat', () => {
     }
     const limited = await chat({ messages: [{ role: 'user', content: 'one more' }] }, ip);
     assert.equal(limited.status, 429);
-    assert.equal(((await limited.json())).code, 'rate_limited');
+    assert.equal((await limited.json()).code, 'rate_limited');
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     const other = await chat({ messages: [{ role: 'user', content: 'another visitor' }] }, freshIp());
     assert.equal(other.status, 200, 'another address has its own budget');
@@ -188,21 +210,39 @@ describe('POST /api/chat', () => {
 
 describe('ask_subject', () => {
   it('answers over REST with the answer, the locale and the sources', async () => {
-    model.script({ toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness' } }] }, { text: 'She maintains ragcheck (rag-evaluation-harness).' });
-    const res = await service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify({ question: 'What open source does Noa maintain?', locale: 'fr' }) });
+    model.script(
+      { toolCalls: [{ name: 'get_entry', arguments: { slug: 'rag-evaluation-harness' } }] },
+      { text: 'She maintains ragcheck (rag-evaluation-harness).' },
+    );
+    const res = await service.get('/api/v1/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+      body: JSON.stringify({ question: 'What open source does Noa maintain?', locale: 'fr' }),
+    });
     assert.equal(res.status, 200);
-    const body = (await res.json());
+    const body = await res.json();
     operations.find((op) => op.name === 'ask_subject')!.output.parse(body);
     assert.equal(body.locale, 'fr');
     assert.match(body.answer, /ragcheck/);
-    assert.deepEqual(body.sources.map((s: any) => s.slug), ['rag-evaluation-harness']);
+    assert.deepEqual(
+      body.sources.map((s: any) => s.slug),
+      ['rag-evaluation-harness'],
+    );
     assert.equal(res.headers.get('ratelimit-policy'), '20;w=60');
     assert.match(res.headers.get('ratelimit')!, /^limit=20, remaining=19, reset=\d+$/);
   });
 
   it('rejects a question over 2000 characters and history over 16 messages', async () => {
-    for (const body of [{ question: 'x'.repeat(2001) }, { question: 'ok', history: Array.from({ length: 17 }, () => ({ role: 'user', content: 'x' })) }, { question: '' }]) {
-      const res = await service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify(body) });
+    for (const body of [
+      { question: 'x'.repeat(2001) },
+      { question: 'ok', history: Array.from({ length: 17 }, () => ({ role: 'user', content: 'x' })) },
+      { question: '' },
+    ]) {
+      const res = await service.get('/api/v1/ask', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+        body: JSON.stringify(body),
+      });
       assert.equal(res.status, 400);
     }
   });
@@ -211,7 +251,11 @@ describe('ask_subject', () => {
     const ip = freshIp();
     model.fallback = { text: 'ok' };
     for (let i = 0; i < 10; i++) {
-      const res = await service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip }, body: JSON.stringify({ question: `q${i}` }) });
+      const res = await service.get('/api/v1/ask', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+        body: JSON.stringify({ question: `q${i}` }),
+      });
       assert.equal(res.status, 200);
     }
     const client = new Client({ name: 'test', version: '1' });
@@ -223,7 +267,11 @@ describe('ask_subject', () => {
     const mcpLimited = await client.callTool({ name: 'ask_subject', arguments: { question: 'one more' } });
     assert.equal(mcpLimited.isError, true);
     assert.equal(JSON.parse((mcpLimited.content as any)[0].text).code, 'rate_limited');
-    const restLimited = await service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip }, body: JSON.stringify({ question: 'and another' }) });
+    const restLimited = await service.get('/api/v1/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+      body: JSON.stringify({ question: 'and another' }),
+    });
     assert.equal(restLimited.status, 429);
     assert.ok(Number(restLimited.headers.get('retry-after')) > 0);
     assert.match(restLimited.headers.get('ratelimit')!, /remaining=0/);
@@ -234,9 +282,13 @@ describe('ask_subject', () => {
 describe('POST /api/transcribe', () => {
   it('sends the audio to /audio/transcriptions with the transcription model and returns the text', async () => {
     const audio = Buffer.from('RIFF fake audio bytes for the test').toString('base64');
-    const res = await service.get('/api/transcribe', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify({ audio, locale: 'en' }) });
+    const res = await service.get('/api/transcribe', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+      body: JSON.stringify({ audio, locale: 'en' }),
+    });
     assert.equal(res.status, 200);
-    const body = (await res.json());
+    const body = await res.json();
     assert.equal(body.text, model.transcript);
     const request = model.requests.find((r) => r.path.endsWith('/audio/transcriptions'))!;
     assert.match(request.raw, /whisper-1/);
@@ -244,7 +296,12 @@ describe('POST /api/transcribe', () => {
   });
 
   it('rejects bad base64 with 400 and more than 10 MB with 413', async () => {
-    const post = (body: unknown) => service.get('/api/transcribe', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      service.get('/api/transcribe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+        body: JSON.stringify(body),
+      });
     assert.equal((await post({ audio: 'not base64!!' })).status, 400);
     assert.equal((await post({})).status, 400);
     assert.equal((await post({ audio: 'AAAA', mimeType: 'video/mp4' })).status, 400);
@@ -255,12 +312,18 @@ describe('POST /api/transcribe', () => {
 describe('admin_ai_edit', () => {
   it('returns the proposal, a unified diff and validation problems, and never commits', async () => {
     const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
-    const saved = (await (await service.get('/api/admin/file?slug=concierge-copilot', { headers: auth })).json());
+    const saved = await (await service.get('/api/admin/file?slug=concierge-copilot', { headers: auth })).json();
     const head = await service.services.repo.head('main');
-    model.script({ text: '```markdown\n' + saved.content.replace('title: "Concierge Copilot: an LLM assistant for hotel guests"', 'title: "Concierge Copilot"') + '\n```' });
-    const res = await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ slug: 'concierge-copilot', instruction: 'Shorten the title.' }) });
+    model.script({
+      text: '```markdown\n' + saved.content.replace('title: "Concierge Copilot: an LLM assistant for hotel guests"', 'title: "Concierge Copilot"') + '\n```',
+    });
+    const res = await service.get('/api/admin/ai-edit', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ slug: 'concierge-copilot', instruction: 'Shorten the title.' }),
+    });
     assert.equal(res.status, 200);
-    const body = (await res.json());
+    const body = await res.json();
     assert.equal(body.path, 'content/corpus/projects/concierge-copilot.md');
     assert.equal(body.baseSha, saved.sha);
     assert.match(body.diff, /^-title: "Concierge Copilot: an LLM assistant for hotel guests"$/m);
@@ -269,7 +332,9 @@ describe('admin_ai_edit', () => {
     assert.ok(!body.proposed.includes('```'));
 
     model.script({ text: saved.content.replace(/^tags: .*$/m, 'tags: [cooking]') });
-    const invalid = (await (await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ path: body.path, instruction: 'Tag it cooking.' }) })).json());
+    const invalid = await (
+      await service.get('/api/admin/ai-edit', { method: 'POST', headers: auth, body: JSON.stringify({ path: body.path, instruction: 'Tag it cooking.' }) })
+    ).json();
     assert.ok(invalid.problems.some((p: any) => p.pointer === '/tags/0'));
     assert.equal(await service.services.repo.head('main'), head, 'nothing was committed');
     const prompt = model.requests[model.requests.length - 1]!.body.messages.map((m: any) => m.content).join('\n');
@@ -284,12 +349,14 @@ describe('the translate stage', () => {
     const { staleTranslations } = await import('./translate.server.ts');
     const { loadContent } = await import('../content/tree.ts');
     // Change the English of one entry on dev: its six translations become stale.
-    const file = (await (await service.get('/api/admin/file?slug=wallet-onboarding-kit&branch=dev', { headers: auth })).json());
+    const file = await (await service.get('/api/admin/file?slug=wallet-onboarding-kit&branch=dev', { headers: auth })).json();
     const changed = file.content.replace(/^keyResult: .*$/m, 'keyResult: "Median time to a first testnet transaction fell from three hours to 20 minutes."');
     const { texts } = await service.services.repo.filesAt(await service.services.repo.head('dev'));
     const after = new Map(texts);
     after.set(file.path, changed);
-    const expected = staleTranslations(loadContent(after).model!).map((j) => j.sourcePath.replace(/^content\//, `content/i18n/${j.locale}/`)).sort();
+    const expected = staleTranslations(loadContent(after).model!)
+      .map((j) => j.sourcePath.replace(/^content\//, `content/i18n/${j.locale}/`))
+      .sort();
     assert.ok(expected.includes('content/i18n/ja/corpus/projects/wallet-onboarding-kit.md'));
 
     // The scripted translator echoes each English field it is sent, marked, as its structured output.
@@ -298,7 +365,11 @@ describe('the translate stage', () => {
       return { json: Object.fromEntries(Object.entries(english).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => `[t] ${x}`) : `[t] ${v}`])) };
     };
 
-    const write = await service.get('/api/admin/file', { method: 'PUT', headers: auth, body: JSON.stringify({ path: file.path, content: changed, message: 'New key result', branch: 'dev', sha: file.sha }) });
+    const write = await service.get('/api/admin/file', {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ path: file.path, content: changed, message: 'New key result', branch: 'dev', sha: file.sha }),
+    });
     assert.equal(write.status, 200);
     await service.services.pipeline.idle();
     const run = service.services.pipeline.list('dev', 1)[0]!;
@@ -307,11 +378,14 @@ describe('the translate stage', () => {
     assert.equal(translate.status, 'success');
     const headAfter = await service.services.repo.head('dev');
     assert.equal(run.commit, headAfter, 'the run built the translation commit');
-    const touched = contentGit(service.dataDir).changes(headAfter).map((line) => line.replace(/^[AMD] /, '')).sort();
+    const touched = contentGit(service.dataDir)
+      .changes(headAfter)
+      .map((line) => line.replace(/^[AMD] /, ''))
+      .sort();
     assert.deepEqual(touched, expected, 'exactly the stale and missing translations were written');
     const ja = (await service.services.repo.readFile('dev', 'content/i18n/ja/corpus/projects/wallet-onboarding-kit.md')).content;
     assert.match(ja, /\[t\] Median time to a first testnet transaction fell from three hours to 20 minutes\./);
-    const served = (await (await fetch(`${service.devUrl}/api/v1/entries/wallet-onboarding-kit?locale=ja`)).json());
+    const served = await (await fetch(`${service.devUrl}/api/v1/entries/wallet-onboarding-kit?locale=ja`)).json();
     assert.equal(served.translated, true);
   });
 });

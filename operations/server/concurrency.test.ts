@@ -20,12 +20,16 @@ before(async () => {
 });
 after(() => service.stop());
 
-const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json())).content.commit as string;
+const servedCommit = async (base: string) => (await (await fetch(`${base}/api/health`)).json()).content.commit as string;
 
 describe('concurrent writers', () => {
   it('50 writers to 50 different files: 50 commits in a line, every file present, fsck clean', { timeout: 120_000 }, async () => {
     const base = repo.head();
-    const writes = Array.from({ length: 50 }, (_, i) => ({ path: `content/skills/concurrent-${String(i).padStart(2, '0')}.md`, content: skillFile(`Concurrent ${i}`), message: `writer ${i}` }));
+    const writes = Array.from({ length: 50 }, (_, i) => ({
+      path: `content/skills/concurrent-${String(i).padStart(2, '0')}.md`,
+      content: skillFile(`Concurrent ${i}`),
+      message: `writer ${i}`,
+    }));
     const answers = await Promise.all(writes.map((w) => api.put(w)));
     for (const answer of answers) assertOk(answer);
     const shas = answers.map((a) => a.body.commit.sha as string);
@@ -35,13 +39,22 @@ describe('concurrent writers', () => {
     assert.equal(history.length, 50);
     assert.deepEqual(history.map((c) => c.sha).sort(), [...shas].sort(), 'exactly the answered commits, nothing else');
     const bySha = new Map(history.map((c) => [c.sha, c]));
-    history.forEach((c, i) => assert.deepEqual(c.parents, i + 1 < history.length ? [history[i + 1]!.sha] : [base], 'linear history: one parent, the previous commit'));
+    history.forEach((c, i) =>
+      assert.deepEqual(c.parents, i + 1 < history.length ? [history[i + 1]!.sha] : [base], 'linear history: one parent, the previous commit'),
+    );
     answers.forEach((answer, i) => {
       const commit = bySha.get(answer.body.commit.sha)!;
       assert.deepEqual(commit.changes, [`A ${writes[i]!.path}`], 'each commit holds its own write only');
       assert.equal(commit.subject, writes[i]!.message);
     });
-    assert.deepEqual(repo.showMany('main', writes.map((w) => w.path)), writes.map((w) => w.content), 'every file present, byte for byte');
+    assert.deepEqual(
+      repo.showMany(
+        'main',
+        writes.map((w) => w.path),
+      ),
+      writes.map((w) => w.content),
+      'every file present, byte for byte',
+    );
 
     const { status, output } = repo.fsck();
     assert.equal(status, 0, output);
@@ -49,9 +62,12 @@ describe('concurrent writers', () => {
     assert.equal(await servedCommit(service.url), repo.head(), 'the newest commit is the one published');
     const runs = service.services.pipeline.list('main', 200).filter((r) => shas.includes(r.commit));
     assert.equal(runs.length, 50, 'a run for every commit');
-    assert.ok(runs.every((r) => r.status === 'success' || (r.status === 'cancelled' && /superseded/.test(r.error ?? ''))), 'older queued runs are superseded, none fails');
+    assert.ok(
+      runs.every((r) => r.status === 'success' || (r.status === 'cancelled' && /superseded/.test(r.error ?? ''))),
+      'older queued runs are superseded, none fails',
+    );
     const entries = await fetch(`${service.url}/api/admin/files?dir=content/skills`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-    const listed = ((await entries.json())).files.map((f: any) => f.path);
+    const listed = (await entries.json()).files.map((f: any) => f.path);
     for (const w of writes) assert.ok(listed.includes(w.path));
   });
 
@@ -78,7 +94,9 @@ describe('concurrent writers', () => {
   it('8 writers to one file without a base sha: all succeed one after another, the last wins, none is lost from history', { timeout: 120_000 }, async () => {
     const path = 'content/skills/sql.md';
     const head = repo.head();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.put({ path, content: skillFile('SQL', `Version ${i}.`), message: `version ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.put({ path, content: skillFile('SQL', `Version ${i}.`), message: `version ${i}` })),
+    );
     for (const answer of answers) assertOk(answer);
     assert.equal(repo.count(`${head}..main`), 8);
     const last = repo.git(['log', '-1', '--format=%s', 'main']);
@@ -94,19 +112,29 @@ describe('concurrent writers', () => {
       message: `mixed ${i}`,
       branch: i % 2 ? 'dev' : 'main',
     }));
-    const answers = await Promise.all([
-      ...writes.map((w) => api.put(w)),
-      api.post('/api/admin/promote', {}),
-      api.post('/api/admin/promote', {}),
-    ]);
+    const answers = await Promise.all([...writes.map((w) => api.put(w)), api.post('/api/admin/promote', {}), api.post('/api/admin/promote', {})]);
     for (const answer of answers) assert.equal(answer.status, 200, answer.text);
     const final = assertOk(await api.post('/api/admin/promote', {}));
     assert.ok(final.merged || repo.isAncestor(repo.head('dev'), repo.head()));
     for (const branch of ['main', 'dev']) {
       const own = writes.filter((w) => w.branch === branch);
-      assert.deepEqual(repo.showMany(branch, own.map((w) => w.path)), own.map((w) => w.content), `the writes to ${branch}`);
+      assert.deepEqual(
+        repo.showMany(
+          branch,
+          own.map((w) => w.path),
+        ),
+        own.map((w) => w.content),
+        `the writes to ${branch}`,
+      );
     }
-    assert.deepEqual(repo.showMany('main', writes.map((w) => w.path)), writes.map((w) => w.content), 'all promoted to main');
+    assert.deepEqual(
+      repo.showMany(
+        'main',
+        writes.map((w) => w.path),
+      ),
+      writes.map((w) => w.content),
+      'all promoted to main',
+    );
     assert.ok(repo.isAncestor(repo.head('dev'), repo.head()), 'main contains all of dev');
     const { status, output } = repo.fsck();
     assert.equal(status, 0, output);

@@ -4,9 +4,7 @@ import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const Url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
-const Flag = z
-  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
-  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+const Flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', '']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
 const EnvSchema = z
   .object({
@@ -17,7 +15,10 @@ const EnvSchema = z
     CONTENT_DIR: z.string().min(1).default('content'),
     REPO_BACKEND: z.enum(['local', 'github']).default('local'),
     GITHUB_TOKEN: z.string().optional(),
-    GITHUB_REPOSITORY: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name').optional(),
+    GITHUB_REPOSITORY: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name')
+      .optional(),
     GITHUB_API_URL: Url.default('https://api.github.com'),
     BASE_URL: Url.optional(),
     DEV_URL: Url.optional(),
@@ -58,7 +59,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'environment');
     const got = cleaned[name];
     const secret = /TOKEN|SECRET|KEY/.test(name);
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${got !== undefined && !secret ? ` (got "${got}")` : ''}`);
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${got !== undefined && !secret ? ` (got "${got}")` : ''}`,
+    );
   }
   const parsed = result.data;
   return {

@@ -34,12 +34,19 @@ describe('loadConfig', () => {
       [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
     ];
     for (const [env, pattern] of cases) {
-      assert.throws(() => loadConfig(env), (e: Error) => e instanceof ConfigError && pattern.test(e.message) && !e.message.includes('\n'), JSON.stringify(env));
+      assert.throws(
+        () => loadConfig(env),
+        (e: Error) => e instanceof ConfigError && pattern.test(e.message) && !e.message.includes('\n'),
+        JSON.stringify(env),
+      );
     }
   });
 
   it('never echoes a secret value', () => {
-    assert.throws(() => loadConfig({ ADMIN_TOKEN: 'short-secret' }), (e: Error) => /ADMIN_TOKEN/.test(e.message) && !e.message.includes('short-secret'));
+    assert.throws(
+      () => loadConfig({ ADMIN_TOKEN: 'short-secret' }),
+      (e: Error) => /ADMIN_TOKEN/.test(e.message) && !e.message.includes('short-secret'),
+    );
   });
 
   it('treats an empty variable as unset and knows when a model is configured', () => {

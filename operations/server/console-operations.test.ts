@@ -22,14 +22,18 @@ after(async () => {
 });
 
 const history = async (query: string) => adminHistory.output.parse(assertOk(await api.get(`/api/admin/history?${query}`)));
-const write = async (path: string, content: string, message: string, branch = 'dev') => assertOk(await api.put({ path, content, message, branch })).commit.sha as string;
+const write = async (path: string, content: string, message: string, branch = 'dev') =>
+  assertOk(await api.put({ path, content, message, branch })).commit.sha as string;
 
 describe('admin_history GET /api/admin/history', () => {
   it('lists a branch’s commits newest first, with author, time and the files each changed', async () => {
     const first = await write('content/skills/history-one.md', skillFile('History one'), 'Add history one');
     const second = await write('content/skills/history-two.md', skillFile('History two'), 'Add history two');
     const { commits } = await history('branch=dev&limit=5');
-    assert.deepEqual(commits.slice(0, 2).map((c) => c.sha), [second, first]);
+    assert.deepEqual(
+      commits.slice(0, 2).map((c) => c.sha),
+      [second, first],
+    );
     assert.deepEqual(commits[0]!.files, ['content/skills/history-two.md']);
     assert.equal(commits[0]!.message, 'Add history two');
     assert.equal(commits[0]!.parents[0], first);
@@ -43,14 +47,25 @@ describe('admin_history GET /api/admin/history', () => {
     const shas: string[] = [];
     for (let i = 1; i <= 5; i++) shas.unshift(await write(path, skillFile(`Paged ${i}`), `Paged ${i}`));
     const page1 = await history(`branch=dev&path=${path}&limit=2`);
-    assert.deepEqual(page1.commits.map((c) => c.sha), shas.slice(0, 2));
+    assert.deepEqual(
+      page1.commits.map((c) => c.sha),
+      shas.slice(0, 2),
+    );
     assert.ok(page1.commits.every((c) => c.files.includes(path)));
     await write('content/skills/history-other.md', skillFile('Other'), 'Something else meanwhile');
     await write(path, skillFile('Paged 6'), 'Paged 6');
     const page2 = await history(`branch=dev&path=${path}&limit=2&cursor=${page1.next}`);
-    assert.deepEqual(page2.commits.map((c) => c.sha), shas.slice(2, 4), 'the next page continues where the first ended');
+    assert.deepEqual(
+      page2.commits.map((c) => c.sha),
+      shas.slice(2, 4),
+      'the next page continues where the first ended',
+    );
     const page3 = await history(`branch=dev&path=${path}&limit=2&cursor=${page2.next}`);
-    assert.deepEqual(page3.commits.map((c) => c.sha), [shas[4]], 'the commit that made the file is the last one of its history');
+    assert.deepEqual(
+      page3.commits.map((c) => c.sha),
+      [shas[4]],
+      'the commit that made the file is the last one of its history',
+    );
     assert.equal(page3.next, null);
     assertError(await api.get('/api/admin/history?cursor=not-a-cursor'), 400, 'bad_request');
     assertError(await api.get('/api/admin/history?path=../etc/passwd'), 403, 'forbidden_path');

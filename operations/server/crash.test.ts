@@ -35,16 +35,16 @@ async function start(dataDir: string, env: Record<string, string> = {}) {
 const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 async function put(url: string, path: string, content: string, message: string) {
   const res = await fetch(`${url}/api/admin/file`, { method: 'PUT', headers: auth, body: JSON.stringify({ path, content, message }) });
-  return { status: res.status, body: (await res.json()) };
+  return { status: res.status, body: await res.json() };
 }
 async function runs(url: string): Promise<any[]> {
   const res = await fetch(`${url}/api/admin/deploys?limit=100`, { headers: auth });
   assert.equal(res.status, 200);
-  return ((await res.json())).runs;
+  return (await res.json()).runs;
 }
 const waitForSuccess = (url: string, commit: string) =>
   eventually(`a successful run of ${commit.slice(0, 7)}`, async () => (await runs(url)).find((r) => r.commit === commit && r.status === 'success'), 60_000);
-const health = async (url: string) => (await (await fetch(`${url}/api/health`)).json());
+const health = async (url: string) => await (await fetch(`${url}/api/health`)).json();
 
 /**
  * Reads the public API in a loop and records anything that is not a complete build: an error status,
@@ -61,8 +61,8 @@ function pollReaders(url: string, allowed: { totals?: number[]; commits?: string
         const [list, h] = await Promise.all([fetch(`${url}/api/v1/entries`), fetch(`${url}/api/health`)]);
         if (stopped) break;
         if (list.status !== 200 || h.status !== 200) anomalies.push(`status ${list.status}/${h.status}`);
-        const body = (await list.json());
-        const report = (await h.json());
+        const body = await list.json();
+        const report = await h.json();
         if (body.entries.length !== body.total) anomalies.push(`a list of ${body.entries.length} says total ${body.total}`);
         if (allowed.totals && !allowed.totals.includes(body.total)) anomalies.push(`total ${body.total}`);
         if (allowed.minTotal !== undefined && body.total < allowed.minTotal) anomalies.push(`total ${body.total} < ${allowed.minTotal}`);
@@ -123,7 +123,11 @@ describe('kill -9 during a burst of writes', () => {
     // Three rounds, each killed at a different point of a burst of 30 concurrent writes.
     for (const [round, killAfter] of [3, 10, 20].entries()) {
       const readers = pollReaders(server.url, { minTotal: seedTotal });
-      const burst = Array.from({ length: 30 }, (_, i) => ({ path: `content/skills/burst-${round}-${String(i).padStart(2, '0')}.md`, content: skillFile(`Burst ${round} ${i}`), message: `burst ${round} ${i}` }));
+      const burst = Array.from({ length: 30 }, (_, i) => ({
+        path: `content/skills/burst-${round}-${String(i).padStart(2, '0')}.md`,
+        content: skillFile(`Burst ${round} ${i}`),
+        message: `burst ${round} ${i}`,
+      }));
       writes.push(...burst);
       let answeredNow = 0;
       const refused: string[] = [];
@@ -137,10 +141,14 @@ describe('kill -9 during a burst of writes', () => {
           () => undefined, // cut off by the kill: the outcome is unknown
         ),
       );
-      await eventually(`${killAfter} answered writes`, () => {
-        if (refused.length) throw new Error(refused[0]);
-        return answeredNow >= killAfter ? true : undefined;
-      }, 60_000);
+      await eventually(
+        `${killAfter} answered writes`,
+        () => {
+          if (refused.length) throw new Error(refused[0]);
+          return answeredNow >= killAfter ? true : undefined;
+        },
+        60_000,
+      );
       await readers.stop();
       await server.kill9();
       await Promise.all(inFlight);
@@ -158,10 +166,20 @@ describe('kill -9 during a burst of writes', () => {
       const history = repo.log(`${base}..main`);
       const inHistory = new Set(history.map((c) => c.sha));
       for (const write of answered) assert.ok(inHistory.has(write.sha), `answered commit ${write.sha} is in main's history`);
-      assert.deepEqual(repo.showMany('main', answered.map((w) => w.path)), answered.map((w) => w.content), 'every answered write is on main, byte for byte');
+      assert.deepEqual(
+        repo.showMany(
+          'main',
+          answered.map((w) => w.path),
+        ),
+        answered.map((w) => w.content),
+        'every answered write is on main, byte for byte',
+      );
       // Every commit since the start is one whole write: one added file holding exactly the content sent.
       for (const commit of history) assert.equal(commit.changes.length, 1, `${commit.sha}: ${commit.changes.join(', ')}`);
-      const stored = repo.showMany('main', writes.map((w) => w.path));
+      const stored = repo.showMany(
+        'main',
+        writes.map((w) => w.path),
+      );
       writes.forEach((w, i) => assert.ok(stored[i] === undefined || stored[i] === w.content, `${w.path} is either absent or whole`));
       assert.equal(stored.filter((text) => text !== undefined).length, history.length, 'one file per commit, no other change');
     }
@@ -198,7 +216,9 @@ describe('kill -9 during a pipeline run', () => {
     const next = second.body.commit.sha as string;
     await eventually('the build to reach git', () => (existsSync(git.hit) ? true : undefined));
     const runFiles = await readdir(join(dataDir, 'runs'));
-    const records = await Promise.all(runFiles.filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(dataDir, 'runs', f), 'utf8'))));
+    const records = await Promise.all(
+      runFiles.filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(dataDir, 'runs', f), 'utf8'))),
+    );
     const interrupted = records.find((r) => r.commit === next)!;
     assert.equal(interrupted.status, 'running');
     assert.equal(interrupted.stages.find((s: any) => s.name === 'build').status, 'running');

@@ -14,7 +14,10 @@ export interface OperationsLayer extends Implementation {
   agent: Agent;
 }
 
-export function implementOperations(services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>, options: Omit<ImplementOptions, 'rateLimits'>): OperationsLayer {
+export function implementOperations(
+  services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>,
+  options: Omit<ImplementOptions, 'rateLimits'>,
+): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
   // The agent's tools run through this very implementation, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, ctx: Parameters<Implementation['invoke']>[2]) =>

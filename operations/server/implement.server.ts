@@ -63,7 +63,11 @@ export interface ImplementOptions {
   logError: (message: string, error: unknown) => void;
 }
 
-export function implement<const Ops extends readonly AnyOperation[]>(operations: Ops, handlers: NoInfer<Handlers<Ops>>, options: ImplementOptions): Implementation {
+export function implement<const Ops extends readonly AnyOperation[]>(
+  operations: Ops,
+  handlers: NoInfer<Handlers<Ops>>,
+  options: ImplementOptions,
+): Implementation {
   const table = handlers as unknown as Record<string, (input: unknown, ctx: CallContext) => unknown>;
   for (const op of operations) if (typeof table[op.name] !== 'function') throw new Error(`Operation ${op.name} has no handler`);
 

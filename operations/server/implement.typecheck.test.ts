@@ -41,7 +41,9 @@ function typecheck(dir: string): Promise<string> {
     }),
   );
   return new Promise((resolve) => {
-    execFile(join(root, 'node_modules/.bin/tsc'), ['--noEmit', '-p', join(dir, 'tsconfig.json')], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (_error, stdout) => resolve(stdout));
+    execFile(join(root, 'node_modules/.bin/tsc'), ['--noEmit', '-p', join(dir, 'tsconfig.json')], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (_error, stdout) =>
+      resolve(stdout),
+    );
   });
 }
 

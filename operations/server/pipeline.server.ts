@@ -69,7 +69,11 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
   function newRun(branch: Branch, commit: string, retryOf?: string): Run {
     const id = `${now().replace(/[-:.TZ]/g, '')}-${String(counter++).padStart(4, '0')}-${randomBytes(3).toString('hex')}`;
     return {
-      id, branch, commit, status: 'queued', createdAt: now(),
+      id,
+      branch,
+      commit,
+      status: 'queued',
+      createdAt: now(),
       stages: STAGES.map((name) => ({ name, status: 'queued', startedAt: null, finishedAt: null })),
       ...(retryOf ? { retryOf } : {}),
     };
@@ -191,7 +195,10 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
       return enqueue(branch, commit);
     },
     list(branch: Branch, limit: number): Run[] {
-      return [...runs.values()].filter((r) => r.branch === branch).sort((a, b) => b.id.localeCompare(a.id)).slice(0, limit);
+      return [...runs.values()]
+        .filter((r) => r.branch === branch)
+        .sort((a, b) => b.id.localeCompare(a.id))
+        .slice(0, limit);
     },
     get: (id: string) => runs.get(id),
     /** Called with every saved state of every run (tests and waiting clients). */

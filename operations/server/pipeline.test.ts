@@ -63,7 +63,14 @@ describe('the pipeline', () => {
     await pipeline.idle();
     const done = pipeline.get(run.id)!;
     assert.equal(done.status, 'success');
-    assert.deepEqual(done.stages.map((s) => [s.name, s.status]), [['translate', 'skipped'], ['build', 'success'], ['deploy', 'success']]);
+    assert.deepEqual(
+      done.stages.map((s) => [s.name, s.status]),
+      [
+        ['translate', 'skipped'],
+        ['build', 'success'],
+        ['deploy', 'success'],
+      ],
+    );
     assert.equal(done.stages[0]!.note, 'no model in tests');
     assert.deepEqual(fake.deployed, [['main', 'c1']]);
     assert.deepEqual(JSON.parse(await readFile(join(dir, 'runs', `${run.id}.json`), 'utf8')), done);
@@ -84,7 +91,10 @@ describe('the pipeline', () => {
     const failed = pipeline.get(run.id)!;
     assert.equal(failed.status, 'failure');
     assert.match(failed.error!, /^build failed: content\/skills\/bad\.md/);
-    assert.deepEqual(failed.stages.map((s) => s.status), ['skipped', 'failure', 'cancelled']);
+    assert.deepEqual(
+      failed.stages.map((s) => s.status),
+      ['skipped', 'failure', 'cancelled'],
+    );
     assert.match(failed.stages[1]!.note!, /category/);
     assert.deepEqual(fake.deployed, [['main', 'good']], 'the previous build stays deployed');
     assert.ok(lines.some((l) => l.includes(run.id)));
@@ -106,7 +116,10 @@ describe('the pipeline', () => {
     assert.match(pipeline.get(b.id)!.error!, new RegExp(`superseded by run ${c.id}`));
     assert.equal(pipeline.get(c.id)!.status, 'success');
     assert.equal(pipeline.get(devRun.id)!.status, 'success', 'branches do not wait for each other');
-    assert.deepEqual(fake.deployed.filter(([branch]) => branch === 'main').map(([, c]) => c), ['a', 'c']);
+    assert.deepEqual(
+      fake.deployed.filter(([branch]) => branch === 'main').map(([, c]) => c),
+      ['a', 'c'],
+    );
   });
 
   it('ensure() queues a commit once, and never again once superseded (a stale head must not be published over a newer one)', async () => {
@@ -124,7 +137,11 @@ describe('the pipeline', () => {
     assert.equal(await pipeline.ensure('main', 'z'), undefined);
     assert.equal(await pipeline.ensure('main', 'x'), undefined);
     await pipeline.idle();
-    assert.deepEqual(fake.deployed.map(([, c]) => c), ['x', 'z'], 'the newest commit is the last one deployed');
+    assert.deepEqual(
+      fake.deployed.map(([, c]) => c),
+      ['x', 'z'],
+      'the newest commit is the last one deployed',
+    );
     assert.ok(await pipeline.ensure('dev', 'z'), 'per branch');
   });
 
@@ -144,22 +161,26 @@ describe('the pipeline', () => {
     assert.equal(pipeline.list('main', 10).length, 2);
   });
 
-  it('a run whose record cannot be saved (full disk, broken folder) ends as failed instead of hanging or crashing the process', { timeout: 20_000 }, async () => {
-    const dir = await tempDir();
-    const fake = fakeSteps();
-    const lines: string[] = [];
-    const pipeline = await createPipeline(dir, fake.steps, (line) => lines.push(line));
-    fake.hold('c1');
-    const run = await pipeline.enqueue('main', 'c1');
-    await until(() => fake.isWaiting('c1'));
-    await rm(join(dir, 'runs'), { recursive: true });
-    await writeFile(join(dir, 'runs'), 'not a folder'); // every later save fails
-    fake.release('c1');
-    await pipeline.idle();
-    assert.equal(pipeline.get(run.id)!.status, 'failure');
-    assert.match(pipeline.get(run.id)!.error!, /could not be saved/);
-    assert.ok(lines.some((l) => l.includes(run.id)));
-  });
+  it(
+    'a run whose record cannot be saved (full disk, broken folder) ends as failed instead of hanging or crashing the process',
+    { timeout: 20_000 },
+    async () => {
+      const dir = await tempDir();
+      const fake = fakeSteps();
+      const lines: string[] = [];
+      const pipeline = await createPipeline(dir, fake.steps, (line) => lines.push(line));
+      fake.hold('c1');
+      const run = await pipeline.enqueue('main', 'c1');
+      await until(() => fake.isWaiting('c1'));
+      await rm(join(dir, 'runs'), { recursive: true });
+      await writeFile(join(dir, 'runs'), 'not a folder'); // every later save fails
+      fake.release('c1');
+      await pipeline.idle();
+      assert.equal(pipeline.get(run.id)!.status, 'failure');
+      assert.match(pipeline.get(run.id)!.error!, /could not be saved/);
+      assert.ok(lines.some((l) => l.includes(run.id)));
+    },
+  );
 
   it('after a crash, marks a run that was running as failed, queues it again and finishes it', async () => {
     const dir = await tempDir();
@@ -175,7 +196,14 @@ describe('the pipeline', () => {
         { name: 'deploy', status: 'queued', startedAt: null, finishedAt: null },
       ],
     };
-    const waiting: Run = { ...crashed, id: '20260101000000001-0001-bbbbbb', branch: 'dev', commit: 'd9', status: 'queued', stages: crashed.stages.map((s) => ({ ...s, status: 'queued', startedAt: null, finishedAt: null })) };
+    const waiting: Run = {
+      ...crashed,
+      id: '20260101000000001-0001-bbbbbb',
+      branch: 'dev',
+      commit: 'd9',
+      status: 'queued',
+      stages: crashed.stages.map((s) => ({ ...s, status: 'queued', startedAt: null, finishedAt: null })),
+    };
     await mkdir(join(dir, 'runs'), { recursive: true });
     await writeFile(join(dir, 'runs', `${crashed.id}.json`), JSON.stringify(crashed));
     await writeFile(join(dir, 'runs', `${waiting.id}.json`), JSON.stringify(waiting));
@@ -187,12 +215,18 @@ describe('the pipeline', () => {
     const old = pipeline.get(crashed.id)!;
     assert.equal(old.status, 'failure');
     assert.match(old.error!, /interrupted/);
-    assert.deepEqual(old.stages.map((s) => s.status), ['skipped', 'cancelled', 'cancelled']);
+    assert.deepEqual(
+      old.stages.map((s) => s.status),
+      ['skipped', 'cancelled', 'cancelled'],
+    );
     const retry = pipeline.list('main', 10).find((r) => r.retryOf === crashed.id)!;
     assert.equal(retry.commit, 'c9');
     assert.equal(retry.status, 'success');
     assert.equal(pipeline.get(waiting.id)!.status, 'success', 'queued work resumes');
-    assert.deepEqual(fake.deployed.sort(), [['dev', 'd9'], ['main', 'c9']]);
+    assert.deepEqual(fake.deployed.sort(), [
+      ['dev', 'd9'],
+      ['main', 'c9'],
+    ]);
     const onDisk = JSON.parse(await readFile(join(dir, 'runs', `${crashed.id}.json`), 'utf8'));
     assert.equal(onDisk.status, 'failure');
   });

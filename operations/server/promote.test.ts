@@ -26,7 +26,7 @@ after(async () => {
 
 const idle = () => service.services.pipeline.idle();
 const entryStatus = async (base: string, slug: string) => (await fetch(`${base}/api/v1/entries/${slug}`)).status;
-const servedCommit = async (base: string) => ((await (await fetch(`${base}/api/health`)).json())).content.commit as string;
+const servedCommit = async (base: string) => (await (await fetch(`${base}/api/health`)).json()).content.commit as string;
 const promote = (body: Record<string, unknown> = {}) => api.post('/api/admin/promote', body);
 
 describe('the dev preview', () => {
@@ -41,7 +41,7 @@ describe('the dev preview', () => {
     assert.equal(await entryStatus(service.url, 'preview-only'), 404);
     assert.equal(await servedCommit(service.devUrl), result.commit.sha);
     assert.notEqual(await servedCommit(service.url), result.commit.sha);
-    const entry = (await (await fetch(`${service.devUrl}/api/v1/entries/preview-only`)).json());
+    const entry = await (await fetch(`${service.devUrl}/api/v1/entries/preview-only`)).json();
     assert.ok(entry.url.startsWith('http://dev.vitae.test/'), 'links point at the dev site');
     // Admin reads take the branch; by slug they resolve through that branch's live build.
     assert.equal(assertOk(await api.get('/api/admin/file?slug=preview-only&branch=dev')).path, path);
@@ -155,12 +155,21 @@ describe('admin_promote POST /api/admin/promote', () => {
     assertOk(await api.put({ path: 'content/skills/shared-skill.md', content: skillFile('Shared skill'), message: 'add shared', branch: 'dev' }));
     assertOk(await promote());
     assertOk(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/skills/shared-skill.md', message: 'drop shared', branch: 'dev' } }));
-    assertOk(await api.put({ path: 'content/corpus/projects/uses-shared.md', content: projectFile('Uses shared', { skills: ['shared-skill'] }), message: 'use shared' }));
+    assertOk(
+      await api.put({
+        path: 'content/corpus/projects/uses-shared.md',
+        content: projectFile('Uses shared', { skills: ['shared-skill'] }),
+        message: 'use shared',
+      }),
+    );
     await idle();
     const main = repo.head();
     const dev = repo.head('dev');
     const body = assertError(await promote(), 422, 'invalid');
-    assert.ok(body.errors.some((p: any) => p.path === 'content/corpus/projects/uses-shared.md' && p.pointer?.startsWith('/skills')), JSON.stringify(body.errors));
+    assert.ok(
+      body.errors.some((p: any) => p.path === 'content/corpus/projects/uses-shared.md' && p.pointer?.startsWith('/skills')),
+      JSON.stringify(body.errors),
+    );
     assert.equal(repo.head(), main);
     assert.equal(repo.head('dev'), dev);
   });
@@ -184,7 +193,10 @@ describe('admin_promote POST /api/admin/promote', () => {
     assertOk(await api.put({ path: 'content/skills/main-moves.md', content: skillFile('Main moves'), message: 'diverge' }));
     const diverged = repo.head();
     const body = assertError(await promote(), 422, 'invalid'); // merge commit
-    assert.ok(body.errors.some((p: any) => p.path === 'content/skills/link.md'), JSON.stringify(body.errors));
+    assert.ok(
+      body.errors.some((p: any) => p.path === 'content/skills/link.md'),
+      JSON.stringify(body.errors),
+    );
     assert.equal(repo.head(), diverged);
     assert.notEqual(diverged, main);
     assert.equal(repo.head('dev'), linked);

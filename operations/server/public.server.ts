@@ -14,7 +14,9 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
     list_experience(input, { branch }) {
       const entries = corpus
         .build(branch)
-        .locales[input.locale].entries.filter((e) => (!input.tag || e.tags.includes(input.tag)) && (!input.lens || e.lenses.includes(input.lens)) && (!input.kind || e.kind === input.kind))
+        .locales[input.locale].entries.filter(
+          (e) => (!input.tag || e.tags.includes(input.tag)) && (!input.lens || e.lenses.includes(input.lens)) && (!input.kind || e.kind === input.kind),
+        )
         .map(({ overview, contributions, achievements, whyItMatters, keyResults, skills, proofLinks, ...short }) => short);
       return { entries, total: entries.length };
     },

@@ -16,7 +16,11 @@ before(async () => {
 after(() => model.close());
 
 const ask = (service: TestService, headers: Record<string, string> = {}) =>
-  service.get('/api/v1/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ question: 'Where is Noa based?' }) });
+  service.get('/api/v1/ask', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ question: 'Where is Noa based?' }),
+  });
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -97,9 +97,15 @@ export async function openServices(config: Config, log: (line: string) => void):
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
     const { tree, texts } = await localRepo.filesAt(commit);
     const { model, problems } = loadContent(texts);
-    for (const entry of tree) if (entry.mode !== '100644' && entry.mode !== '100755') problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+    for (const entry of tree)
+      if (entry.mode !== '100644' && entry.mode !== '100755')
+        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
     if (!model || problems.length) {
-      throw new AppError('invalid', `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, { errors: problems });
+      throw new AppError(
+        'invalid',
+        `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
+        { errors: problems },
+      );
     }
     return createBuild(model, { commit, siteUrl: urls.of(branch) });
   }
@@ -154,7 +160,9 @@ export async function openServices(config: Config, log: (line: string) => void):
   await watch();
   let watching: Promise<void> | undefined;
   const timer = setInterval(() => {
-    watching ??= watch().catch(() => {}).finally(() => (watching = undefined));
+    watching ??= watch()
+      .catch(() => {})
+      .finally(() => (watching = undefined));
   }, WATCH_INTERVAL_MS);
   timer.unref();
 

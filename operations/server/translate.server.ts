@@ -60,7 +60,11 @@ export function staleTranslations(model: ContentModel): TranslationJob[] {
       if (locale === 'en') continue;
       const existing = model.translations.get(source.path)?.get(locale);
       if (existing && !existing.stale) continue;
-      const fields = Object.fromEntries(translatableFields[source.kind].filter((f) => source.fields[f] !== undefined && f !== 'organisation' && f !== 'location').map((f) => [f, source.fields[f]]));
+      const fields = Object.fromEntries(
+        translatableFields[source.kind]
+          .filter((f) => source.fields[f] !== undefined && f !== 'organisation' && f !== 'location')
+          .map((f) => [f, source.fields[f]]),
+      );
       jobs.push({ kind: source.kind, sourcePath: source.path, locale, fields, body: source.body, hash: source.hash });
     }
   }
@@ -134,5 +138,9 @@ export async function translateBranch(repo: ContentRepo, model: LanguageModel | 
   changes.sort((a, b) => a.path.localeCompare(b.path));
   // The branch may have moved since `commit`; the commit is validated and compare-and-swapped like any write.
   const outcome = await repo.commit(branch, changes, `Translate ${changes.length} file${changes.length === 1 ? '' : 's'} (stale or missing)`);
-  return { status: 'success', note: `translated ${changes.length} file${changes.length === 1 ? '' : 's'}${failed}`, commit: outcome.changed ? outcome.commit.sha : undefined };
+  return {
+    status: 'success',
+    note: `translated ${changes.length} file${changes.length === 1 ? '' : 's'}${failed}`,
+    commit: outcome.changed ? outcome.commit.sha : undefined,
+  };
 }
