@@ -72,7 +72,7 @@ function time(fn: () => void, runs: number): number[] {
 
 export async function benchSearch() {
   const passages = generatePassages(10_000);
-  const ours = createSearchIndex(passages);
+  const ours = await createSearchIndex(passages);
   const raw = bm25();
   raw.defineConfig({ fldWeights: { title: 2, text: 1 } });
   raw.definePrepTasks([

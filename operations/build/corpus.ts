@@ -7,6 +7,7 @@ import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { createSearchIndex, splitPassages, type Passage, type SearchIndex } from './search.ts';
+import { noPause, type Pause } from './pause.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
 export type LensRecord = z.output<typeof Lens>;
@@ -47,11 +48,20 @@ export function pageUrl(siteUrl: string, locale: Locale, path: string): string {
   return `${siteUrl}${locale === 'en' ? '' : `/${locale}`}${path}`;
 }
 
-export function createBuild(model: ContentModel, options: { commit: string; siteUrl: string; builtAt?: Date }): Build {
+/**
+ * Makes the build of a content model. `pause` is awaited between locales and passages: the service passes
+ * a slicer, so a rebuild never holds the event loop for long.
+ */
+export async function createBuild(model: ContentModel, options: { commit: string; siteUrl: string; builtAt?: Date; pause?: Pause }): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const pause = options.pause ?? noPause;
   const view = {} as Record<Locale, LocaleView>;
   const passages: Passage[] = [];
-  for (const locale of locales) view[locale] = localeView(model, locale, siteUrl, passages);
+  for (const locale of locales) {
+    view[locale] = localeView(model, locale, siteUrl, passages);
+    await pause();
+  }
+  const search = await createSearchIndex(passages, pause);
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
@@ -59,7 +69,7 @@ export function createBuild(model: ContentModel, options: { commit: string; site
     siteUrl,
     model,
     locales: view,
-    search: createSearchIndex(passages),
+    search,
   };
 }
 

@@ -9,7 +9,7 @@ import { createSearchIndex, splitPassages } from './search.ts';
 import { tokenize } from './tokenize.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
-const build = createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
+const build = await createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
 const localeOf = (url: string) => /^http:\/\/site\/(zh-hant|zh|ja|fr|es|eo)\//.exec(url)?.[1] ?? 'en';
 
 // question → the slug that must be in the top five, and the language its passage must be in
@@ -81,8 +81,8 @@ describe('tokenize', () => {
 });
 
 describe('createSearchIndex', () => {
-  it('works on tiny corpora too', () => {
-    const index = createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
+  it('works on tiny corpora too', async () => {
+    const index = await createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
     assert.equal(index.search('hotel', 5)[0]?.slug, 'a');
   });
   it('splits Markdown into readable passages at headings and paragraph boundaries', () => {

@@ -3,7 +3,9 @@
 import bm25 from 'wink-bm25-text-search';
 import type { RootContent } from 'mdast';
 import { parseMarkdown } from '../content/markdown.ts';
-import { tokenize } from './tokenize.ts';
+import { memoize } from './memo.ts';
+import { noPause, type Pause } from './pause.ts';
+import { tokenize, tokenizeCached } from './tokenize.ts';
 
 export interface Passage {
   /** Language of the passage's text; used to prefer passages in the language of the query. */
@@ -25,19 +27,30 @@ export interface SearchIndex {
   search(query: string, limit: number): SearchHit[];
 }
 
-export function createSearchIndex(passages: readonly Passage[]): SearchIndex {
+/** Builds the index; `pause` is awaited between passages so a caller on the main thread can yield. */
+export async function createSearchIndex(passages: readonly Passage[], pause: Pause = noPause): Promise<SearchIndex> {
   if (passages.length < 3) return createLinearIndex(passages); // wink-bm25 needs three documents to learn from
   const engine = bm25();
   engine.defineConfig({ fldWeights: { title: 2, text: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
-  engine.definePrepTasks([tokenize]);
-  passages.forEach((p, i) => engine.addDoc({ title: p.title, text: p.text }, i));
+  // Passages are tokenised through the cache (wink copies nothing it is given: it only counts), so a
+  // rebuild after a small change tokenises only the text that changed; queries are tokenised afresh.
+  let indexing = true;
+  engine.definePrepTasks([(text: string) => (indexing ? (tokenizeCached(text) as string[]) : tokenize(text))]);
+  for (const [i, p] of passages.entries()) {
+    engine.addDoc({ title: p.title, text: p.text }, i);
+    await pause();
+  }
   engine.consolidate(4);
+  await pause();
+  indexing = false;
   // Which words each language uses, to tell which languages a query is written in.
   const vocabulary = new Map<string, Set<string>>();
   for (const p of passages) {
     const words = vocabulary.get(p.locale) ?? new Set<string>();
-    for (const token of tokenize(`${p.title} ${p.text}`)) words.add(token);
+    for (const token of tokenizeCached(p.title)) words.add(token);
+    for (const token of tokenizeCached(p.text)) words.add(token);
     vocabulary.set(p.locale, words);
+    await pause();
   }
   return {
     size: passages.length,
@@ -103,6 +116,13 @@ function createLinearIndex(passages: readonly Passage[]): SearchIndex {
  * it would pass `maxChars`, and a one-line heading always starts a new one. Passages keep their Markdown.
  */
 export function splitPassages(markdown: string, maxChars = 600): string[] {
+  return maxChars === 600 ? splitCached(markdown) : split(markdown, maxChars);
+}
+
+/** Split by text: a rebuild parses only the Markdown that changed. Shared arrays: do not change them. */
+const splitCached = memoize((markdown: string) => split(markdown, 600), 50_000);
+
+function split(markdown: string, maxChars: number): string[] {
   const out: string[] = [];
   let current = '';
   for (const block of markdownBlocks(markdown)) {

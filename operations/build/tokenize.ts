@@ -2,6 +2,7 @@
 // ICU's dictionaries); Latin words are case- and accent-folded and stemmed; CJK words also give bigrams,
 // so "機械学習" matches "機械" and "学習" whichever way a text was segmented.
 import nlp from 'wink-nlp-utils';
+import { memoize } from './memo.ts';
 
 const segmenter = new Intl.Segmenter('ja', { granularity: 'word' });
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -21,17 +22,26 @@ const STOP = new Set(
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(text.normalize('NFKC'))) {
-    if (!isWordLike) continue;
-    if (CJK.test(segment)) {
-      tokens.push(segment);
-      const chars = [...segment];
-      if (chars.length >= 3) for (let i = 0; i < chars.length - 1; i++) tokens.push(chars[i]! + chars[i + 1]!);
-      continue;
-    }
-    const folded = segment.toLowerCase().normalize('NFKD').replace(MARKS, '');
-    if (folded.length < 2 && !/\d/.test(folded)) continue;
-    if (STOP.has(folded)) continue;
-    tokens.push(/^[a-z]+$/.test(folded) ? nlp.string.stem(folded) : folded);
+    if (isWordLike) tokens.push(...wordTokens(segment));
   }
   return tokens;
 }
+
+/** The tokens of one word: folding and stemming are the costly part, and a text's words repeat. */
+const wordTokens = memoize((segment: string): string[] => {
+  if (CJK.test(segment)) {
+    const chars = [...segment];
+    const tokens = [segment];
+    if (chars.length >= 3) for (let i = 0; i < chars.length - 1; i++) tokens.push(chars[i]! + chars[i + 1]!);
+    return tokens;
+  }
+  const folded = segment.toLowerCase().normalize('NFKD').replace(MARKS, '');
+  if ((folded.length < 2 && !/\d/.test(folded)) || STOP.has(folded)) return [];
+  return [/^[a-z]+$/.test(folded) ? nlp.string.stem(folded) : folded];
+}, 100_000);
+
+/**
+ * `tokenize` remembered by text, for indexing: a rebuild tokenises only the passages that changed. The
+ * arrays are shared, so callers must not change them.
+ */
+export const tokenizeCached: (text: string) => readonly string[] = memoize(tokenize, 200_000);

@@ -84,7 +84,14 @@ function irregularProblems(tree: TreeFile[]): Problem[] {
 
 export function createContentRepo(git: Git): ContentRepo {
   const withLock = createKeyedLock();
-  const textCache = new Map<string, Map<string, string>>(); // blob sha → text is immutable; cache per commit
+  // A commit's files never change: kept per commit (the last few), and a commit made here is entered from
+  // its parent's files and the change, so neither a writer nor the build after it reads the tree again.
+  const filesCache = new Map<string, { tree: TreeFile[]; texts: Map<string, string> }>();
+  const remember = (commit: string, files: { tree: TreeFile[]; texts: Map<string, string> }) => {
+    filesCache.set(commit, files);
+    if (filesCache.size > 8) filesCache.delete(filesCache.keys().next().value!);
+    return files;
+  };
 
   async function head(branch: Branch): Promise<string> {
     const sha = await resolveBranch(git, branch);
@@ -131,19 +138,31 @@ export function createContentRepo(git: Git): ContentRepo {
   }
 
   async function filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }> {
+    const cached = filesCache.get(commit);
+    if (cached) return cached;
     const tree = await listTree(git, commit);
-    let texts = textCache.get(commit);
-    if (!texts) {
-      const regular = tree.filter((e) => REGULAR.has(e.mode));
-      const blobs = await readBlobs(
-        git,
-        regular.map((e) => e.sha),
-      );
-      texts = new Map(regular.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')]));
-      textCache.set(commit, texts);
-      if (textCache.size > 8) textCache.delete(textCache.keys().next().value!);
+    const regular = tree.filter((e) => REGULAR.has(e.mode));
+    const blobs = await readBlobs(
+      git,
+      regular.map((e) => e.sha),
+    );
+    return remember(commit, { tree, texts: new Map(regular.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')])) });
+  }
+
+  /** The files of a commit made here: its parent's with `changes` applied (`blobs`: each written file's sha). */
+  function filesAfter(parent: { tree: TreeFile[]; texts: Map<string, string> }, changes: FileChange[], blobs: Map<string, string>) {
+    const byPath = new Map(parent.tree.map((e) => [e.path, e]));
+    const texts = new Map(parent.texts);
+    for (const change of changes) {
+      if (change.delete) {
+        byPath.delete(change.path);
+        texts.delete(change.path);
+      } else {
+        byPath.set(change.path, { path: change.path, mode: '100644', sha: blobs.get(change.path)!, size: Buffer.byteLength(change.content!, 'utf8') });
+        texts.set(change.path, change.content!);
+      }
     }
-    return { tree, texts };
+    return { tree: [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), texts };
   }
 
   /** Problems of the whole tree at `commit` with `changes` applied (irregular files included). */
@@ -276,7 +295,8 @@ export function createContentRepo(git: Git): ContentRepo {
       for (const change of changes) assertWritablePath(change.path);
       return withLock(branch, async () => {
         const base = await head(branch);
-        const { tree } = await filesAt(base);
+        const parent = await filesAt(base);
+        const { tree } = parent;
         checkPaths(changes, tree);
         checkBase(changes, tree);
         const problems = await problemsWith(base, changes);
@@ -294,6 +314,7 @@ export function createContentRepo(git: Git): ContentRepo {
         }
         const commit = await git.text(['commit-tree', newTree, '-p', base, '-m', message]);
         await casUpdate(branch, commit, base);
+        remember(commit, filesAfter(parent, changes, blobs));
         return { branch, commit: { sha: commit, message }, files, changed: true };
       });
     },

@@ -121,3 +121,29 @@ describe('opening the repository after a crash', () => {
     assert.equal(outside.git(['config', 'gc.auto']), '0');
   });
 });
+
+describe('the files of a commit made here', () => {
+  it('are what git itself reads at that commit: tree (paths, shas, sizes, modes) and texts, after writes and a delete', async () => {
+    const { git } = await freshRepo();
+    const repo = createContentRepo(git);
+    const changes = [
+      { path: 'content/skills/zz-new.md', content: skillFile('Zz new') },
+      { path: 'content/skills/aa-new.md', content: skillFile('Ünïcode') },
+    ];
+    await repo.commit('main', changes, 'two new skills');
+    const outcome = await repo.commit(
+      'main',
+      [
+        { path: 'content/skills/zz-new.md', delete: true },
+        { path: 'content/brief.md', content: seedFiles.get('content/brief.md')! + '\nMore.\n' },
+      ],
+      'a delete and an edit',
+    );
+    const remembered = await repo.filesAt(outcome.commit.sha);
+    const fromGit = await createContentRepo(git).filesAt(outcome.commit.sha); // a fresh repository object reads git
+    assert.deepEqual(remembered.tree, fromGit.tree);
+    assert.deepEqual([...remembered.texts].sort(), [...fromGit.texts].sort());
+    assert.ok(!remembered.texts.has('content/skills/zz-new.md'));
+    assert.ok(remembered.texts.get('content/brief.md')!.endsWith('More.\n'));
+  });
+});

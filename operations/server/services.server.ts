@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
+import { slicer } from '../build/pause.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
@@ -107,7 +108,7 @@ export async function openServices(config: Config, log: (line: string) => void):
         { errors: problems },
       );
     }
-    return createBuild(model, { commit, siteUrl: urls.of(branch) });
+    return createBuild(model, { commit, siteUrl: urls.of(branch), pause: slicer() });
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
