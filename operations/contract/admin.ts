@@ -193,7 +193,7 @@ export const adminWriteFile = defineOperation({
   input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: BaseSha.optional() }),
   output: CommitResult,
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [
       { summary: 'No commit message', input: { path: 'content/skills/typescript.md', content: '---\nname: TypeScript\n---\nx\n', message: ' ' } },
@@ -210,7 +210,7 @@ export const adminDeleteFile = defineOperation({
   input: z.object({ path: ContentPath, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
   output: CommitResult,
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No commit message', input: { path: 'content/skills/rust.md' } }],
   },
@@ -225,7 +225,7 @@ export const adminCommitChanges = defineOperation({
   input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), message: Message, branch: Branch.default('main') }),
   output: CommitResult,
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured'],
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No changes', input: { changes: [], message: 'Nothing' } }],
   },
@@ -254,7 +254,7 @@ export const adminPromote = defineOperation({
   input: z.object({ message: Message.optional() }),
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured'],
+  errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     valid: [{ summary: 'Publish what dev previews', input: { message: 'Publish the spring update' } }],
     invalid: [{ summary: 'A blank message', input: { message: '   ' } }],
