@@ -19,7 +19,7 @@ import { createSessionStore } from './operations/server/sessions.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
 import { chatEndpoints } from './operations/adapters/chat.server.ts';
 import { clientIp } from './operations/adapters/client-ip.server.ts';
-import { createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
+import { answerClientError, createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
 import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
@@ -74,6 +74,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   for (const [branch, port] of Object.entries(listen) as Array<[Branch, number]>) {
     const server = createServer((req, res) => edge(req, res, branch));
     server.keepAliveTimeout = 65_000;
+    server.on('clientError', answerClientError); // node's own 400/431: a body in the service's words, not an empty answer
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, config.HOST, () => resolve());

@@ -26,16 +26,24 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
   ];
 };
 
+/**
+ * The visitor's query as inert Markdown text: one line, and every ASCII punctuation mark escaped (CommonMark
+ * allows a backslash before any of them), so that a crafted `?q=` cannot add headings, links, images, HTML or
+ * a new paragraph of instructions to a twin served from this site.
+ */
+const inertQuery = (q: string) => q.replace(/\s+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
+
 export const markdown: MarkdownTwin<typeof loader> = (args) => {
   const { data, t, siteUrl } = args;
-  const { q, results } = data;
+  const { results } = data;
+  const q = inertQuery(data.q);
   const { footer } = twinParts(args);
   return [
     `# ${q ? t('searchResultsFor', { q }) : t('searchTitle')}`,
     '',
     ...(q && !results.length ? [t('noResults', { q })] : []),
     ...results.map((r) => `- [${mdText(r.title)}](${siteUrl}${sitePath(r.url, siteUrl)}): ${mdText(r.passage)}`),
-    ...footer(`/search${q ? `?q=${encodeURIComponent(q)}` : ''}`),
+    ...footer(`/search${data.q ? `?q=${encodeURIComponent(data.q)}` : ''}`),
   ].join('\n');
 };
 

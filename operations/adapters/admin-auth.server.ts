@@ -7,7 +7,7 @@ import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../serve
 import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
-import { headerOf, parseQuery, readBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
 
 /** Reads one request header (node or Fetch). */
 export type Headers = (name: string) => string | undefined;
@@ -19,6 +19,7 @@ export interface AdminAuthDeps {
   adminToken: string;
   sessions: SessionStore;
   urls: SiteUrls;
+  /** Where sign-in events go (never the token or the cookie). */
 }
 
 export type AdminAuth = ReturnType<typeof createAdminAuth>;
@@ -26,7 +27,8 @@ export type AdminAuth = ReturnType<typeof createAdminAuth>;
 export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
   // One budget per IP for the whole service: the main and preview listeners share it, so a second
   // listener does not double the guesses an address gets.
-  const failures = new Map<string, { count: number; resetAt: number }>();
+  // Attempts are counted when they start and kept when they fail.
+  const attempts = new Map<string, { count: number; resetAt: number }>();
 
   const siteOrigin = (branch: Branch) => new URL(urls.of(branch)).origin;
   const secure = (branch: Branch) => siteOrigin(branch).startsWith('https:');
@@ -41,12 +43,11 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
     return undefined;
   }
 
+  /** A write's Origin (or Referer) is the branch's own public address (BASE_URL / DEV_URL); the Host header is the client's to choose, so it proves nothing. */
   function sameOrigin(headers: Headers, branch: Branch): boolean {
     const referer = headers('referer');
     const origin = headers('origin') ?? (referer ? safeOrigin(referer) : undefined);
-    if (!origin) return false;
-    const host = headers('host');
-    return origin === siteOrigin(branch) || origin === `http://${host}` || origin === `https://${host}`;
+    return origin !== undefined && origin === siteOrigin(branch);
   }
 
   function cookie(branch: Branch, value: string, maxAge: number): string {
@@ -75,26 +76,53 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
     return { kind: 'admin', via: 'session' };
   }
 
-  /** Opens a console session for the right token; throttles failures per IP. Returns the Set-Cookie value. */
-  async function login({ token, ip, headers, branch }: { token: unknown; ip: string; headers: Headers; branch: Branch }): Promise<string> {
+  /**
+   * Counts one login attempt from `ip` before its token is read, and refuses (429) once the budget is spent:
+   * requests whose bodies arrive later were all counted when their headers came, so sending many at once buys
+   * no extra guesses. Returns the refund, for an attempt that turns out not to be a guess.
+   */
+  function countAttempt(ip: string): () => void {
     const now = Date.now();
-    const failed = failures.get(ip);
-    if (failed && failed.resetAt > now && failed.count >= LOGIN_LIMIT) {
-      const retry = Math.ceil((failed.resetAt - now) / 1000);
+    let entry = attempts.get(ip);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + LOGIN_WINDOW_MS };
+      attempts.set(ip, entry);
+      if (attempts.size > 10_000) for (const [key, value] of attempts) if (value.resetAt <= now) attempts.delete(key);
+    }
+    if (entry.count >= LOGIN_LIMIT) {
+      const retry = Math.ceil((entry.resetAt - now) / 1000);
       throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {
         headers: { 'Retry-After': String(retry) },
       });
     }
-    if (typeof token !== 'string' || !token)
+    entry.count++;
+    const counted = entry;
+    return () => {
+      counted.count = Math.max(0, counted.count - 1);
+    };
+  }
+
+  /**
+   * Opens a console session for the right token; throttles attempts per IP. `token` may be a function that
+   * reads it (the request body): the attempt is counted before it runs. Returns the Set-Cookie value.
+   */
+  async function login({ token: tokenOrReader, ip, headers, branch }: { token: unknown; ip: string; headers: Headers; branch: Branch }): Promise<string> {
+    const refund = countAttempt(ip);
+    let token: unknown;
+    try {
+      token = typeof tokenOrReader === 'function' ? await (tokenOrReader as () => Promise<unknown>)() : tokenOrReader;
+    } catch (error) {
+      refund(); // an unreadable body is not a guess
+      throw error;
+    }
+    if (typeof token !== 'string' || !token) {
+      refund();
       throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
+    }
     if (!tokenMatches(token, adminToken)) {
-      const entry = failed && failed.resetAt > now ? failed : { count: 0, resetAt: now + LOGIN_WINDOW_MS };
-      entry.count++;
-      failures.set(ip, entry);
-      if (failures.size > 10_000) for (const [key, value] of failures) if (value.resetAt <= now) failures.delete(key);
       throw unauthorized('The admin token is not valid.');
     }
-    failures.delete(ip);
+    attempts.delete(ip); // the right token: every attempt of this address is refunded
     const previous = sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
     const { cookieValue, maxAgeSeconds } = await sessions.create();
@@ -126,8 +154,7 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
       methods: ['POST'],
       path: '/api/admin/login',
       async handle({ req, res, ip, branch }) {
-        const token = await readToken(req);
-        const setCookie = await login({ token, ip, headers: headerOf(req), branch });
+        const setCookie = await login({ token: () => readToken(req), ip, headers: headerOf(req), branch });
         sendEmpty(res, 204, { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' });
       },
     },
@@ -153,15 +180,8 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
 
 /** The token from a JSON body or an HTML form. */
 async function readToken(req: EdgeRequest['req']): Promise<unknown> {
-  const raw = (await readBody(req, 16 * 1024)).toString('utf8');
-  if (String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(parseQuery(raw)).token;
-  try {
-    return (JSON.parse(raw || '{}') as { token?: unknown }).token;
-  } catch {
-    throw new AppError('bad_request', 'Send the token as JSON {"token": "…"} or as a form field "token".', {
-      errors: [{ pointer: '/token', message: 'malformed JSON' }],
-    });
-  }
+  const body = await readJsonBody(req, 16 * 1024, { form: true });
+  return body && typeof body === 'object' ? (body as { token?: unknown }).token : undefined;
 }
 
 function safeOrigin(url: string): string | undefined {

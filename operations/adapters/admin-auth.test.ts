@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { adminOperations } from '../contract/admin.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
@@ -185,10 +186,9 @@ describe('CSRF: cookie-authenticated writes need the site Origin', () => {
     assert.equal(repo.show('main', 'content/skills/csrf.md'), undefined);
   });
 
-  it('accepts a write from the site origin (BASE_URL, or the host it was reached at) and reads without Origin', async () => {
+  it('accepts a write from the site origin (BASE_URL) and reads without Origin', async () => {
     const { cookie } = await loginJson();
     assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-site'), headers: { Origin: 'http://vitae.test' } }));
-    assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-host'), headers: { Origin: service.url } }));
     assertOk(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-referer'), headers: { Referer: 'http://vitae.test/admin/edit' } }));
     assertOk(
       await withCookie(cookie, 'PUT', '/api/admin/file', {
@@ -199,8 +199,22 @@ describe('CSRF: cookie-authenticated writes need the site Origin', () => {
     );
     assertOk(await withCookie(cookie, 'GET', '/api/admin/file?slug=python'));
     const repo = contentGit(service.dataDir);
-    for (const name of ['from-site', 'from-host', 'from-referer']) assert.ok(repo.show('main', `content/skills/${name}.md`));
+    for (const name of ['from-site', 'from-referer']) assert.ok(repo.show('main', `content/skills/${name}.md`));
     assert.ok(repo.show('dev', 'content/skills/on-dev.md'));
+  });
+
+  it('does not trust the Host header: an Origin matching the host it was reached at, not BASE_URL, is refused', async () => {
+    const { cookie } = await loginJson();
+    const repo = contentGit(service.dataDir);
+    // service.url is the loopback address the request is sent to, so Origin equals `http://${Host}`.
+    assertError(await withCookie(cookie, 'PUT', '/api/admin/file', { body: writeBody('from-host'), headers: { Origin: service.url } }), 403, 'forbidden');
+    const forged = await rawRequest(service.url, 'PUT', '/api/admin/file', {
+      headers: { Cookie: cookie, Host: 'evil.test', Origin: 'http://evil.test', 'Content-Type': 'application/json' },
+      body: JSON.stringify(writeBody('from-forged-host')),
+    });
+    assert.equal(forged.status, 403, forged.text);
+    assert.equal(repo.show('main', 'content/skills/from-host.md'), undefined);
+    assert.equal(repo.show('main', 'content/skills/from-forged-host.md'), undefined);
   });
 
   it('refuses cross-origin preflights on the admin API', async () => {
@@ -315,6 +329,87 @@ describe('login throttling', () => {
     }
   });
 });
+
+describe('login throttling counts an attempt before its body', () => {
+  it('gives 20 logins whose bodies come after all their headers 5 guesses, not 20', { timeout: 60_000 }, async () => {
+    const throttled = await startTestService({ CONTENT_DIR: englishOnlyContent(), ADMIN_TOKEN: TOKEN });
+    try {
+      const { hostname, port } = new URL(throttled.url);
+      const body = (i: number) => JSON.stringify({ token: `wrong-${String(i).padStart(2, '0')}-0000000000` });
+      // Each request's headers are sent at once; its body waits until we say so.
+      const pending = Array.from({ length: 20 }, (_, i) => {
+        const req = request({
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/api/admin/login',
+          agent: false,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body(i)) },
+        });
+        req.flushHeaders();
+        const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+          req.on('response', (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode!, text }));
+          });
+          req.on('error', reject);
+        });
+        return { i, req, answer, done: false };
+      });
+      for (const p of pending) void p.answer.then(() => (p.done = true));
+      // Those beyond the budget are refused without their bodies: wait for exactly that many answers.
+      const refused = await new Promise<typeof pending>((resolve) => {
+        const check = () => {
+          const answered = pending.filter((p) => p.done);
+          if (answered.length >= 15) resolve(answered);
+        };
+        for (const p of pending) void p.answer.then(check);
+      });
+      assert.equal(refused.length, 15);
+      for (const p of refused) {
+        const { status, text } = await p.answer;
+        assert.equal(status, 429, text);
+        p.req.destroy();
+      }
+      // The five counted ones now send their (wrong) tokens: each is checked and refused.
+      const counted = pending.filter((p) => !refused.includes(p));
+      for (const p of counted) p.req.end(body(p.i));
+      for (const p of counted) assert.equal((await p.answer).status, 401);
+      // The budget is spent: even the right token is refused now.
+      assertError(await api.call('POST', '/api/admin/login', { auth: false, base: throttled.url, body: { token: TOKEN } }), 429, 'rate_limited');
+    } finally {
+      await throttled.stop();
+    }
+  });
+
+  it('refunds the attempts of an address when it signs in with the right token', async () => {
+    const throttled = await startTestService({ CONTENT_DIR: englishOnlyContent(), ADMIN_TOKEN: TOKEN });
+    try {
+      const attempt = (token: string) => api.call('POST', '/api/admin/login', { auth: false, base: throttled.url, body: { token } });
+      for (let i = 0; i < 4; i++) assertError(await attempt(`wrong-${i}-000000000000`), 401, 'unauthorized');
+      assert.equal((await attempt(TOKEN)).status, 204);
+      for (let i = 0; i < 5; i++) assertError(await attempt(`wrong-again-${i}-0000000000`), 401, 'unauthorized');
+      assertError(await attempt('wrong-at-last-00000000'), 429, 'rate_limited');
+    } finally {
+      await throttled.stop();
+    }
+  });
+});
+
+/** A request through node's http client, which (unlike fetch) lets a test set the Host header. */
+function rawRequest(base: string, method: string, path: string, { headers, body }: { headers: Record<string, string>; body?: string }) {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({ host: hostname, port, method, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describe('REPO_BACKEND=github without a usable backend', () => {
   it('answers 503 repo_not_configured for every repository operation and still serves the rest', async () => {

@@ -4,7 +4,10 @@
 // claims goes to the web app (the Remix site). Works on node's request/response directly: this is the
 // hot path, and most answers are cached bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type ErrorBody } from '../contract/errors.ts';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import helmet from 'helmet';
+import type { Duplex } from 'node:stream';
+import { AppError, type ErrorBody, type ErrorCode } from '../contract/errors.ts';
 import type { HttpMethod } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
@@ -44,6 +47,18 @@ export const PUBLIC_CORS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': 'ETag, RateLimit, RateLimit-Policy, Retry-After',
 };
 
+/**
+ * Security headers of every answer the service gives itself (JSON, Markdown, plain text, event streams):
+ * nothing here is a document to run, frame or sniff. The site's pages get their own policy (server.ts).
+ */
+const serviceHeaders = helmet({
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginResourcePolicy: { policy: 'cross-origin' }, // the public API is read from any origin (CORS)
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: false, // sent with the site's pages, where a browser arrives first
+  xFrameOptions: { action: 'deny' },
+});
+
 interface Route {
   endpoint: Endpoint;
   pattern: RegExp;
@@ -51,7 +66,8 @@ interface Route {
 }
 
 /** Paths that belong to the service rather than to the site: unknown ones answer JSON, never a page. */
-const servicePath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json';
+export const servicePath = (pathname: string) =>
+  pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json' || pathname === '/mcp' || pathname.startsWith('/mcp/');
 const adminPath = (pathname: string) => pathname.startsWith('/api/admin');
 
 export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy: boolean; web: WebHandler }) {
@@ -72,6 +88,7 @@ export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy
         match = { route, values };
     }
     if (!allowed.size && !servicePath(pathname)) return options.web(req, res, branch);
+    serviceHeaders(req, res, () => {});
 
     const cors = match?.route.endpoint.cors ?? (allowed.size ? routes.some((r) => r.endpoint.cors && r.pattern.test(pathname)) : !adminPath(pathname));
     const errorHeaders = cors ? PUBLIC_CORS : {};
@@ -143,14 +160,39 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<
   return Buffer.concat(chunks);
 }
 
-/**
- * The body as JSON (or a urlencoded form, for HTML forms). `undefined` when there is no body at all, so a
- * caller can tell "no body" from "an empty object".
- */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY): Promise<unknown> {
-  const text = (await readBody(req, limit)).toString('utf8').trim();
-  if (!text) return undefined;
-  if (String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(parseQuery(text));
+/** How deep a JSON body may nest: far more than any operation needs, far less than a parser's stack. */
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes as UTF-8 text; anything else is a 400 that says so (never silently U+FFFD). */
+export function decodeUtf8(bytes: Uint8Array, what = 'The request body'): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new AppError('bad_request', `${what} is not valid UTF-8; send text encoded as UTF-8.`, {
+      errors: [{ pointer: '', message: 'the body is not valid UTF-8' }],
+    });
+  }
+}
+
+/** JSON text as a value, refusing malformed JSON and nesting deeper than MAX_JSON_DEPTH (400, never a stack overflow). */
+export function parseJson(text: string): unknown {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH)
+        throw new AppError('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+          errors: [{ pointer: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }],
+        });
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -158,6 +200,37 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY): Prom
       errors: [{ pointer: '', message: 'malformed JSON' }],
     });
   }
+}
+
+/** The media type of the request body (lower case, without parameters); '' when none is given. */
+export const mediaTypeOf = (req: IncomingMessage): string =>
+  String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+
+/**
+ * Refuses a body that says it is not JSON (415). JSON and `+json` types pass, and so does a body without a
+ * Content-Type (scripts); `text/plain` does not, so a cross-site form cannot post to a JSON endpoint.
+ */
+export function requireJsonType(req: IncomingMessage, also: readonly string[] = []): string {
+  const type = mediaTypeOf(req);
+  if (!type || type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type) || also.includes(type)) return type;
+  throw new AppError('unsupported_media_type', `The request body must be JSON (Content-Type: application/json), not ${type}.`);
+}
+
+/**
+ * The body as JSON (or, where `form` allows it, a urlencoded HTML form). `undefined` when there is no body at
+ * all, so a caller can tell "no body" from "an empty object".
+ */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY, { form = false }: { form?: boolean } = {}): Promise<unknown> {
+  const bytes = await readBody(req, limit);
+  if (!bytes.length) return undefined;
+  const type = requireJsonType(req, form ? ['application/x-www-form-urlencoded'] : []);
+  const text = decodeUtf8(bytes).trim();
+  if (!text) return undefined;
+  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(parseQuery(text));
+  return parseJson(text);
 }
 
 export function decodeComponent(value: string, what: string): string {
@@ -192,10 +265,64 @@ export const headerOf =
     return Array.isArray(value) ? value.join(', ') : value;
   };
 
-export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  res.writeHead(status, { ...headers, 'Content-Length': String(bytes.length), 'X-Content-Type-Options': 'nosniff' });
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+/** Bodies smaller than this are sent as they are: compressing them saves less than its headers cost. */
+const COMPRESS_MIN = 1024;
+type Coding = 'br' | 'gzip';
+
+/** The content coding the client prefers among br and gzip (by q-value, br on a tie), if it accepts either. */
+export function preferredCoding(header: string | string[] | undefined): Coding | undefined {
+  if (!header) return undefined;
+  let best: Coding | undefined;
+  let bestQ = 0;
+  for (const part of String(header).split(',')) {
+    const [name = '', ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding !== 'br' && coding !== 'gzip') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (weight > bestQ || (weight === bestQ && weight > 0 && coding === 'br')) [best, bestQ] = [coding, weight];
+  }
+  return best;
+}
+
+function compress(bytes: Buffer, coding: Coding): Buffer {
+  return coding === 'br'
+    ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+    : gzipSync(bytes, { level: 6 });
+}
+
+/** A body sent many times (a cached answer): its bytes, and each compressed form made once, on first use. */
+export class Body {
+  private readonly encoded: Partial<Record<Coding, Buffer>> = {};
+  constructor(readonly bytes: Buffer) {}
+  static of(text: string): Body {
+    return new Body(Buffer.from(text, 'utf8'));
+  }
+  encode(coding: Coding): Buffer {
+    return (this.encoded[coding] ??= compress(this.bytes, coding));
+  }
+}
+
+/**
+ * Sends a complete answer, br- or gzip-compressed when the client accepts it and the body is worth it (a
+ * compressed answer's ETag is weak: the same entity, other bytes).
+ */
+export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, body: string | Buffer | Body, headers: Record<string, string>): void {
+  const kept = body instanceof Body ? body : undefined;
+  const bytes = kept ? kept.bytes : typeof body === 'string' ? Buffer.from(body, 'utf8') : (body as Buffer);
+  let out = bytes;
+  const extra: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  if (bytes.length >= COMPRESS_MIN) {
+    extra.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+    const coding = preferredCoding(req.headers['accept-encoding']);
+    if (coding) {
+      out = kept ? kept.encode(coding) : compress(bytes, coding);
+      extra['Content-Encoding'] = coding;
+      if (headers.ETag && !headers.ETag.startsWith('W/')) extra.ETag = `W/${headers.ETag}`;
+    }
+  }
+  res.writeHead(status, { ...headers, ...extra, 'Content-Length': String(out.length) });
+  res.end(req.method === 'HEAD' ? undefined : out);
 }
 
 export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
@@ -228,4 +355,55 @@ export function notModified(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Requests node refuses before any handler sees them (malformed request line or headers, headers too large,
+// a bad Content-Length): answered like every other error, never with an empty body.
+
+const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'request_header_fields_too_large',
+    message: 'The request’s headers are too large; send fewer or shorter headers (cookies included).',
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, code: 'payload_too_large', message: 'The request’s chunk extensions are too large.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'bad_request', message: 'The request took too long to arrive.' },
+};
+
+const reason: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+
+/** A small page for the site's paths: node refused the request before the web app could render its own. */
+function clientErrorPage(status: number, message: string): string {
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${status} ${reason[status]}</title></head><body><main><p>${status}</p><h1>${reason[status]}</h1><p>${escape(message)}</p><p><a href="/">Home</a></p></main></body></html>\n`;
+}
+
+/**
+ * `server.on('clientError', answerClientError)`: the service's JSON error body on its own paths (`/api`, `/mcp`,
+ * `/openapi.json`), an HTML page on the site's; then the connection is closed (its framing cannot be trusted).
+ */
+export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    code: 'bad_request' as const,
+    message: 'The request is malformed (its request line or headers cannot be read).',
+  };
+  const head = error.rawPacket?.toString('latin1', 0, 8192) ?? '';
+  const target = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/.exec(head)?.[1];
+  const pathname = target?.split('?')[0];
+  const html = pathname ? !servicePath(pathname) : /^accept:[^\r\n]*text\/html/im.test(head);
+  const body = html ? clientErrorPage(known.status, known.message) : JSON.stringify({ code: known.code, message: known.message } satisfies ErrorBody);
+  const type = html ? 'text/html; charset=utf-8' : JSON_TYPE;
+  const headers = [
+    `HTTP/1.1 ${known.status} ${reason[known.status]}`,
+    `Content-Type: ${type}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    ...(html ? ["Content-Security-Policy: default-src 'none'; frame-ancestors 'none'"] : []),
+    'Connection: close',
+  ];
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
 }

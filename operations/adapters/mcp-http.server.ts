@@ -8,7 +8,7 @@ import { AppError } from '../contract/errors.ts';
 import { requireBearer } from '../server/auth.server.ts';
 import type { Implementation } from '../server/implement.server.ts';
 import type { Corpus, SiteUrls } from '../server/services.server.ts';
-import { readBody, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import { decodeUtf8, parseJson, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
 import { appErrorBody, createMcpServer, describeTools, MCP_ACCEPTED_HEADER_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SERVER_VERSION } from './mcp.ts';
 
 const MAX_MCP_BODY = 1024 * 1024;
@@ -76,12 +76,18 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (typeof headerVersion === 'string' && !MCP_ACCEPTED_HEADER_VERSIONS.includes(headerVersion)) {
       return jsonRpcError(res, 400, -32600, `Unsupported MCP-Protocol-Version "${headerVersion}"; this server speaks ${MCP_PROTOCOL_VERSION}.`);
     }
+    try {
+      requireJsonType(req);
+    } catch (error) {
+      return jsonRpcError(res, 415, -32000, (error as AppError).message);
+    }
+    const bytes = await readBody(req, MAX_MCP_BODY);
     let message: unknown;
     try {
-      message = JSON.parse((await readBody(req, MAX_MCP_BODY)).toString('utf8'));
+      message = parseJson(decodeUtf8(bytes));
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      // Not UTF-8, not JSON, or nested too deep: a parse error, never a stack overflow further in.
+      return jsonRpcError(res, 400, -32700, `Parse error: ${(error as AppError).message}`);
     }
     if (Array.isArray(message)) {
       return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18); send one request per POST.');

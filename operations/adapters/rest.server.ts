@@ -7,6 +7,7 @@ import { branches } from '../contract/shared.ts';
 import { anonymous, authorize, type Implementation, type Principal } from '../server/implement.server.ts';
 import type { Corpus } from '../server/services.server.ts';
 import {
+  Body,
   decodeComponent,
   JSON_TYPE,
   notModified,
@@ -40,8 +41,8 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
     const options = { names: op.rest.rename, addresses: Object.keys(request.params) };
     const render = (output: unknown) =>
       wantsText
-        ? { body: String((output as Record<string, unknown>)[op.rest.text!.field]), type: op.rest.text!.mediaType }
-        : { body: JSON.stringify(output), type: JSON_TYPE };
+        ? { body: Body.of(String((output as Record<string, unknown>)[op.rest.text!.field])), type: op.rest.text!.mediaType }
+        : { body: Body.of(JSON.stringify(output)), type: JSON_TYPE };
 
     if (op.pure) {
       const build = corpus.build(branch);
@@ -112,14 +113,14 @@ function acceptsJson(accept: string): boolean {
 
 /** Serialised answers of pure operations, per build; a build that is no longer live is dropped. */
 class ResponseCache {
-  private byBuild = new Map<string, Map<string, { body: string; type: string }>>();
+  private byBuild = new Map<string, Map<string, { body: Body; type: string }>>();
   private static readonly MAX = 5000;
 
   get(buildId: string, key: string) {
     return this.byBuild.get(buildId)?.get(key);
   }
 
-  set(buildId: string, key: string, value: { body: string; type: string }, live: readonly string[]) {
+  set(buildId: string, key: string, value: { body: Body; type: string }, live: readonly string[]) {
     let entries = this.byBuild.get(buildId);
     if (!entries) {
       for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);

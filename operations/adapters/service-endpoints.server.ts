@@ -3,7 +3,7 @@
 import type { Branch } from '../contract/shared.ts';
 import { healthReport, type HealthDeps } from '../server/health.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
-import { JSON_TYPE, PUBLIC_CORS, sendBody, sendJson, type Endpoint } from './edge.server.ts';
+import { Body, JSON_TYPE, notModified, PUBLIC_CORS, sendBody, sendEmpty, sendJson, type Endpoint } from './edge.server.ts';
 import { createOpenApiDocument, type ExtraPaths } from './openapi.ts';
 
 export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
@@ -21,7 +21,7 @@ export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
 
 /** `/openapi.json`, describing the operations and every other endpoint that declares itself. */
 export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & { urls: SiteUrls }, endpoints: () => readonly Endpoint[]): Endpoint {
-  const made = new Map<Branch, { buildId: string; body: string }>();
+  const made = new Map<Branch, { buildId: string; body: Body; etag: string }>();
   return {
     methods: ['GET'],
     path: '/openapi.json',
@@ -35,10 +35,16 @@ export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & {
           if (!endpoint.openapi) continue;
           for (const method of endpoint.methods) (extra[endpoint.path] ??= {})[method.toLowerCase()] = endpoint.openapi;
         }
-        doc = { buildId: build.id, body: JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra)) };
+        doc = {
+          buildId: build.id,
+          body: Body.of(JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra))),
+          etag: `"openapi-${build.id}"`,
+        };
         made.set(branch, doc);
       }
-      sendBody(req, res, 200, doc.body, { 'Content-Type': JSON_TYPE, ...PUBLIC_CORS, 'Cache-Control': 'public, max-age=300' });
+      const headers = { ...PUBLIC_CORS, ETag: doc.etag, 'Cache-Control': 'public, max-age=0, must-revalidate' };
+      if (notModified(req, doc.etag)) return sendEmpty(res, 304, headers);
+      sendBody(req, res, 200, doc.body, { 'Content-Type': JSON_TYPE, ...headers });
     },
   };
 }

@@ -2,7 +2,7 @@
 // publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { Branch, documentNames, kinds, Locale, lensIds, locales, ProblemSchema, tags } from './shared.ts';
+import { Branch, documentNames, kinds, Locale, lensIds, locales, ProblemSchema, tags, wholeNumber } from './shared.ts';
 import { Document, EntryLong, Lens } from './public.ts';
 
 const ContentPath = z.string().min(1).max(300).describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
@@ -236,7 +236,7 @@ export const adminDeployStatus = defineOperation({
   summary: 'Recent publish runs (translate → build → deploy), newest first',
   rest: { method: 'GET', path: '/api/admin/deploys' },
   cli: 'admin deploys',
-  input: z.object({ branch: Branch.default('main'), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+  input: z.object({ branch: Branch.default('main'), limit: wholeNumber(z.number().int().min(1).max(100)).default(20) }),
   output: z.object({ runs: z.array(DeployRun) }).meta({ id: 'DeployRuns' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request'],
@@ -319,7 +319,7 @@ export const adminHistory = defineOperation({
       .regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor')
       .optional()
       .describe('Where the page starts (the `next` of the page before)'),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    limit: wholeNumber(z.number().int().min(1).max(100)).default(20),
   }),
   output: z
     .object({ commits: z.array(HistoryCommit), next: z.string().nullable().describe('Cursor of the next page; null on the last') })

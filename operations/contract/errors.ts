@@ -9,6 +9,8 @@ export const errorTable = {
   not_found: { status: 404, exit: 3, summary: 'The addressed resource does not exist.' },
   method_not_allowed: { status: 405, exit: 2, summary: 'The route exists but not for this method.' },
   payload_too_large: { status: 413, exit: 2, summary: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, exit: 2, summary: 'The request body is not JSON (`Content-Type: application/json`).' },
+  request_header_fields_too_large: { status: 431, exit: 2, summary: 'The request’s headers are too large.' },
   invalid: { status: 422, exit: 6, summary: 'The content fails validation; `errors` lists the problems.' },
   rate_limited: { status: 429, exit: 8, summary: 'Too many requests; retry after the `Retry-After` seconds.' },
   repo_error: { status: 502, exit: 7, summary: 'The repository refused (409: the branch moved) or failed (502).' },
@@ -96,7 +98,7 @@ export const notFound = (message: string): never => {
 
 /** The CLI exit code for an HTTP status (and so for every error code). */
 export function exitCodeForStatus(status: number): number {
-  if (status === 400 || status === 405 || status === 413) return exitCodes.usage;
+  if (status === 400 || status === 405 || status === 413 || status === 415 || status === 431) return exitCodes.usage;
   if (status === 401) return exitCodes.auth;
   if (status === 403) return exitCodes.forbidden;
   if (status === 404) return exitCodes.not_found;

@@ -1,7 +1,7 @@
 // The public read operations: the profile over REST `/api/v1`, the public MCP server and the CLI.
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { DocumentName, Kind, LensId, Locale, Slug, Tag } from './shared.ts';
+import { DocumentName, Kind, LensId, Locale, Slug, Tag, wholeNumber } from './shared.ts';
 
 const Translated = {
   locale: Locale,
@@ -182,7 +182,7 @@ export const searchSubject = defineOperation({
   cli: 'search <query>',
   input: z.object({
     query: z.string().trim().min(1, 'give a search query').max(500).describe('Words or a question, in any supported language'),
-    limit: z.coerce.number().int().min(1).max(50).default(10).describe('How many passages, 1–50 (default 10)'),
+    limit: wholeNumber(z.number().int().min(1).max(50)).default(10).describe('How many passages, 1–50 (default 10)'),
   }),
   output: z.object({ query: z.string(), results: z.array(SearchResult) }).meta({ id: 'SearchResults' }),
   auth: 'public',

@@ -23,6 +23,19 @@ export const Slug = z
   .max(100)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, like "concierge-copilot"');
 
+/**
+ * A whole number that may arrive as text (a query string): decimal digits only, without sign, leading zeros,
+ * hex, exponent or spaces, so that "0x10", "+5" and "05" are refused rather than guessed at. Numbers (JSON,
+ * MCP) pass as they are; `schema` adds the bounds.
+ */
+export const wholeNumber = (schema: z.ZodNumber) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    if (/^(?:0|[1-9][0-9]{0,14})$/.test(value)) return Number(value);
+    ctx.issues.push({ code: 'custom', message: 'must be a whole number in decimal digits, without sign or leading zeros', input: value });
+    return value;
+  }, schema);
+
 export const ProblemSchema = z
   .object({
     path: z.string().optional().describe('File path, for content problems'),
