@@ -32,6 +32,11 @@ const EnvSchema = z
     TRUST_PROXY: Flag.default(false),
     RATE_LIMIT_STORE: z.union([z.literal('memory'), z.string().regex(/^rediss?:\/\//, 'must be "memory" or a redis:// URL')]).default('memory'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .min(0, 'must be 0 or more seconds')
+      .max(3600, 'must be at most 3600 seconds')
+      .default(25),
   })
   .superRefine((env, ctx) => {
     if (env.REPO_BACKEND === 'github' && !env.GITHUB_REPOSITORY) {
