@@ -7,6 +7,7 @@ import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../serve
 import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
+import type { Logger } from '../server/log.server.ts';
 import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
 
 /** Reads one request header (node or Fetch). */
@@ -20,11 +21,12 @@ export interface AdminAuthDeps {
   sessions: SessionStore;
   urls: SiteUrls;
   /** Where sign-in events go (never the token or the cookie). */
+  logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export type AdminAuth = ReturnType<typeof createAdminAuth>;
 
-export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
+export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAuthDeps) {
   // One budget per IP for the whole service: the main and preview listeners share it, so a second
   // listener does not double the guesses an address gets.
   // Attempts are counted when they start and kept when they fail.
@@ -91,6 +93,7 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
     }
     if (entry.count >= LOGIN_LIMIT) {
       const retry = Math.ceil((entry.resetAt - now) / 1000);
+      logger?.warn({ event: 'auth', action: 'login', outcome: 'throttled', ip, retryAfter: retry }, 'login throttled');
       throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {
         headers: { 'Retry-After': String(retry) },
       });
@@ -120,12 +123,14 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
       throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
     }
     if (!tokenMatches(token, adminToken)) {
+      logger?.warn({ event: 'auth', action: 'login', outcome: 'failed', ip, branch }, 'login failed');
       throw unauthorized('The admin token is not valid.');
     }
     attempts.delete(ip); // the right token: every attempt of this address is refunded
     const previous = sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
     const { cookieValue, maxAgeSeconds } = await sessions.create();
+    logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch }, 'login ok');
     return cookie(branch, cookieValue, maxAgeSeconds);
   }
 
@@ -136,6 +141,7 @@ export function createAdminAuth({ adminToken, sessions, urls }: AdminAuthDeps) {
       if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
       await sessions.destroy(session);
     }
+    logger?.info({ event: 'auth', action: 'logout', hadSession: Boolean(session), branch }, 'logout');
     return cookie(branch, '', 0);
   }
 

@@ -70,7 +70,10 @@ export const servicePath = (pathname: string) =>
   pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json' || pathname === '/mcp' || pathname.startsWith('/mcp/');
 const adminPath = (pathname: string) => pathname.startsWith('/api/admin');
 
-export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy: boolean; web: WebHandler }) {
+/** Told of every request once its route is known (the path template, `page` for the site, undefined for none): the request id and log line. */
+export type EdgeObserver = (req: IncomingMessage, res: ServerResponse, branch: Branch, route: string | undefined) => void;
+
+export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy: boolean; web: WebHandler; observe?: EdgeObserver }) {
   const routes = endpoints.map(compile);
 
   return function handle(req: IncomingMessage, res: ServerResponse, branch: Branch): void {
@@ -87,6 +90,7 @@ export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy
       if (!match && (route.endpoint.methods.includes(method as HttpMethod) || (method === 'HEAD' && route.endpoint.methods.includes('GET'))))
         match = { route, values };
     }
+    options.observe?.(req, res, branch, match?.route.endpoint.path ?? (allowed.size || servicePath(pathname) ? undefined : 'page'));
     if (!allowed.size && !servicePath(pathname)) return options.web(req, res, branch);
     serviceHeaders(req, res, () => {});
 
