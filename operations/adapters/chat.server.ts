@@ -43,14 +43,18 @@ export interface ChatDeps {
   agent: Agent;
   models: Models | undefined;
   rateLimits: Pick<RateLimits, 'consume'>;
+  /** Aborted when the service is stopping and streams must end now: each ends with an error status line saying so. */
+  shutdown?: AbortSignal;
 }
+
+const RESTARTING = 'The service is restarting; ask again in a moment.';
 
 /** A JSON body that must be there (an absent body is read as null, which the schema refuses). */
 async function readRequiredJson(req: EdgeRequest['req'], limit: number): Promise<unknown> {
   return (await readJsonBody(req, limit)) ?? null;
 }
 
-export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint[] {
+export function chatEndpoints({ agent, models, rateLimits, shutdown }: ChatDeps): Endpoint[] {
   async function transcribeAudio({ req, res, ip }: EdgeRequest): Promise<void> {
     const body = parseInput(TranscribeRequest, await readRequiredJson(req, Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024));
     const audio = decodeAudio(body.audio);
@@ -88,12 +92,20 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
       });
     }
     if (!models) throw new AppError('chat_not_configured', 'Chat is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
+    if (shutdown?.aborted) throw new AppError('unavailable', RESTARTING, { headers: { 'Retry-After': '5' } });
     const { headers } = await rateLimits.consume(chatLimit, ip);
 
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
+    // A stop of the service ends the answer early but in order: the reader still gets the final status lines.
+    let restarting = false;
+    const onShutdown = () => {
+      restarting = true;
+      controller.abort();
+    };
+    shutdown?.addEventListener('abort', onShutdown, { once: true });
     res.writeHead(200, {
       'Content-Type': 'text/plain; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -117,13 +129,15 @@ export function chatEndpoints({ agent, models, rateLimits }: ChatDeps): Endpoint
       // The sources with their titles and pages, so a client needs no further request to show them.
       status({ type: 'done', sources: answer.sources });
     } catch (error) {
-      if (!controller.signal.aborted) {
-        const message = error instanceof AppError ? error.message : 'The answer could not be completed.';
+      if (restarting || !controller.signal.aborted) {
+        const message = restarting ? RESTARTING : error instanceof AppError ? error.message : 'The answer could not be completed.';
         if (body.events) {
           status({ type: 'error', message });
           status({ type: 'done', sources: [] });
         } else if (!res.destroyed) res.write(`\n\n[${message}]`);
       }
+    } finally {
+      shutdown?.removeEventListener('abort', onShutdown);
     }
     if (!res.destroyed) res.end();
   }
