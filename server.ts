@@ -7,7 +7,7 @@ import compression from 'compression';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
@@ -24,6 +24,8 @@ import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
+import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
+import type { Run } from './operations/server/pipeline.server.ts';
 
 export interface RunningService {
   services: Services;
@@ -33,46 +35,77 @@ export interface RunningService {
   /** Actual ports (useful with port 0). */
   ports: Partial<Record<Branch, number>>;
   urls: Partial<Record<Branch, string>>;
-  close(): Promise<void>;
+  logger: Logger;
+  /**
+   * Stops the service. Without `graceMs` at once (tests): connections are closed and the pipeline is waited
+   * for. With `graceMs` (a signal, see main): a graceful drain — see `drain` below. `clean` is false when the
+   * grace ran out with work left.
+   */
+  close(options?: { graceMs?: number }): Promise<{ clean: boolean }>;
 }
 
 export interface StartOptions {
   /** The web app for every request no endpoint claims; default a JSON 404 (tests of the API alone). */
-  web?: (gateway: SiteGateway, config: Config) => Promise<WebHandler>;
+  web?: (gateway: SiteGateway, config: Config, logger: Logger) => Promise<WebHandler>;
   /** Ports per branch; default PORT for main and PREVIEW_PORT for dev (0 there means no preview). Tests pass 0 for a free port. */
   listen?: Partial<Record<Branch, number>>;
+  /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
+  logger?: Logger;
 }
 
 const notFoundPage: WebHandler = (req, res) => sendError(req, res, new AppError('not_found', `No page at ${req.url}.`));
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
-  const log = config.LOG_LEVEL === 'silent' ? () => {} : (line: string) => console.error(line);
-  const services = await openServices(config, log);
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const services = await openServices(config, (line) => logger.warn(line.replace(/^\[vitae\] /, '')));
   const { corpus, urls, secrets } = services;
+  logPipeline(services.pipeline, logger);
   const layer = implementOperations(services, {
     checkOutputs: process.env.NODE_ENV !== 'production',
-    logError: (message, error) => console.error(message, error),
+    logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
   const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken);
-  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls });
+  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger });
+  // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
+  const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
     ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate }),
     healthEndpoint(services),
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
-    ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits }),
+    ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
-  const web = options.web ? await options.web(gateway, config) : notFoundPage;
-  const edge = createEdge(endpoints, { trustProxy: config.TRUST_PROXY, web });
+  const web = options.web ? await options.web(gateway, config, logger) : notFoundPage;
+  const edge = createEdge(endpoints, {
+    trustProxy: config.TRUST_PROXY,
+    web,
+    observe: requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY)),
+  });
 
+  // Every response not yet closed, so a graceful stop knows when the last one is answered.
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | undefined;
   const servers: Server[] = [];
   const ports: Partial<Record<Branch, number>> = {};
   const listening: Partial<Record<Branch, string>> = {};
   const listen = options.listen ?? { main: config.PORT, ...(config.PREVIEW_PORT ? { dev: config.PREVIEW_PORT } : {}) };
   for (const [branch, port] of Object.entries(listen) as Array<[Branch, number]>) {
-    const server = createServer((req, res) => edge(req, res, branch));
+    const server = createServer((req, res) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (!draining) return;
+        // The socket of an answer finished during a drain is closed as soon as it is idle.
+        setImmediate(() => server.closeIdleConnections());
+        if (!inFlight.size) drained?.();
+      });
+      // A request that arrives on a kept-alive connection during a drain is answered, then its connection closed.
+      if (draining) res.setHeader('Connection', 'close');
+      edge(req, res, branch);
+    });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerClientError); // node's own 400/431: a body in the service's words, not an empty answer
     await new Promise<void>((resolve, reject) => {
@@ -84,32 +117,111 @@ export async function startService(config: Config, options: StartOptions = {}): 
     servers.push(server);
   }
 
+  /**
+   * A graceful stop: no new connections (the listeners close: a client that connects now is refused), idle
+   * keep-alive connections closed at once, every answer under way finished (its connection then closed),
+   * chat streams ended with their final status line shortly before the grace runs out, then the pipeline
+   * waited for. When the grace runs out, the remaining connections are destroyed.
+   */
+  async function drain(graceMs: number): Promise<{ clean: boolean }> {
+    const deadline = Date.now() + graceMs;
+    const left = () => Math.max(0, deadline - Date.now());
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    // Idle keep-alive connections are closed at once — after a few milliseconds, so that a request whose bytes
+    // had already arrived when the signal came is read (and answered) rather than cut.
+    setTimeout(() => servers.forEach((server) => server.closeIdleConnections()), 25);
+    // A stream still running this close to the end is told to finish now, with a status line saying why.
+    const streamsTimer = setTimeout(() => streamsEnd.abort(), Math.max(0, graceMs - Math.min(2000, graceMs / 5)));
+    const allAnswered = () => new Promise<void>((resolve) => (inFlight.size ? (drained = resolve) : resolve()));
+    let answered: boolean;
+    for (;;) {
+      answered = await within(allAnswered(), left());
+      if (!answered) break;
+      // Every answer is out. Node leaves a connection that never sent a byte open (closeIdleConnections skips
+      // it), so the listeners get a moment to close on their own; a request that still arrives is answered.
+      for (const server of servers) server.closeIdleConnections();
+      if ((await within(closed, Math.min(left(), 200))) || !inFlight.size) break;
+    }
+    clearTimeout(streamsTimer);
+    streamsEnd.abort();
+    for (const server of servers) server.closeAllConnections();
+    const pipelineDone = await within(services.close(), left());
+    if (!answered) logger.warn({ event: 'shutdown', open: inFlight.size }, 'the grace ran out: requests still open were cut');
+    if (!pipelineDone) logger.warn({ event: 'shutdown' }, 'the grace ran out before the pipeline was idle: its run is marked interrupted at the next start');
+    return { clean: answered && pipelineDone };
+  }
+
+  let closing: Promise<{ clean: boolean }> | undefined;
   return {
     services,
     layer,
     gateway,
     ports,
     urls: listening,
-    async close() {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
-      await services.close();
+    logger,
+    close(options = {}) {
+      closing ??=
+        options.graceMs === undefined
+          ? (async () => {
+              streamsEnd.abort();
+              await Promise.all(
+                servers.map(
+                  (server) =>
+                    new Promise<void>((resolve) => {
+                      server.close(() => resolve());
+                      server.closeAllConnections();
+                    }),
+                ),
+              );
+              await services.close();
+              return { clean: true };
+            })()
+          : drain(options.graceMs);
+      return closing;
     },
   };
 }
 
+/** True when `promise` settled within `ms`, false when the time ran out first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One log record per change of a run's state (queued, each stage, the outcome). */
+function logPipeline(pipeline: Services['pipeline'], logger: Logger): void {
+  const seen = new Map<string, string>();
+  pipeline.onChange((run: Run) => {
+    const state = `${run.status} ${run.stages.map((s) => s.status).join(' ')}`;
+    if (seen.get(run.id) === state) return;
+    if (run.status === 'running' || run.status === 'queued') seen.set(run.id, state);
+    else seen.delete(run.id);
+    const fields = {
+      event: 'run',
+      runId: run.id,
+      branch: run.branch,
+      commit: run.commit.slice(0, 7),
+      status: run.status,
+      stages: Object.fromEntries(run.stages.map((s) => [s.name, s.status])),
+      ...(run.error ? { error: run.error } : {}),
+    };
+    if (run.status === 'failure') logger.error(fields, `run ${run.status}`);
+    else logger.info(fields, `run ${run.status}`);
+  });
+}
+
 /** The Remix web app (site and console), one Express app per branch, reading through the site gateway. */
-export async function remixWeb(gateway: SiteGateway, config: Config): Promise<WebHandler> {
+export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger): Promise<WebHandler> {
   const buildPath = new URL('./build/index.js', import.meta.url);
   if (!existsSync(buildPath)) {
-    console.warn('[vitae] the web build is missing (run `npm run build`); serving the API only');
+    logger.warn('the web build is missing (run `npm run build`); serving the API only');
     return (_req, res) => {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('The website is not built. Run `npm run build` (npm start does it for you).\n');
@@ -144,25 +256,69 @@ export async function remixWeb(gateway: SiteGateway, config: Config): Promise<We
 
 async function main() {
   const config = loadConfig();
-  const service = await startService(config, { web: remixWeb });
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const service = await startService(config, { web: remixWeb, logger });
   const { services } = service;
   const live = services.corpus.build('main');
-  console.log(`Vitae: ${live.model.site.name} — ${live.model.entries.size} entries, commit ${live.commit.slice(0, 7)}`);
-  console.log(`  site       ${config.baseUrl}   (listening on ${service.urls.main})`);
-  if (service.urls.dev) console.log(`  preview    ${config.devUrl}   (dev branch, listening on ${service.urls.dev})`);
-  console.log(`  API        ${config.baseUrl}/api/v1/entries   OpenAPI ${config.baseUrl}/openapi.json`);
-  console.log(`  MCP        ${config.baseUrl}/mcp   admin ${config.baseUrl}/mcp/admin`);
-  if (services.secrets.adminTokenGenerated) {
-    console.log(`  admin      ${config.baseUrl}/api/admin   token (generated once, kept in ${config.DATA_DIR}/secrets/admin-token):`);
-    console.log(`             ${services.secrets.adminToken}`);
-  } else if (!config.ADMIN_TOKEN) {
-    console.log(`  admin      ${config.baseUrl}/api/admin   token in ${config.DATA_DIR}/secrets/admin-token`);
+  const json = process.env.NODE_ENV === 'production' || !process.stdout.isTTY;
+  if (json) {
+    // Every stdout line is a JSON record for the log collector; the generated token (printed once, by design)
+    // goes to stderr as the one plain line, and never into a record.
+    logger.info(
+      {
+        event: 'start',
+        site: config.baseUrl,
+        preview: service.urls.dev ? config.devUrl : null,
+        listening: service.urls,
+        commit: live.commit.slice(0, 7),
+        entries: live.model.entries.size,
+      },
+      `Vitae: ${live.model.site.name} started`,
+    );
+    if (services.secrets.adminTokenGenerated)
+      process.stderr.write(`Vitae admin token (generated once, kept in ${config.DATA_DIR}/secrets/admin-token): ${services.secrets.adminToken}\n`);
   } else {
-    console.log(`  admin      ${config.baseUrl}/api/admin   token from ADMIN_TOKEN`);
+    console.log(`Vitae: ${live.model.site.name} — ${live.model.entries.size} entries, commit ${live.commit.slice(0, 7)}`);
+    console.log(`  site       ${config.baseUrl}   (listening on ${service.urls.main})`);
+    if (service.urls.dev) console.log(`  preview    ${config.devUrl}   (dev branch, listening on ${service.urls.dev})`);
+    console.log(`  API        ${config.baseUrl}/api/v1/entries   OpenAPI ${config.baseUrl}/openapi.json`);
+    console.log(`  MCP        ${config.baseUrl}/mcp   admin ${config.baseUrl}/mcp/admin`);
+    if (services.secrets.adminTokenGenerated) {
+      console.log(`  admin      ${config.baseUrl}/api/admin   token (generated once, kept in ${config.DATA_DIR}/secrets/admin-token):`);
+      console.log(`             ${services.secrets.adminToken}`);
+    } else if (!config.ADMIN_TOKEN) {
+      console.log(`  admin      ${config.baseUrl}/api/admin   token in ${config.DATA_DIR}/secrets/admin-token`);
+    } else {
+      console.log(`  admin      ${config.baseUrl}/api/admin   token from ADMIN_TOKEN`);
+    }
   }
-  const stop = () => void service.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+
+  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): a graceful stop within SHUTDOWN_GRACE_SECONDS, exit 0 when
+  // everything under way finished, 1 when the grace ran out. A second signal stops at once.
+  const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ event: 'shutdown', signal }, 'second signal: stopping now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ event: 'shutdown', signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'stopping: finishing what is under way');
+    // A backstop should anything in the drain hang past its deadline.
+    setTimeout(() => process.exit(1), graceMs + 5000).unref();
+    service.close({ graceMs }).then(
+      ({ clean }) => {
+        logger.info({ event: 'shutdown', clean }, clean ? 'stopped' : 'stopped after the grace ran out');
+        process.exit(clean ? 0 : 1);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'the stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
