@@ -7,6 +7,8 @@ import { benchMcp } from './mcp.bench.ts';
 import { benchChat } from './chat.bench.ts';
 import { benchSite } from './site.bench.ts';
 import { benchConsole } from './console.bench.ts';
+import { benchWriters } from './writers.bench.ts';
+import { benchGrowth } from './growth.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -16,6 +18,8 @@ const sections: Record<string, () => Promise<unknown>> = {
   chat: () => benchChat({ runs: 40 }),
   site: () => benchSite({ runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3) }),
   console: () => benchConsole({ runs: 200 }),
+  writers: () => benchWriters({ writers: 50 }),
+  growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const [name, run] of Object.entries(sections)) {

@@ -1,8 +1,8 @@
-// Full-text search over passages of every entry and document in every locale (BM25F, wink-bm25-text-search).
+// Full-text search over passages of every entry and document in every locale (BM25F, bm25.ts).
 // Built once per build and never changed afterwards.
-import bm25 from 'wink-bm25-text-search';
 import type { RootContent } from 'mdast';
 import { parseMarkdown } from '../content/markdown.ts';
+import { createBm25 } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from './pause.ts';
 import { tokenize, tokenizeCached } from './tokenize.ts';
@@ -27,22 +27,12 @@ export interface SearchIndex {
   search(query: string, limit: number): SearchHit[];
 }
 
-/** Builds the index; `pause` is awaited between passages so a caller on the main thread can yield. */
+/** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
 export async function createSearchIndex(passages: readonly Passage[], pause: Pause = noPause): Promise<SearchIndex> {
-  if (passages.length < 3) return createLinearIndex(passages); // wink-bm25 needs three documents to learn from
-  const engine = bm25();
-  engine.defineConfig({ fldWeights: { title: 2, text: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
-  // Passages are tokenised through the cache (wink copies nothing it is given: it only counts), so a
-  // rebuild after a small change tokenises only the text that changed; queries are tokenised afresh.
-  let indexing = true;
-  engine.definePrepTasks([(text: string) => (indexing ? (tokenizeCached(text) as string[]) : tokenize(text))]);
-  for (const [i, p] of passages.entries()) {
-    engine.addDoc({ title: p.title, text: p.text }, i);
-    await pause();
-  }
-  engine.consolidate(4);
-  await pause();
-  indexing = false;
+  if (passages.length < 3) return createLinearIndex(passages); // BM25's idf needs a few documents to mean anything
+  // Passages are tokenised through the cache, so a rebuild after a small change tokenises only the text
+  // that changed; queries are tokenised afresh.
+  const engine = await createBm25<'title' | 'text'>(passages, tokenizeCached, { fieldWeights: { title: 2, text: 1 }, k1: 1.2, b: 0.75, k: 1 }, pause);
   // Which words each language uses, to tell which languages a query is written in.
   const vocabulary = new Map<string, Set<string>>();
   for (const p of passages) {
@@ -55,9 +45,10 @@ export async function createSearchIndex(passages: readonly Passage[], pause: Pau
   return {
     size: passages.length,
     search(query, limit) {
-      const preferred = queryLocales(tokenize(query), vocabulary);
+      const tokens = tokenize(query);
+      const preferred = queryLocales(tokens, vocabulary);
       // Ask for more than `limit`: several passages of one record collapse into its best one.
-      const raw = engine.search(query, Math.min(passages.length, limit * 8 + 20));
+      const raw = engine.search(tokens, Math.min(passages.length, limit * 8 + 20));
       const ranked = raw
         .map(([id, score]) => {
           const p = passages[Number(id)]!;

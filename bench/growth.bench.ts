@@ -1,0 +1,110 @@
+// Growth with content (issue "Production-ready"): the demo's entries and their translations copied to 10×
+// (and 100× with BENCH_GROWTH=1,10,100) under new slugs, valid, served by the real service as a child
+// process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory after
+// start, one commit → live, the longest a reader waited meanwhile (GET /api/health every 10 ms), and the
+// latency of the entry list and of search. The 1× row is the baseline of the same run.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { grownContent } from '../testing/content-fixture.ts';
+import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
+import { load, percentile, printTable } from './lib.ts';
+
+const TOKEN = 'bench-admin-token-0123456789abcdef';
+const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+const PATH = 'content/corpus/projects/concierge-copilot.md';
+
+/** Resident memory of the server process, MB (Linux). */
+function residentMb(server: ServerProcess): number {
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await run();
+  return [value, performance.now() - started];
+}
+
+/** One edit's commit → live, with the longest wait a reader saw meanwhile. */
+async function commitToLive(url: string): Promise<{ live: number; stall: number }> {
+  const original = ((await (await fetch(`${url}/api/admin/file?path=${PATH}`, { headers })).json()) as { content: string }).content;
+  const summary = `Growth bench edit ${Date.now()}: an assistant that answers hotel guests.`;
+  const content = original.replace(/^summary: .*$/m, `summary: ${JSON.stringify(summary)}`);
+  const waits: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const t = performance.now();
+      await (await fetch(`${url}/api/health`)).arrayBuffer();
+      waits.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const started = performance.now();
+  const res = await fetch(`${url}/api/admin/file`, { method: 'PUT', headers, body: JSON.stringify({ path: PATH, content, message: 'growth bench' }) });
+  if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
+  for (;;) {
+    const entry = (await (await fetch(`${url}/api/v1/entries/concierge-copilot`)).json()) as { summary: string };
+    if (entry.summary === summary) break;
+    if (performance.now() - started > 600_000) throw new Error('the edit was not live after 10 minutes');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const live = performance.now() - started;
+  probing = false;
+  await probe;
+  return { live, stall: Math.max(...waits) };
+}
+
+async function searchLatency(url: string, runs = 100): Promise<number> {
+  const queries = ['hotel guests assistant', 'evaluation harness', 'developer relations', 'machine learning', 'team lead'];
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await (await fetch(`${url}/api/v1/search?q=${encodeURIComponent(queries[i % queries.length]!)}&limit=5`)).arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  return percentile(times, 95);
+}
+
+export async function benchGrowth(options: { sizes?: number[] } = {}) {
+  const sizes = options.sizes ?? [1, 10];
+  const rows: Array<Record<string, string>> = [];
+  for (const times of sizes) {
+    const content = grownContent(times);
+    const dataDir = await mkdtemp(join(tmpdir(), `vitae-bench-growth-${times}x-`));
+    const env = { ADMIN_TOKEN: TOKEN, CONTENT_DIR: content, PREVIEW_PORT: '0', LOG_LEVEL: 'error' };
+    const timeout = 30 * 60_000;
+    try {
+      const [first, fresh] = await timed(() => startServerProcess(dataDir, env, timeout));
+      await first.stop();
+      const [server, restart] = await timed(() => startServerProcess(dataDir, env, timeout));
+      const rss = residentMb(server);
+      const entries = await (await fetch(`${server.url}/api/v1/entries`)).arrayBuffer();
+      const { live, stall } = await commitToLive(server.url);
+      const list = await load(`${server.url}/api/v1/entries`, { connections: 16, duration: 3 });
+      const search = await searchLatency(server.url);
+      const rssAfter = residentMb(server);
+      await server.stop();
+      rows.push({
+        content: `${times}×`,
+        'start fresh s': (fresh / 1000).toFixed(1),
+        'restart s': (restart / 1000).toFixed(1),
+        'commit → live s': (live / 1000).toFixed(2),
+        'longest wait ms': stall.toFixed(0),
+        'RSS start / after MB': `${rss.toFixed(0)} / ${rssAfter.toFixed(0)}`,
+        'list kB, req/s, p99 ms': `${(entries.byteLength / 1024).toFixed(0)}, ${Math.round(list.rps)}, ${list.p99}`,
+        'search p95 ms': search.toFixed(1),
+      });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(dirname(content), { recursive: true, force: true });
+    }
+  }
+  printTable(
+    'Growth with content (goals at 10×: commit → live ≤ 1.5 s, start ≤ 3 s, RSS ≤ 300 MB; at 100×: start ≤ 15 s, commit → live ≤ 3 s, RSS ≤ 1 GB, search p95 ≤ 5 ms; every size: longest wait ≤ 50 ms)',
+    rows,
+  );
+  return rows;
+}
