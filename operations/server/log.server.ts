@@ -21,7 +21,7 @@ export interface LoggerOptions {
 
 export function createLogger({ level, format, destination }: LoggerOptions): Logger {
   const pretty = (format ?? (process.env.NODE_ENV === 'production' || !process.stdout.isTTY ? 'json' : 'pretty')) === 'pretty';
-  const out = pretty ? readable(destination ?? process.stdout) : (destination ?? pino.destination({ dest: 1, sync: false }));
+  const out = pretty ? readable(destination ?? process.stdout) : (destination ?? stdoutDestination());
   return pino(
     {
       level,
@@ -36,8 +36,11 @@ export function createLogger({ level, format, destination }: LoggerOptions): Log
   );
 }
 
-/** A logger that drops everything (tests of code that takes a logger). */
-export const silentLogger: Logger = pino({ level: 'silent' });
+let stdout: DestinationStream | undefined;
+/** One asynchronous writer on stdout per process, however many services it starts (tests start several); pino flushes it at exit. */
+function stdoutDestination(): DestinationStream {
+  return (stdout ??= pino.destination({ dest: 1, sync: false }));
+}
 
 /** `12:03:04.120 INFO  request GET /api/v1/entries 200 3.1 ms  ip=127.0.0.1 id=…`, coloured in a terminal. */
 function readable(target: DestinationStream | NodeJS.WritableStream): DestinationStream {
