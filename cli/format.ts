@@ -64,7 +64,9 @@ export const formatters: Record<string, Formatter> = {
           view,
         )
       : 'No entries match.\n',
-    note: `${body.total} ${body.total === 1 ? 'entry' : 'entries'}${body.entries.length ? ' · vitae get <slug> for one in full' : ''}`,
+    note: body.next
+      ? `${body.entries.length} of ${body.total} entries · next page: vitae list --cursor ${body.next} --limit ${body.entries.length}`
+      : `${body.total} ${body.total === 1 ? 'entry' : 'entries'}${body.entries.length ? ' · vitae get <slug> for one in full' : ''}`,
   }),
 
   EntryLong: (e: EntryLongOut, view) => {

@@ -15,7 +15,7 @@ import type {
 import type { askSubject } from '../operations/contract/agent.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 
-export type EntryList = { entries: z.output<typeof EntryShort>[]; total: number };
+export type EntryList = { entries: z.output<typeof EntryShort>[]; total: number; next?: string | null };
 export type EntryLongOut = z.output<typeof EntryLong>;
 export type LensListOut = { lenses: z.output<typeof Lens>[] };
 export type SearchResultsOut = { query: string; results: z.output<typeof SearchResult>[] };

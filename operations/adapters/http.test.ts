@@ -40,6 +40,30 @@ describe('list_experience GET /api/v1/entries', () => {
     }
   });
 
+  it('pages with limit and cursor: the pages put together are the whole list, and a stale cursor says so', async () => {
+    const all = (await json('/api/v1/entries?kind=project')).body;
+    assert.equal(all.next, undefined, 'without limit the answer is as before');
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 20; page++) {
+      const { res, body } = await json(`/api/v1/entries?kind=project&limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(res.status, 200);
+      assert.equal(body.total, all.total);
+      assert.ok(body.entries.length <= 4);
+      seen.push(...body.entries.map((e: { slug: string }) => e.slug));
+      if (body.next === null) break;
+      cursor = body.next;
+    }
+    assert.deepEqual(
+      seen,
+      all.entries.map((e: { slug: string }) => e.slug),
+    );
+    const stale = await json('/api/v1/entries?limit=4&cursor=no-such-entry');
+    assert.equal(stale.res.status, 400);
+    assert.match(stale.body.message, /start again without a cursor/);
+    assert.equal((await json('/api/v1/entries?limit=05')).res.status, 400);
+  });
+
   it('puts ongoing entries first when two start in the same month', async () => {
     const { body } = await json('/api/v1/entries');
     for (let i = 1; i < body.entries.length; i++) {

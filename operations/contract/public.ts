@@ -116,7 +116,8 @@ export const getBrief = defineOperation({
 export const listExperience = defineOperation({
   name: 'list_experience',
   summary: 'List entries (experience, projects, community roles, education), newest first',
-  description: 'Entries in short form, newest first by start month (ongoing first on ties). Filters combine: tag AND lens AND kind.',
+  description:
+    'Entries in short form, newest first by start month (ongoing first on ties). Filters combine: tag AND lens AND kind. Without `limit`, every match in one answer; with it, a page, and `next` is the `cursor` of the page after it.',
   rest: { method: 'GET', path: '/api/v1/entries' },
   cli: 'list',
   input: z.object({
@@ -124,16 +125,28 @@ export const listExperience = defineOperation({
     lens: LensId.optional().describe('Role lens'),
     kind: Kind.optional(),
     locale: Locale.default('en'),
+    limit: wholeNumber(z.number().int().min(1).max(500)).optional().describe('At most this many entries (a page); default all'),
+    cursor: Slug.optional().describe('Continue after this entry: the `next` of the page before'),
   }),
-  output: z.object({ entries: z.array(EntryShort), total: z.number().int() }).meta({ id: 'EntryList' }),
+  output: z
+    .object({
+      entries: z.array(EntryShort),
+      total: z.number().int().describe('Entries matching the filters, on every page'),
+      next: z.string().nullable().optional().describe('With `limit`: the cursor of the next page, null on the last'),
+    })
+    .meta({ id: 'EntryList' }),
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
   agent: { cites: (output) => output.entries.map((e) => ({ slug: e.slug, title: e.title, url: e.url, direct: false })) },
   examples: {
-    valid: [{ summary: 'AI projects for the Head of AI lens, in Japanese', input: { tag: 'ai', lens: 'head-of-ai', kind: 'project', locale: 'ja' } }],
+    valid: [
+      { summary: 'AI projects for the Head of AI lens, in Japanese', input: { tag: 'ai', lens: 'head-of-ai', kind: 'project', locale: 'ja' } },
+      { summary: 'The first page of five', input: { limit: 5 } },
+    ],
     invalid: [
       { summary: 'An unknown tag', input: { tag: 'cooking' } },
+      { summary: 'A page of none', input: { limit: 0 } },
       { summary: 'An unknown kind and locale', input: { kind: 'hobby', locale: 'xx' } },
     ],
   },

@@ -18,7 +18,22 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
           (e) => (!input.tag || e.tags.includes(input.tag)) && (!input.lens || e.lenses.includes(input.lens)) && (!input.kind || e.kind === input.kind),
         )
         .map(({ overview, contributions, achievements, whyItMatters, keyResults, skills, proofLinks, ...short }) => short);
-      return { entries, total: entries.length };
+      if (input.limit === undefined && input.cursor === undefined) return { entries, total: entries.length };
+      let start = 0;
+      if (input.cursor !== undefined) {
+        start = entries.findIndex((e) => e.slug === input.cursor) + 1;
+        if (start === 0)
+          throw new AppError(
+            'bad_request',
+            `The cursor "${input.cursor}" is not an entry of this list (it may have been removed); start again without a cursor.`,
+            {
+              errors: [{ pointer: '/cursor', message: 'not an entry of this list' }],
+            },
+          );
+      }
+      const page = entries.slice(start, input.limit === undefined ? undefined : start + input.limit);
+      const more = start + page.length < entries.length;
+      return { entries: page, total: entries.length, next: more ? page.at(-1)!.slug : null };
     },
 
     get_entry(input, { branch }) {
