@@ -130,6 +130,24 @@ describe('public MCP server /mcp', () => {
   });
 });
 
+describe('ask_subject over MCP', () => {
+  it('aborts the model call when its client hangs up', async () => {
+    model.script({ hang: true });
+    const client = await connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'ask_subject', arguments: { question: 'Tell me everything.' } }, undefined, { signal: controller.signal });
+    for (let i = 0; i < 200 && !model.requests.some((r) => !r.aborted && r.path.endsWith('/chat/completions')); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const request = model.requests.at(-1)!;
+    assert.equal(request.aborted, false, 'the model was asked');
+    controller.abort();
+    await assert.rejects(call);
+    await client.close(); // the HTTP request under the call is closed with it
+    for (let i = 0; i < 200 && !request.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(request.aborted, true, 'the scripted model server saw its request aborted');
+  });
+});
+
 describe('MCP protocol', () => {
   it('initialises with the site short name, version 1.1.0 and protocol 2025-06-18, whatever the client asks', async () => {
     for (const asked of ['2025-06-18', '2025-11-25', '2024-11-05']) {
