@@ -4,8 +4,10 @@
 // Any problem at start is one clear message and exit code 1. Tests start the same composition in process.
 import express from 'express';
 import compression from 'compression';
+import helmet from 'helmet';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -230,9 +232,61 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   const build = (await import(buildPath.href)) as ServerBuild;
   const apps = new Map<Branch, express.Express>();
   for (const branch of ['main', 'dev'] as const) {
+    const https = (branch === 'main' ? config.baseUrl : config.devUrl).startsWith('https:');
     const app = express();
     app.disable('x-powered-by');
+    // A nonce per answer, for the inline scripts Remix writes (entry.server.tsx hands it to them).
+    app.use((_req, res, next) => {
+      res.locals.cspNonce = randomBytes(16).toString('base64');
+      next();
+    });
+    app.use(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce as string}'`],
+            // Inline styles are allowed, inline scripts are not: the console's editor (CodeMirror) injects its
+            // theme as <style> elements and positions its widgets with style attributes at run time, and a few
+            // components set style attributes; CSS cannot run code, scripts stay nonce-only.
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:'],
+            fontSrc: ["'self'", 'data:'],
+            connectSrc: ["'self'"], // the chat and voice input call this site's /api only
+            mediaSrc: ["'self'", 'blob:'],
+            objectSrc: ["'none'"],
+            baseUri: ["'none'"],
+            formAction: ["'self'"],
+            frameAncestors: ["'none'"],
+            ...(https ? { upgradeInsecureRequests: [] } : {}),
+          },
+        },
+        // Only when the site is served over https; not for subdomains, which may be other people's sites.
+        strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+        xFrameOptions: { action: 'deny' },
+      }),
+    );
+    // Not in helmet: the microphone (voice input in the chat) for this site only, nothing else for anyone.
+    app.use((_req, res, next) => {
+      res.setHeader('Permissions-Policy', 'microphone=(self), camera=(), geolocation=(), payment=(), usb=(), browsing-topics=()');
+      next();
+    });
     app.use(compression()); // pages, styles and scripts gzip-compressed (the edge answers API requests before this app)
+    // An address that cannot be decoded ("/entries/%FF") is the site's 400 page (root loader): it travels on
+    // with its "%" escaped, so no router or file server trips over it on the way.
+    app.use((req, res, next) => {
+      const query = req.url.indexOf('?');
+      const path = query === -1 ? req.url : req.url.slice(0, query);
+      try {
+        decodeURIComponent(path);
+      } catch {
+        res.locals.httpStatus = 400;
+        req.url = req.originalUrl = path.replace(/%/g, '%25') + (query === -1 ? '' : req.url.slice(query));
+      }
+      next();
+    });
     app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static('public', { maxAge: '1h', index: false }));
     // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
@@ -245,10 +299,35 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     const remix = createRequestHandler({
       build,
       mode: process.env.NODE_ENV ?? 'production',
-      getLoadContext: (req) => ({ vitae: gateway, branch, ip: clientIp(req, config.TRUST_PROXY), routes: build.routes }),
+      getLoadContext: (req, res) => ({
+        vitae: gateway,
+        branch,
+        ip: clientIp(req, config.TRUST_PROXY),
+        routes: build.routes,
+        cspNonce: res.locals.cspNonce as string,
+        httpStatus: res.locals.httpStatus as number | undefined,
+      }),
     });
-    // Remix's handler passes its own failures to next(); the promise it returns carries nothing else.
-    app.all('*', (req, res, next) => void remix(req, res, next));
+    // Remix's handler passes its own failures to next(); the promise it returns carries nothing else. (`use`,
+    // not `all('*')`: a route with a parameter has Express decode the path, which fails on "/entries/%FF".)
+    app.use((req, res, next) => void remix(req, res, next));
+    // Whatever Express, a static file or Remix itself fails with: the site's own error page with that status,
+    // rendered by Remix once more (the root loader reads `httpStatus`), and if even that fails a plain page:
+    // never Express's page with a stack and file paths.
+    app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      const given = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+      const status = typeof given === 'number' && given >= 400 && given < 600 ? given : 500;
+      if (status >= 500) logger.error({ err: error, url: req.originalUrl }, 'page failed');
+      if (res.headersSent) return void res.destroy();
+      const plain = () => {
+        if (res.headersSent) return void res.destroy();
+        res.status(status).type('html').set('Cache-Control', 'no-store');
+        res.send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status}</title><h1>${status}</h1><p><a href="/">Home</a></p></html>\n`);
+      };
+      if (res.locals.httpStatus) return plain();
+      res.locals.httpStatus = status;
+      void remix(req, res, plain);
+    });
     apps.set(branch, app);
   }
   return (req, res, branch) => apps.get(branch)!(req, res);

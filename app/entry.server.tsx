@@ -6,10 +6,11 @@
 // again in the next. Those tail bytes are NULs in the middle of CJK and accented text. No valid HTML
 // contains a NUL (the HTML spec itself turns one in text into U+FFFD), so they are dropped on the way out.
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
-import type { EntryContext } from '@remix-run/node';
+import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { renderToPipeableStream } from 'react-dom/server';
+import { NonceContext } from './utils/nonce.ts';
 
 const ABORT_DELAY_MS = 5_000;
 
@@ -24,10 +25,25 @@ export class DropNulBytes extends Transform {
   }
 }
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext): Promise<Response> {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+): Promise<Response> {
+  // The nonce the Content-Security-Policy header of this answer allows (server.ts): every inline script
+  // Remix writes (the context, the route modules, scroll restoration) carries it.
+  const nonce = (loadContext as { cspNonce?: string }).cspNonce;
   return new Promise((resolve, reject) => {
     let ready = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />, {
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       onAllReady() {
         ready = true;
         const body = new PassThrough();

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError, useRouteLoaderData } from '@remix-run/react';
 import styles from './styles.css';
 import { localeFacts, parseLocalePath } from './i18n/locales.ts';
@@ -9,6 +9,7 @@ import { rootTranslator, type RootData } from './utils/seo.ts';
 import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
 import { ChatWidget } from './chat/ChatWidget.tsx';
 import { RootDataProvider, useHref, useT } from './components/root-data.ts';
+import { useNonce } from './utils/nonce.ts';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: styles },
@@ -16,19 +17,45 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
-  const { locale } = parseLocalePath(new URL(request.url).pathname);
+  const { pathname } = new URL(request.url);
+  const { locale } = parseLocalePath(pathname);
   const { site, siteUrl, branch } = siteIdentity(context);
   const { questions = [] } = await readBrief(context, locale);
   const { chat, transcription } = vitaeContext(context).vitae.features();
-  return { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
+  const root: RootData = { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
+  // A request the server refused before any page could answer (server.ts sets `httpStatus`), or an address
+  // that cannot be decoded ("/entries/%FF"): the site's own error page, in the page's language. The root
+  // data travels with the error, as the boundary has no loader data then.
+  const status = (context as { httpStatus?: number }).httpStatus ?? (malformed(pathname) ? 400 : undefined);
+  if (status) throw data(root, { status });
+  return root;
+}
+
+function malformed(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const isRootData = (value: unknown): value is RootData => typeof value === 'object' && value !== null && 'messages' in value && 'site' in value;
+
+/** The root data of the page, or of the error page that replaced it (carried by the error, see the loader). */
+function useRootData(): RootData | undefined {
+  const loaded = useRouteLoaderData<RootData>('root');
+  const error = useRouteError();
+  return loaded ?? (isRouteErrorResponse(error) && isRootData(error.data) ? error.data : undefined);
 }
 
 // Pages declare their own <head>; this one only serves the error pages.
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, error }) => {
   if (!error) return [];
+  const data = loaded ?? (isRouteErrorResponse(error) && isRootData(error.data) ? error.data : undefined);
   const t = data ? rootTranslator(data) : undefined;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? (t?.('notFoundTitle') ?? 'Page not found') : (t?.('errorTitle') ?? 'Something went wrong');
+  const title = status < 500 ? (t?.('notFoundTitle') ?? 'Page not found') : (t?.('errorTitle') ?? 'Something went wrong');
   return [{ title: data ? `${title} · ${data.site.name}` : title }, { name: 'robots', content: 'noindex' }];
 };
 
@@ -36,7 +63,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
 export const useIsConsole = () => useMatches().some((m) => (m.handle as { console?: boolean } | undefined)?.console);
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<RootData>('root');
+  const data = useRootData();
+  const nonce = useNonce();
   const facts = localeFacts[data?.locale ?? 'en'];
   const inConsole = useIsConsole();
   return (
@@ -63,8 +91,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {data ? <ChatWidget /> : null}
           </RootDataProvider>
         )}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -76,7 +104,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const data = useRouteLoaderData<RootData>('root');
+  const data = useRootData();
   if (!data) {
     return (
       <div className="page narrow">
@@ -93,7 +121,8 @@ export function ErrorBoundary() {
 function ErrorPage({ status }: { status: number }) {
   const t = useT();
   const href = useHref();
-  const notFound = status === 404;
+  // A 4xx is about the address (unknown, malformed, refused): the "no page here" words fit every one of them.
+  const notFound = status < 500;
   return (
     <div className="page narrow error-page">
       <p className="eyebrow">{status}</p>
