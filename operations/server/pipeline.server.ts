@@ -54,6 +54,8 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
   const listeners = new Set<(run: Run) => void>();
   const working = new Set<Branch>();
   let counter = 0;
+  /** Set by stop(): no queued run is taken, and a running one ends at its next stage boundary. */
+  let stopping = false;
 
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.endsWith('.json')) continue;
@@ -97,10 +99,10 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
 
   /** Works through a branch's queue; only the newest queued commit is built, older ones are superseded. */
   async function work(branch: Branch) {
-    if (working.has(branch)) return;
+    if (working.has(branch) || stopping) return;
     working.add(branch);
     try {
-      for (;;) {
+      while (!stopping) {
         const queued = [...runs.values()].filter((r) => r.branch === branch && r.status === 'queued').sort((a, b) => a.id.localeCompare(b.id));
         const run = queued.pop();
         if (!run) break;
@@ -132,6 +134,18 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
     let commit = run.commit;
     let build: B | undefined;
     for (const stage of run.stages) {
+      // Stopping: a run that has not built yet ends here, marked interrupted and queued again for the next
+      // start; once it has a build, deploying it is quicker than redoing it.
+      if (stopping && stage.name !== 'deploy') {
+        run.status = 'failure';
+        run.error = `interrupted: the service stopped before ${stage.name}; it was queued again`;
+        for (const later of run.stages) if (later.status === 'queued') later.status = 'cancelled';
+        await save(run);
+        const retry = newRun(run.branch, run.sourceCommit ?? run.commit, run.id);
+        runs.set(retry.id, retry);
+        await save(retry);
+        return;
+      }
       stage.status = 'running';
       stage.startedAt = now();
       await save(run);
@@ -205,6 +219,14 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
     onChange(listener: (run: Run) => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /**
+     * Stops at the next stage boundary: queued runs stay queued on disk, a run that has not built yet is
+     * marked interrupted and queued again (the next start resumes both). Resolves when nothing runs.
+     */
+    async stop(): Promise<void> {
+      stopping = true;
+      while (working.size) await new Promise((r) => setTimeout(r, 20));
     },
     idle(): Promise<void> {
       return new Promise((resolve) => {

@@ -241,3 +241,55 @@ describe('writeFileAtomic', () => {
     assert.deepEqual(await readdir(dir), ['state.json']);
   });
 });
+
+describe('stopping', () => {
+  it('ends at a stage boundary: the running build finishes and deploys, a queued run stays queued, and the next start resumes it', async () => {
+    const dir = await tempDir();
+    const fake = fakeSteps();
+    fake.hold('c1');
+    const pipeline = await createPipeline(dir, fake.steps);
+    const first = await pipeline.enqueue('main', 'c1');
+    await until(() => fake.isWaiting('c1'));
+    const second = await pipeline.enqueue('main', 'c2');
+    const stopped = pipeline.stop();
+    fake.release('c1');
+    await stopped;
+    assert.equal(pipeline.get(first.id)!.status, 'success', 'a run with a build deploys it');
+    assert.deepEqual(fake.deployed, [['main', 'c1']]);
+    assert.equal(pipeline.get(second.id)!.status, 'queued', 'nothing new is started');
+    assert.deepEqual(fake.built, ['c1']);
+
+    const next = fakeSteps();
+    const restarted = await createPipeline(dir, next.steps);
+    await restarted.recover();
+    await restarted.idle();
+    assert.deepEqual(next.deployed, [['main', 'c2']]);
+  });
+
+  it('marks a run that has not built yet interrupted and queues it again', async () => {
+    const dir = await tempDir();
+    const fake = fakeSteps();
+    let translating!: () => void;
+    const held = new Promise<void>((resolve) => (translating = resolve));
+    let inTranslate = false;
+    fake.steps.translate = async () => {
+      inTranslate = true;
+      await held;
+      return { status: 'skipped' };
+    };
+    const pipeline = await createPipeline(dir, fake.steps);
+    const run = await pipeline.enqueue('dev', 'c9');
+    await until(() => inTranslate);
+    const stopped = pipeline.stop();
+    translating();
+    await stopped;
+    const record = pipeline.get(run.id)!;
+    assert.equal(record.status, 'failure');
+    assert.match(record.error!, /interrupted/);
+    assert.equal(record.stages.find((s) => s.name === 'build')!.status, 'cancelled');
+    assert.deepEqual(fake.built, []);
+    const retry = pipeline.list('dev', 5).find((r) => r.retryOf === run.id);
+    assert.equal(retry?.status, 'queued');
+    assert.equal(retry?.commit, 'c9');
+  });
+});

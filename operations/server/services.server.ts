@@ -181,7 +181,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     async close() {
       clearInterval(timer);
       await watching;
-      await pipeline.idle();
+      await pipeline.stop();
       await rateLimits.close();
     },
   };

@@ -195,61 +195,74 @@ function put(url: string, agent: Agent, path: string, message: string): Promise<
 }
 
 describe('SIGTERM during a burst of writes', () => {
-  it('answers every write it committed with 200, refuses new connections cleanly, waits for the pipeline, exits 0', { timeout: 120_000 }, async (t) => {
-    const { server, dataDir } = await start();
-    const repo = contentGit(dataDir);
-    const base = repo.head();
-    const agent = new Agent({ keepAlive: true });
-    cleanup.push(async () => agent.destroy());
+  it(
+    'answers every write it committed with 200, refuses new connections cleanly, stops the pipeline at a stage boundary, exits 0',
+    { timeout: 120_000 },
+    async (t) => {
+      const { server, dataDir } = await start();
+      const repo = contentGit(dataDir);
+      const base = repo.head();
+      const agent = new Agent({ keepAlive: true });
+      cleanup.push(async () => agent.destroy());
 
-    // Eight writers, each writing one file after another over its kept-alive connection until refused.
-    const outcomes: Outcome[] = [];
-    let signalled = false;
-    let answeredDuringDrain = 0;
-    const writers = Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; ; i++) {
-        const outcome = await put(server.url, agent, `content/skills/burst-${w}-${String(i).padStart(3, '0')}.md`, `burst ${w} ${i}`);
-        outcomes.push(outcome);
-        if (outcome.result !== 'ok') return;
-        assert.equal(outcome.status, 200, JSON.stringify(outcome));
-        if (signalled && outcome.connection === 'close') answeredDuringDrain++;
+      // Eight writers, each writing one file after another over its kept-alive connection until refused.
+      const outcomes: Outcome[] = [];
+      let signalled = false;
+      let answeredDuringDrain = 0;
+      const writers = Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; ; i++) {
+          const outcome = await put(server.url, agent, `content/skills/burst-${w}-${String(i).padStart(3, '0')}.md`, `burst ${w} ${i}`);
+          outcomes.push(outcome);
+          if (outcome.result !== 'ok') return;
+          assert.equal(outcome.status, 200, JSON.stringify(outcome));
+          if (signalled && outcome.connection === 'close') answeredDuringDrain++;
+        }
+      });
+      await eventually('twelve answered writes', () => (outcomes.filter((o) => o.result === 'ok').length >= 12 ? true : undefined), 60_000);
+      signalled = true;
+      const { exited } = sigterm(server);
+      await Promise.all(writers);
+      const { code } = await exited;
+      assert.equal(code, 0, server.output());
+
+      const history = repo.log(`${base}..main`);
+      const bySubject = new Map(outcomes.map((o) => [o.message, o]));
+      for (const commit of history) {
+        const outcome = bySubject.get(commit.subject);
+        assert.ok(outcome, `commit ${commit.subject} was made for a writer`);
+        assert.equal(outcome.result, 'ok', `the write "${commit.subject}" was committed, so its client was answered: ${JSON.stringify(outcome)}`);
+        assert.equal(outcome.sha, commit.sha);
       }
-    });
-    await eventually('twelve answered writes', () => (outcomes.filter((o) => o.result === 'ok').length >= 12 ? true : undefined), 60_000);
-    signalled = true;
-    const { exited } = sigterm(server);
-    await Promise.all(writers);
-    const { code } = await exited;
-    assert.equal(code, 0, server.output());
+      const answered = outcomes.filter((o) => o.result === 'ok');
+      assert.equal(answered.length, history.length, 'every 200 is a commit on main');
+      // A writer ends with a refused connection; a reset is only ever a request on a kept-alive connection
+      // closed as idle at the signal: never read, never committed (above), safe to send again.
+      const ends = outcomes.filter((o) => o.result !== 'ok');
+      assert.equal(ends.length, 8);
+      for (const end of ends) assert.ok(end.result === 'refused' || end.result === 'reset', JSON.stringify(end));
+      assert.ok(answeredDuringDrain >= 1, 'writes under way at the signal were finished and answered (with Connection: close)');
+      t.diagnostic(`${answered.length} writes answered, ${answeredDuringDrain} of them during the drain; ends: ${ends.map((o) => o.result).join(', ')}`);
 
-    const history = repo.log(`${base}..main`);
-    const bySubject = new Map(outcomes.map((o) => [o.message, o]));
-    for (const commit of history) {
-      const outcome = bySubject.get(commit.subject);
-      assert.ok(outcome, `commit ${commit.subject} was made for a writer`);
-      assert.equal(outcome.result, 'ok', `the write "${commit.subject}" was committed, so its client was answered: ${JSON.stringify(outcome)}`);
-      assert.equal(outcome.sha, commit.sha);
-    }
-    const answered = outcomes.filter((o) => o.result === 'ok');
-    assert.equal(answered.length, history.length, 'every 200 is a commit on main');
-    // A writer ends with a refused connection; a reset is only ever a request on a kept-alive connection
-    // closed as idle at the signal: never read, never committed (above), safe to send again.
-    const ends = outcomes.filter((o) => o.result !== 'ok');
-    assert.equal(ends.length, 8);
-    for (const end of ends) assert.ok(end.result === 'refused' || end.result === 'reset', JSON.stringify(end));
-    assert.ok(answeredDuringDrain >= 1, 'writes under way at the signal were finished and answered (with Connection: close)');
-    t.diagnostic(`${answered.length} writes answered, ${answeredDuringDrain} of them during the drain; ends: ${ends.map((o) => o.result).join(', ')}`);
-
-    // The pipeline finished what it was doing: no run left running or queued, and the head is what is deployed.
-    const records = await Promise.all(
-      (await readdir(join(dataDir, 'runs'))).filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(dataDir, 'runs', f), 'utf8'))),
-    );
-    assert.deepEqual(
-      records.filter((r) => r.status === 'running' || r.status === 'queued'),
-      [],
-    );
-    assert.equal(JSON.parse(await readFile(join(dataDir, 'deployed.json'), 'utf8')).main, repo.head());
-    assert.equal(repo.fsck().status, 0);
-    assert.ok(!server.output().includes(TOKEN), 'the token is never logged');
-  });
+      // The pipeline stopped at a stage boundary: no run left running (a run that had not built yet is marked
+      // interrupted and queued again), and the next start publishes the head.
+      const records = await Promise.all(
+        (await readdir(join(dataDir, 'runs')))
+          .filter((f) => f.endsWith('.json'))
+          .map(async (f) => JSON.parse(await readFile(join(dataDir, 'runs', f), 'utf8'))),
+      );
+      assert.deepEqual(
+        records.filter((r) => r.status === 'running'),
+        [],
+      );
+      for (const r of records.filter((r) => r.status === 'failure')) assert.match(r.error, /interrupted/);
+      assert.equal(repo.fsck().status, 0);
+      assert.ok(!server.output().includes(TOKEN), 'the token is never logged');
+      const again = await startServerProcess(dataDir, { ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() });
+      cleanup.push(() => again.kill9());
+      for (let i = 0; i < 600 && JSON.parse(await readFile(join(dataDir, 'deployed.json'), 'utf8')).main !== repo.head(); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(JSON.parse(await readFile(join(dataDir, 'deployed.json'), 'utf8')).main, repo.head(), 'the restart publishes the head');
+      await again.stop();
+    },
+  );
 });
