@@ -18,7 +18,8 @@ export function pageLocale(params: { lang?: string }, request: Request): Locale 
   if (lang === undefined) return 'en';
   if (lang === 'en') {
     const url = new URL(request.url);
-    throw redirect((url.pathname.replace(/^\/en(?=\/|$)/, '') || '/') + url.search, 301);
+    // One leading slash whatever follows "/en": "/en//x" must not become "//x", a protocol-relative URL (an open redirect).
+    throw redirect('/' + url.pathname.replace(/^\/en(?=\/|$)/, '').replace(/^\/+/, '') + url.search, 301);
   }
   if (!isLocale(lang)) throw notFound();
   return lang;

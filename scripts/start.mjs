@@ -1,0 +1,151 @@
+// `npm start`, `npm run build`, `npm run serve`, `npm run dev`: the web app built and the service started in
+// production mode, whatever NODE_ENV the shell happens to carry.
+//
+//   node scripts/start.mjs                 build the web app if its sources changed since the last build, then serve
+//   node scripts/start.mjs build           build the web app now (needs the dev dependencies: @remix-run/dev)
+//   node scripts/start.mjs serve           serve the existing build; never builds (an `npm ci --omit=dev` install)
+//   … --development                        the same in development mode (`npm run dev`): unminified, checked outputs
+//
+// "Changed" is decided by a stamp written next to the build (build/.vitae-stamp.json): a hash of every file under
+// app/, every local file the last build read (esbuild's metafiles that Remix leaves in build/, so operations/
+// code the pages import counts and nothing else does), the build's configuration and the lock file, and the mode.
+// Checking it reads about two hundred small files (a few tens of milliseconds); a build takes seconds.
+//
+// The server runs in this process (tsx registered here, as cli/vitae.js does), so signals reach it directly and
+// its graceful shutdown is not raced by a wrapper.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const stampPath = join(root, 'build', '.vitae-stamp.json');
+/** Build inputs besides app/ and the files the last build read. */
+const configFiles = ['remix.config.js', 'tsconfig.json', 'package.json', 'package-lock.json'];
+
+const args = process.argv.slice(2);
+const command = args.find((a) => !a.startsWith('--')) ?? 'start';
+const mode = args.includes('--development') ? 'development' : 'production';
+if (!['start', 'build', 'serve'].includes(command)) {
+  console.error(`Unknown command "${command}": use start (default), build or serve, with --development for development mode.`);
+  process.exit(2);
+}
+if (process.env.NODE_ENV && process.env.NODE_ENV !== mode) {
+  console.warn(
+    `[vitae] NODE_ENV=${process.env.NODE_ENV} in the environment is ignored: ${mode} mode${mode === 'production' ? ' (npm run dev for development)' : ''}.`,
+  );
+}
+process.env.NODE_ENV = mode;
+
+function filesUnder(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) filesUnder(full, out);
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** The local files the last build read, from the metafiles Remix writes into build/. */
+function lastBuildInputs() {
+  const inputs = [];
+  for (const name of ['metafile.server.json', 'metafile.js.json']) {
+    const file = join(root, 'build', name);
+    if (!existsSync(file)) return undefined;
+    for (const input of Object.keys(JSON.parse(readFileSync(file, 'utf8')).inputs ?? {})) {
+      if (input.includes('node_modules')) continue; // covered by package-lock.json
+      const path = join(root, input);
+      if (existsSync(path) && statSync(path).isFile()) inputs.push(path); // virtual modules ("empty-module:…") are skipped
+    }
+  }
+  return inputs;
+}
+
+/** The stamp of the sources as they are now, or undefined when there is no complete earlier build to compare with. */
+function sourceStamp() {
+  const inputs = lastBuildInputs();
+  if (!inputs) return undefined;
+  const files = [...new Set([...filesUnder(join(root, 'app')), ...inputs, ...configFiles.map((f) => join(root, f))])]
+    .filter((f) => existsSync(f))
+    .map((f) => relative(root, f).split(sep).join('/'))
+    .sort();
+  const hash = createHash('sha256').update(`mode ${mode}\n`);
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
+  return { mode, hash: hash.digest('hex'), files: files.length };
+}
+
+/** Whether build/ and public/build/ hold a complete build (server bundle and the browser manifest it names). */
+function buildComplete() {
+  const version = join(root, 'build', 'version.txt');
+  if (!existsSync(join(root, 'build', 'index.js')) || !existsSync(version)) return false;
+  return existsSync(join(root, 'public', 'build', `manifest-${readFileSync(version, 'utf8').trim().toUpperCase()}.js`));
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(stampPath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the web app must be rebuilt, or undefined when the last build is current. */
+function staleReason() {
+  if (!buildComplete()) return 'there is no complete build';
+  const stamp = readStamp();
+  if (!stamp) return 'the build has no stamp';
+  if (stamp.mode !== mode) return `the build is in ${stamp.mode} mode`;
+  const now = sourceStamp();
+  if (!now || now.hash !== stamp.hash) return 'its sources changed';
+  return undefined;
+}
+
+function build() {
+  let cli;
+  try {
+    const require = createRequire(join(root, 'package.json'));
+    cli = join(require.resolve('@remix-run/dev/package.json'), '..', 'dist', 'cli.js');
+  } catch {
+    console.error(
+      'The web app must be built, but @remix-run/dev (a dev dependency) is not installed.\n' +
+        'Build where dev dependencies are installed (`npm ci && npm run build`), then copy build/ and public/build/, or run `npm ci`.',
+    );
+    process.exit(1);
+  }
+  rmSync(stampPath, { force: true }); // a build that fails half-way must not look current
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  const stamp = sourceStamp();
+  if (stamp) writeFileSync(stampPath, JSON.stringify(stamp, null, 2) + '\n');
+  console.log(`[vitae] web app built in ${mode} mode in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (command === 'build') {
+  build();
+} else {
+  const reason = staleReason();
+  if (command === 'start' && reason) {
+    console.log(`[vitae] building the web app: ${reason}`);
+    build();
+  } else if (command === 'serve' && reason) {
+    if (!buildComplete()) {
+      console.error('The web app is not built: run `npm run build` first (it needs the dev dependencies), or `npm start`.');
+      process.exit(1);
+    }
+    console.warn(`[vitae] serving the existing web build although ${reason}; \`npm run build\` rebuilds it`);
+  }
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: join(root, 'tsconfig.json') });
+  // server.ts starts the service when it is the program's entry point.
+  const server = join(root, 'server.ts');
+  process.argv[1] = server;
+  await import(pathToFileURL(server).href);
+}
