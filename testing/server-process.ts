@@ -15,7 +15,7 @@ export interface ServerProcess {
   output(): string;
   /** SIGKILL to the process group: no shutdown code runs, git children die mid-flight too. */
   kill9(): Promise<void>;
-  /** SIGTERM and wait for the exit. */
+  /** SIGTERM to the server (a graceful stop) and wait for its exit. */
   stop(): Promise<void>;
 }
 
@@ -83,8 +83,10 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       await exited;
     },
     async stop() {
-      if (!dead) killGroup(child, 'SIGTERM');
+      // The server alone: its git children must be left to finish what it waits for during the drain.
+      if (!dead) child.kill('SIGTERM');
       await exited;
+      killGroup(child, 'SIGKILL'); // anything of the group still alive after the server exited
     },
   };
 }
