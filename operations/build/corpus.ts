@@ -52,16 +52,21 @@ export function pageUrl(siteUrl: string, locale: Locale, path: string): string {
  * Makes the build of a content model. `pause` is awaited between locales and passages: the service passes
  * a slicer, so a rebuild never holds the event loop for long.
  */
-export async function createBuild(model: ContentModel, options: { commit: string; siteUrl: string; builtAt?: Date; pause?: Pause }): Promise<Build> {
+export async function createBuild(
+  model: ContentModel,
+  options: { commit: string; siteUrl: string; builtAt?: Date; pause?: Pause; /** A build of the same commit (another branch's): its index is shared. */ sibling?: Build },
+): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const pause = options.pause ?? noPause;
   const view = {} as Record<Locale, LocaleView>;
   const passages: Passage[] = [];
+  const sibling = options.sibling?.commit === options.commit ? options.sibling : undefined;
   for (const locale of locales) {
-    view[locale] = localeView(model, locale, siteUrl, passages);
+    view[locale] = localeView(model, locale, siteUrl, sibling ? null : passages);
     await pause();
   }
-  const search = await createSearchIndex(passages, pause);
+  // main and dev at one commit differ only in their site's address: one index serves both.
+  const search = sibling ? rebased(sibling.search, sibling.siteUrl, siteUrl) : await createSearchIndex(passages, pause);
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
@@ -70,6 +75,15 @@ export async function createBuild(model: ContentModel, options: { commit: string
     model,
     locales: view,
     search,
+  };
+}
+
+/** An index whose hits link to `to` instead of `from`. */
+function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
+  if (from === to) return index;
+  return {
+    size: index.size,
+    search: (query, limit) => index.search(query, limit).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
   };
 }
 

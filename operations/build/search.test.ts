@@ -91,3 +91,19 @@ describe('createSearchIndex', () => {
     assert.ok(parts[0]!.startsWith('## One'));
   });
 });
+
+describe('builds of one commit on two sites', () => {
+  it('share one index, each linking to its own site', async () => {
+    const dev = await createBuild(model!, { commit: 'test', siteUrl: 'http://dev.site', sibling: build });
+    assert.equal(dev.search.size, build.search.size);
+    const [main, preview] = [build.search.search('hotel guest assistant', 3), dev.search.search('hotel guest assistant', 3)];
+    assert.deepEqual(
+      preview.map((h) => h.slug),
+      main.map((h) => h.slug),
+    );
+    for (const hit of preview) assert.ok(hit.url.startsWith('http://dev.site/'), hit.url);
+    const other = await createBuild(model!, { commit: 'another', siteUrl: 'http://dev.site', sibling: build });
+    assert.notEqual(other.search, build.search, 'a build of another commit has its own index');
+    assert.ok(other.search.search('hotel guest assistant', 3).every((h) => h.url.startsWith('http://dev.site/')));
+  });
+});

@@ -108,7 +108,8 @@ export async function openServices(config: Config, log: (line: string) => void):
         { errors: problems },
       );
     }
-    return createBuild(model, { commit, siteUrl: urls.of(branch), pause: slicer() });
+    const sibling = [...live.values()].find((build) => build.commit === commit);
+    return createBuild(model, { commit, siteUrl: urls.of(branch), pause: slicer(), sibling });
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
