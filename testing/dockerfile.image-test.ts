@@ -19,6 +19,9 @@ import { freePort } from './server-process.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
+/** An environment for a child process (the project's types make NODE_ENV required in NodeJS.ProcessEnv). */
+type Env = Record<string, string | undefined>;
+
 interface Instruction {
   op: string;
   args: string;
@@ -85,9 +88,9 @@ function dockerignore(text: string): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path));
 }
 
-function run(command: string, cwd: string, env: NodeJS.ProcessEnv): void {
+function run(command: string, cwd: string, env: Env): void {
   const started = Date.now();
-  const result = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('sh', ['-c', command], { cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   assert.equal(result.status, 0, `RUN ${command} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   console.log(`# RUN ${command} — ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -119,7 +122,7 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
   // The build stage, step by step. Its WORKDIR is a fresh directory; COPY takes from the context.
   const app = join(work, 'app');
   mkdirSync(app);
-  const buildEnv: NodeJS.ProcessEnv = {
+  const buildEnv: Env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     npm_config_prefer_offline: 'true', // reuse the npm cache: the registry only for what it lacks
@@ -174,7 +177,7 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
 
   const dataDir = join(work, 'data');
   mkdirSync(dataDir);
-  const runtimeEnv = {
+  const runtimeEnv: Env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     ...env,
@@ -185,7 +188,7 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
   };
   const resolve = (argv: string[]) => (argv[0] === 'node' ? [process.execPath, ...argv.slice(1)] : argv);
   const [program, ...argv] = resolve(cmd);
-  const child = spawn(program!, argv, { cwd: app, env: runtimeEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(program!, argv, { cwd: app, env: runtimeEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -211,7 +214,7 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
     assert.match(page.headers.get('content-type') ?? '', /text\/html/);
 
     const [hcProgram, ...hcArgs] = resolve(healthcheck);
-    const probe = spawnSync(hcProgram!, hcArgs, { cwd: app, env: runtimeEnv, encoding: 'utf8', timeout: 10_000 });
+    const probe = spawnSync(hcProgram!, hcArgs, { cwd: app, env: runtimeEnv as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
     assert.equal(probe.status, 0, `HEALTHCHECK failed:\n${probe.stdout}${probe.stderr}`);
   } finally {
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
