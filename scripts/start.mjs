@@ -9,7 +9,7 @@
 // "Changed" is decided by a stamp written next to the build (build/.vitae-stamp.json): a hash of every file under
 // app/, every local file the last build read (esbuild's metafiles that Remix leaves in build/, so operations/
 // code the pages import counts and nothing else does), the build's configuration and the lock file, and the mode.
-// Checking it reads about two hundred small files (a few tens of milliseconds); a build takes seconds.
+// Checking it reads about a hundred small files (under 10 ms here); a build takes 2–3 s.
 //
 // The server runs in this process (tsx registered here, as cli/vitae.js does), so signals reach it directly and
 // its graceful shutdown is not raced by a wrapper.
