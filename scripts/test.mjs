@@ -1,5 +1,5 @@
 // `npm test`: the static checks (types, lint, format), every unit and integration test (node's test runner
-// through tsx), then the browser tests. `node scripts/test.mjs <substring>…` runs only the node test files
+// through tsx), then the browser tests and the Dockerfile's steps side by side. `node scripts/test.mjs <substring>…` runs only the node test files
 // whose path contains one of them, without the static checks.
 // Test files run side by side (TEST_CONCURRENCY, default 3): each starts its own service on free loopback
 // ports over its own temporary DATA_DIR, so they share nothing but the CPU. Three at once was the fastest on
@@ -53,8 +53,10 @@ const node = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-c
 });
 if (node.status !== 0) process.exit(node.status ?? 1);
 
-const specs = find('e2e', /\.spec\.ts$/);
-if (specs.length && !only.length) {
-  const e2e = spawnSync('npx', ['playwright', 'test'], { stdio: 'inherit' });
-  process.exit(e2e.status ?? 1);
-}
+if (only.length) process.exit(0);
+// The browser tests, and beside them the Dockerfile's steps on a fresh copy of HEAD (npm ci, build, prune,
+// start: mostly disk and the npm cache, so it costs the browser tests little); its report comes after theirs.
+const image = check('the Dockerfile’s steps (npm run test:image)', 'npm', ['run', '--silent', 'test:image']);
+const e2e = await new Promise((resolve) => spawn('npx', ['playwright', 'test'], { stdio: 'inherit' }).on('close', resolve));
+const imageOk = await image;
+process.exit(e2e === 0 && imageOk ? 0 : 1);
