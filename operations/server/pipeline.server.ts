@@ -68,6 +68,12 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
     for (const listener of listeners) listener(run);
   }
 
+  /**
+   * Whether an interrupted run must be done again: not when a run queued after it on its branch will
+   * publish a newer commit anyway (a retry, being newest, would supersede that run and publish the older).
+   */
+  const superseded = (run: Run) => [...runs.values()].some((r) => r.branch === run.branch && r.status === 'queued' && r.id > run.id);
+
   function newRun(branch: Branch, commit: string, retryOf?: string): Run {
     const id = `${now().replace(/[-:.TZ]/g, '')}-${String(counter++).padStart(4, '0')}-${randomBytes(3).toString('hex')}`;
     return {
@@ -137,13 +143,16 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
       // Stopping: a run that has not built yet ends here, marked interrupted and queued again for the next
       // start; once it has a build, deploying it is quicker than redoing it.
       if (stopping && stage.name !== 'deploy') {
+        const again = !superseded(run);
         run.status = 'failure';
-        run.error = `interrupted: the service stopped before ${stage.name}; it was queued again`;
+        run.error = `interrupted: the service stopped before ${stage.name}; ${again ? 'it was queued again' : 'a newer run is queued'}`;
         for (const later of run.stages) if (later.status === 'queued') later.status = 'cancelled';
         await save(run);
-        const retry = newRun(run.branch, run.sourceCommit ?? run.commit, run.id);
-        runs.set(retry.id, retry);
-        await save(retry);
+        if (again) {
+          const retry = newRun(run.branch, run.sourceCommit ?? run.commit, run.id);
+          runs.set(retry.id, retry);
+          await save(retry);
+        }
         return;
       }
       stage.status = 'running';
@@ -190,11 +199,12 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
     async recover(): Promise<void> {
       for (const run of [...runs.values()]) {
         if (run.status !== 'running') continue;
+        const again = !superseded(run);
         run.status = 'failure';
-        run.error = 'interrupted: the server stopped during this run; it was queued again';
+        run.error = `interrupted: the server stopped during this run; ${again ? 'it was queued again' : 'a newer run is queued'}`;
         for (const stage of run.stages) if (stage.status === 'running' || stage.status === 'queued') stage.status = 'cancelled';
         await save(run);
-        await enqueue(run.branch, run.commit, run.id);
+        if (again) await enqueue(run.branch, run.commit, run.id);
       }
       for (const branch of ['main', 'dev'] as const) start(branch);
     },

@@ -293,3 +293,33 @@ describe('stopping', () => {
     assert.equal(retry?.commit, 'c9');
   });
 });
+
+describe('an interrupted run behind a newer one', () => {
+  it('is not queued again: the newer commit is what gets published after the restart', async () => {
+    const dir = await tempDir();
+    const fake = fakeSteps();
+    let translating!: () => void;
+    const held = new Promise<void>((resolve) => (translating = resolve));
+    let inTranslate = false;
+    fake.steps.translate = async () => {
+      inTranslate = true;
+      await held;
+      return { status: 'skipped' };
+    };
+    const pipeline = await createPipeline(dir, fake.steps);
+    const older = await pipeline.enqueue('main', 'old');
+    await until(() => inTranslate);
+    await pipeline.enqueue('main', 'new');
+    const stopped = pipeline.stop();
+    translating();
+    await stopped;
+    assert.match(pipeline.get(older.id)!.error!, /a newer run is queued/);
+    assert.equal(pipeline.list('main', 10).filter((r) => r.status === 'queued').length, 1);
+
+    const next = fakeSteps();
+    const restarted = await createPipeline(dir, next.steps);
+    await restarted.recover();
+    await restarted.idle();
+    assert.deepEqual(next.deployed, [['main', 'new']]);
+  });
+});
