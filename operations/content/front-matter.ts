@@ -19,7 +19,9 @@ const FENCE = /^---[ \t]*\r?\n/;
  * again. Results are shared, so nothing may change them (nothing does: models and builds copy what they keep).
  */
 const parsed = new WeakMap<z.ZodType, Map<string, ParsedFile<unknown>>>();
-const MAX_CACHED_PER_SCHEMA = 4000;
+// Above the files of one kind in the largest tree served (a whole-tree pass is cyclic: a smaller LRU would
+// miss every time), bounded so that unrelated texts (console keystrokes) cannot grow it without end.
+const MAX_CACHED_PER_SCHEMA = 40_000;
 
 function cached<T>(schema: z.ZodType, path: string, text: string, parse: () => ParsedFile<T>): ParsedFile<T> {
   let bySource = parsed.get(schema);
