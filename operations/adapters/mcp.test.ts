@@ -66,6 +66,8 @@ describe('public MCP server /mcp', () => {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.outputSchema?.type, 'object');
       assert.ok(tool.description && tool.description.length > 10);
+      assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name}: the public tools only read`);
+      assert.equal(tool.annotations?.openWorldHint, tool.name === 'ask_subject', `${tool.name}: only ask_subject reaches a model`);
     }
     await client.close();
   });
@@ -237,6 +239,21 @@ describe('admin MCP server /mcp/admin', () => {
         .map((op) => op.name)
         .sort(),
     );
+    // Hosts can tell a read from a change, and a change that removes from one that adds.
+    const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
+    assert.deepEqual(hints('admin_read_file'), {
+      title: hints('admin_read_file')!.title,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.equal(hints('admin_delete_file')!.readOnlyHint, false);
+    assert.equal(hints('admin_delete_file')!.destructiveHint, true);
+    assert.equal(hints('admin_commit_changes')!.idempotentHint, false);
+    assert.equal(hints('admin_promote')!.destructiveHint, false);
+    assert.equal(hints('admin_ai_edit')!.openWorldHint, true);
+    assert.equal(hints('admin_ai_edit')!.readOnlyHint, true, 'a proposal never commits');
     await client.close();
     const doc = await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json();
     assert.equal(doc.auth, 'bearer');

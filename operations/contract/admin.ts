@@ -192,6 +192,7 @@ export const adminWriteFile = defineOperation({
   cliArgs: { file: { readInto: 'content' } },
   input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: BaseSha.optional() }),
   output: CommitResult,
+  effect: { destructive: true, idempotent: true },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -209,6 +210,7 @@ export const adminDeleteFile = defineOperation({
   cli: 'admin rm <path>',
   input: z.object({ path: ContentPath, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
   output: CommitResult,
+  effect: { destructive: true, idempotent: true },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -224,6 +226,7 @@ export const adminCommitChanges = defineOperation({
   cliArgs: { changes: { readInto: 'changes', json: true } },
   input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), message: Message, branch: Branch.default('main') }),
   output: CommitResult,
+  effect: { destructive: true, idempotent: false },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -253,6 +256,7 @@ export const adminPromote = defineOperation({
   cli: 'admin promote',
   input: z.object({ message: Message.optional() }),
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
+  effect: { destructive: false, idempotent: true },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -286,6 +290,7 @@ export const adminAiEdit = defineOperation({
       baseSha: z.string().nullable(),
     })
     .meta({ id: 'AiEditProposal' }),
+  openWorld: true,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
   examples: {

@@ -55,6 +55,14 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
   /** The answer depends only on the input and the live build, so it may be cached per build. */
   pure?: boolean;
   /**
+   * What a call does to the content, for hosts that ask before a change (MCP tool annotations); absent for
+   * an operation that only reads. `destructive`: it may replace or remove what is there; `idempotent`: the
+   * same call again changes nothing more.
+   */
+  effect?: { destructive: boolean; idempotent: boolean };
+  /** It reaches beyond the profile (a model provider), so its answers are not the service's alone. */
+  openWorld?: boolean;
+  /**
    * Offered to the site's own agent as a tool (public reads only); `cites` names the records an answer
    * from this tool may cite, so the agent can list its sources.
    */

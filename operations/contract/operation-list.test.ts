@@ -22,6 +22,14 @@ describe('the operation list', () => {
     for (const op of operations) assert.ok(op.output.meta()?.id, op.name);
   });
 
+  it('says what every change does: an operation behind PUT, DELETE or a commit declares its effect', () => {
+    for (const op of operations) {
+      if (op.rest.method === 'PUT' || op.rest.method === 'DELETE' || op.output.meta()?.id === 'CommitResult' || op.output.meta()?.id === 'PromoteResult')
+        assert.ok(op.effect, `${op.name} changes the content but declares no effect`);
+      if (op.rest.method === 'GET') assert.equal(op.effect, undefined, `${op.name} is a GET`);
+    }
+  });
+
   it('binds every path parameter of a route to an input field', () => {
     for (const op of operations) {
       for (const [, name] of op.rest.path.matchAll(/\{(\w+)\}/g)) assert.ok(name! in op.input.shape, `${op.name}: {${name}}`);

@@ -12,6 +12,8 @@ export interface ToolDescription {
   description: string;
   inputSchema: ObjectSchema;
   outputSchema: ObjectSchema;
+  /** MCP tool annotations: hints for a host deciding whether to ask before calling. */
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 const inlineAll = z.registry(); // tool schemas are self-contained: no references to shared definitions
@@ -34,6 +36,14 @@ export function describeTool(op: AnyOperation): ToolDescription {
       description: [op.summary + '.', op.description].filter(Boolean).join(' '),
       inputSchema: jsonSchema(op.input, 'input'),
       outputSchema: jsonSchema(op.output, 'output'),
+      annotations: {
+        title: op.summary,
+        readOnlyHint: !op.effect,
+        destructiveHint: op.effect?.destructive ?? false,
+        // A read is idempotent by nature; a change says so itself.
+        idempotentHint: op.effect?.idempotent ?? true,
+        openWorldHint: op.openWorld ?? false,
+      },
     };
     described.set(op, tool);
   }
