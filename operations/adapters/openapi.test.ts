@@ -29,6 +29,20 @@ describe('GET /openapi.json', () => {
     await SwaggerParser.validate(structuredClone(doc));
   });
 
+  it('says who may call each operation, describes each one, and names its licence and contact (what API linters ask for)', () => {
+    assert.equal(doc.info.license.identifier, 'MIT');
+    assert.ok(doc.info.contact.url.startsWith('http'));
+    for (const op of operations) {
+      const documented = doc.paths[op.rest.path][op.rest.method.toLowerCase()];
+      assert.deepEqual(documented.security, op.auth === 'admin' ? [{ bearerAuth: [] }] : [], op.name);
+      assert.ok(documented.description?.length > 40, `${op.name} has a description`);
+      assert.ok(
+        Object.keys(documented.responses).some((status) => status.startsWith('4')),
+        `${op.name} documents a 4xx`,
+      );
+    }
+  });
+
   it('shows the contract’s valid examples on parameters and request bodies', () => {
     const getEntry = doc.paths['/api/v1/entries/{slug}'].get;
     assert.deepEqual(getEntry.parameters.find((p: any) => p.name === 'slug').examples.example1, {

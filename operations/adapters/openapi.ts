@@ -100,7 +100,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
           }
         : {}),
       responses,
-      ...(op.auth === 'admin' ? { security: [{ bearerAuth: [] }] } : {}),
+      // Public operations say so explicitly (an empty requirement), so no reader has to guess.
+      security: op.auth === 'admin' ? [{ bearerAuth: [] }] : [],
       'x-mcp-tool': op.name,
       'x-cli': `vitae ${op.cli}`,
     };
@@ -117,6 +118,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       title: `${title} — Vitae API`,
       version: '1.0.0',
       description: 'Read the profile, search it and ask about it. Every operation is also an MCP tool (`x-mcp-tool`) and a CLI command (`x-cli`).',
+      contact: { name: title, url: serverUrl },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
     tags: [

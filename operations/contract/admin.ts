@@ -93,6 +93,8 @@ export const DeployRun = z
 export const adminSchema = defineOperation({
   name: 'admin_schema',
   summary: 'The content schema: file kinds, fields and rules, vocabularies, writable paths, conventions',
+  description:
+    'What an editor or an agent needs before writing: each file kind with its fields, which are required and the values they allow (kinds, tags, lenses, existing skills), the paths that may be written, and the repository’s conventions. Read it first; it is generated from the validators themselves.',
   rest: { method: 'GET', path: '/api/admin/schema' },
   cli: 'admin schema',
   input: z.object({}),
@@ -104,6 +106,8 @@ export const adminSchema = defineOperation({
 export const adminListFiles = defineOperation({
   name: 'admin_list_files',
   summary: 'List content files with path, size and sha',
+  description:
+    'Files under `dir` (default all of `content/`) on a branch, each with its size, blob sha, title and translation state per locale. Pass a file’s sha back when writing it to be told, rather than overwrite, when someone changed it meanwhile.',
   rest: { method: 'GET', path: '/api/admin/files' },
   cli: 'admin ls [dir]',
   input: z.object({
@@ -138,6 +142,7 @@ export const adminListFiles = defineOperation({
 export const adminReadFile = defineOperation({
   name: 'admin_read_file',
   summary: 'Read one content file’s raw source and sha, by path or by slug',
+  description: 'A file’s exact text and blob sha on a branch, or at an older commit with `ref`. Name it by `path`, or by an entry’s `slug`.',
   rest: { method: 'GET', path: '/api/admin/file' },
   cli: 'admin get <path|slug>',
   cliArgs: { 'path|slug': { pathOrSlug: true } },
@@ -166,6 +171,8 @@ export const adminReadFile = defineOperation({
 export const adminValidate = defineOperation({
   name: 'admin_validate',
   summary: 'Validate a file as if written: the problems of the whole tree after the change (empty when valid)',
+  description:
+    'Checks `content` as if it were written at `path`, against the whole tree (references, unique slugs, translations), without writing anything. The console calls it as the editor types.',
   rest: { method: 'POST', path: '/api/admin/validate' },
   cli: 'admin validate <path> <file>',
   cliArgs: { file: { readInto: 'content' } },
@@ -187,6 +194,8 @@ export const adminValidate = defineOperation({
 export const adminWriteFile = defineOperation({
   name: 'admin_write_file',
   summary: 'Create or replace a content file in one validated commit',
+  description:
+    'Validates the whole tree with the change, then commits it alone; nothing is written when a problem is found (422 lists each). With `sha`, the commit is refused with 409 if the file changed since that sha. Each commit starts a publish run.',
   rest: { method: 'PUT', path: '/api/admin/file' },
   cli: 'admin put <path> <file>',
   cliArgs: { file: { readInto: 'content' } },
@@ -206,6 +215,8 @@ export const adminWriteFile = defineOperation({
 export const adminDeleteFile = defineOperation({
   name: 'admin_delete_file',
   summary: 'Delete a content file in one validated commit (history keeps it)',
+  description:
+    'Removes a file in a commit of its own, after checking that nothing still refers to it (422 names what does). History keeps every earlier version; with `sha`, refused with 409 if the file changed since.',
   rest: { method: 'DELETE', path: '/api/admin/file', from: 'query+body' },
   cli: 'admin rm <path>',
   input: z.object({ path: ContentPath, message: Message, branch: Branch.default('main'), sha: Sha.optional() }),
@@ -221,6 +232,8 @@ export const adminDeleteFile = defineOperation({
 export const adminCommitChanges = defineOperation({
   name: 'admin_commit_changes',
   summary: 'Write and delete several content files in one validated commit',
+  description:
+    'Several writes and deletes in one commit, all or nothing: each file’s base sha is checked and the whole tree validated before anything is written. This is how the console commits a reviewed change set.',
   rest: { method: 'POST', path: '/api/admin/changes' },
   cli: 'admin commit <changes>',
   cliArgs: { changes: { readInto: 'changes', json: true } },
@@ -237,6 +250,8 @@ export const adminCommitChanges = defineOperation({
 export const adminDeployStatus = defineOperation({
   name: 'admin_deploy_status',
   summary: 'Recent publish runs (translate → build → deploy), newest first',
+  description:
+    'The publish runs of a branch, newest first: each stage’s status, start and end, and why a failed stage failed. A failed run leaves the previous build live.',
   rest: { method: 'GET', path: '/api/admin/deploys' },
   cli: 'admin deploys',
   input: z.object({ branch: Branch.default('main'), limit: wholeNumber(z.number().int().min(1).max(100)).default(20) }),
@@ -252,6 +267,8 @@ export const adminDeployStatus = defineOperation({
 export const adminPromote = defineOperation({
   name: 'admin_promote',
   summary: 'Merge dev into main (fast-forward when possible) and publish it',
+  description:
+    'Publishes what was previewed on `dev`: a fast-forward of `main` when it has not moved, else a merge commit; a conflict changes nothing and answers 409 naming the files. `merged: false` when there is nothing to promote.',
   rest: { method: 'POST', path: '/api/admin/promote' },
   cli: 'admin promote',
   input: z.object({ message: Message.optional() }),

@@ -173,6 +173,8 @@ export const getEntry = defineOperation({
 export const listLenses = defineOperation({
   name: 'list_lenses',
   summary: 'The role lenses: a pitch, honest gaps and evidence counts for each',
+  description:
+    'Each of the eleven role lenses (Head of AI, solution architect …) in the locale asked for: the case for the role, the gaps the subject names honestly, and how many entries of each kind are evidence for it.',
   rest: { method: 'GET', path: '/api/v1/lenses' },
   cli: 'lenses',
   input: z.object({ locale: Locale.default('en') }),
