@@ -92,6 +92,15 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (Array.isArray(message)) {
       return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18); send one request per POST.');
     }
+    if (!isJsonRpc(message)) {
+      // JSON, but not a JSON-RPC 2.0 message: an invalid request, not a parse error.
+      return jsonRpcError(
+        res,
+        400,
+        -32600,
+        'Invalid Request: send one JSON-RPC 2.0 message, an object with "jsonrpc": "2.0" and a "method" (or a result or error).',
+      );
+    }
     // We speak one protocol version: whatever a client asks for, initialisation answers with ours.
     const body = message as { method?: string; params?: { protocolVersion?: string } };
     if (body?.method === 'initialize' && body.params && typeof body.params === 'object') body.params.protocolVersion = MCP_PROTOCOL_VERSION;
@@ -125,4 +134,11 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
   }
 
   return surfaces.map((surface) => ({ methods: ['GET', 'POST'], path: surface.path, handle: (request: EdgeRequest) => handle(surface, request) }));
+}
+
+/** A JSON-RPC 2.0 request, notification or response, by its shape. */
+function isJsonRpc(message: unknown): boolean {
+  if (!message || typeof message !== 'object') return false;
+  const m = message as Record<string, unknown>;
+  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
 }

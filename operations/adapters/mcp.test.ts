@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
@@ -168,9 +169,23 @@ describe('MCP protocol', () => {
     }
   });
 
-  it('answers 400 to an unsupported MCP-Protocol-Version header', async () => {
+  it('answers 400 to an unsupported MCP-Protocol-Version header, and accepts every version the stdio server does', async () => {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '1999-01-01' });
     assert.equal(res.status, 400);
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+      const ok = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': version });
+      assert.equal(ok.status, 200, version);
+    }
+  });
+
+  it('answers JSON that is not JSON-RPC with -32600 (invalid request), not -32700', async () => {
+    for (const body of [{ hello: 'world' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, 42, 'text', null]) {
+      const res = await rpc(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      const { error } = await res.json();
+      assert.equal(error.code, -32600, JSON.stringify(body));
+      assert.doesNotMatch(error.message, /MCP error -32600: MCP error/);
+    }
   });
 
   it('rejects JSON-RPC batches with -32600 and malformed JSON with -32700', async () => {

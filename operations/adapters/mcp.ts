@@ -3,7 +3,7 @@
 // (forwarding calls to the REST API). No tool is written by hand.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
@@ -14,8 +14,12 @@ export { describeTools };
 
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 export const MCP_SERVER_VERSION = '1.1.0';
-/** Header versions we accept after initialisation; we always negotiate MCP_PROTOCOL_VERSION. */
-export const MCP_ACCEPTED_HEADER_VERSIONS = ['2025-06-18', '2025-03-26'];
+/**
+ * Header versions accepted after initialisation: every version the SDK supports, as the stdio server (the
+ * SDK's own check) does, so a client is not refused over HTTP what it is allowed over stdio. Initialisation
+ * always negotiates MCP_PROTOCOL_VERSION.
+ */
+export const MCP_ACCEPTED_HEADER_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
 /** Runs an operation with input its schema accepted; throws errors that carry an error body. */
 export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>) => Promise<unknown>;
