@@ -17,18 +17,23 @@ async function tempDir() {
   return dir;
 }
 
-/** Steps that record what they did; `gate` holds a build until released; `fail` makes a build throw. */
+/** Steps that record what they did; `hold` keeps a stage of a commit waiting until released; `fail` makes a build throw. */
 function fakeSteps(options: { fail?: Set<string> } = {}) {
   const deployed: Array<[Branch, string]> = [];
   const built: string[] = [];
   const gates = new Map<string, () => void>();
   const held = new Set<string>();
+  type Stage = 'translate' | 'build';
+  const key = (commit: string, stage: Stage) => `${stage} ${commit}`;
+  const wait = (commit: string, stage: Stage) =>
+    held.has(key(commit, stage)) ? new Promise<void>((resolve) => gates.set(key(commit, stage), resolve)) : undefined;
   const steps: PipelineSteps<string> = {
-    async translate() {
+    async translate(_branch, commit) {
+      await wait(commit, 'translate');
       return { status: 'skipped', note: 'no model in tests' };
     },
     async build(_branch, commit) {
-      if (held.has(commit)) await new Promise<void>((resolve) => gates.set(commit, resolve));
+      await wait(commit, 'build');
       built.push(commit);
       if (options.fail?.has(commit)) throw new Error(`content/skills/${commit}.md: category must be one of …`);
       return commit;
@@ -41,9 +46,9 @@ function fakeSteps(options: { fail?: Set<string> } = {}) {
     steps,
     deployed,
     built,
-    hold: (commit: string) => held.add(commit),
-    release: (commit: string) => gates.get(commit)?.(),
-    isWaiting: (commit: string) => gates.has(commit),
+    hold: (commit: string, stage: Stage = 'build') => held.add(key(commit, stage)),
+    release: (commit: string, stage: Stage = 'build') => gates.get(key(commit, stage))?.(),
+    isWaiting: (commit: string, stage: Stage = 'build') => gates.has(key(commit, stage)),
   };
 }
 
@@ -269,19 +274,12 @@ describe('stopping', () => {
   it('marks a run that has not built yet interrupted and queues it again', async () => {
     const dir = await tempDir();
     const fake = fakeSteps();
-    let translating!: () => void;
-    const held = new Promise<void>((resolve) => (translating = resolve));
-    let inTranslate = false;
-    fake.steps.translate = async () => {
-      inTranslate = true;
-      await held;
-      return { status: 'skipped' };
-    };
     const pipeline = await createPipeline(dir, fake.steps);
+    fake.hold('c9', 'translate');
     const run = await pipeline.enqueue('dev', 'c9');
-    await until(() => inTranslate);
+    await until(() => fake.isWaiting('c9', 'translate'));
     const stopped = pipeline.stop();
-    translating();
+    fake.release('c9', 'translate');
     await stopped;
     const record = pipeline.get(run.id)!;
     assert.equal(record.status, 'failure');
@@ -298,20 +296,13 @@ describe('an interrupted run behind a newer one', () => {
   it('is not queued again: the newer commit is what gets published after the restart', async () => {
     const dir = await tempDir();
     const fake = fakeSteps();
-    let translating!: () => void;
-    const held = new Promise<void>((resolve) => (translating = resolve));
-    let inTranslate = false;
-    fake.steps.translate = async () => {
-      inTranslate = true;
-      await held;
-      return { status: 'skipped' };
-    };
     const pipeline = await createPipeline(dir, fake.steps);
+    fake.hold('old', 'translate');
     const older = await pipeline.enqueue('main', 'old');
-    await until(() => inTranslate);
+    await until(() => fake.isWaiting('old', 'translate'));
     await pipeline.enqueue('main', 'new');
     const stopped = pipeline.stop();
-    translating();
+    fake.release('old', 'translate');
     await stopped;
     assert.match(pipeline.get(older.id)!.error!, /a newer run is queued/);
     assert.equal(pipeline.list('main', 10).filter((r) => r.status === 'queued').length, 1);
