@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
 import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { load, percentile, printTable } from './lib.ts';
+import { editUntilLive, load, percentile, printTable, probeHealth } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
-const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
-const PATH = 'content/corpus/projects/concierge-copilot.md';
 
 /** Resident memory of the server process, MB (Linux). */
 function residentMb(server: ServerProcess): number {
@@ -29,32 +27,9 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 
 /** One edit's commit → live, with the longest wait a reader saw meanwhile. */
 async function commitToLive(url: string): Promise<{ live: number; stall: number }> {
-  const original = ((await (await fetch(`${url}/api/admin/file?path=${PATH}`, { headers })).json()) as { content: string }).content;
-  const summary = `Growth bench edit ${Date.now()}: an assistant that answers hotel guests.`;
-  const content = original.replace(/^summary: .*$/m, `summary: ${JSON.stringify(summary)}`);
-  const waits: number[] = [];
-  let probing = true;
-  const probe = (async () => {
-    while (probing) {
-      const t = performance.now();
-      await (await fetch(`${url}/api/health`)).arrayBuffer();
-      waits.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  const started = performance.now();
-  const res = await fetch(`${url}/api/admin/file`, { method: 'PUT', headers, body: JSON.stringify({ path: PATH, content, message: 'growth bench' }) });
-  if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
-  for (;;) {
-    const entry = (await (await fetch(`${url}/api/v1/entries/concierge-copilot`)).json()) as { summary: string };
-    if (entry.summary === summary) break;
-    if (performance.now() - started > 600_000) throw new Error('the edit was not live after 10 minutes');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const live = performance.now() - started;
-  probing = false;
-  await probe;
-  return { live, stall: Math.max(...waits) };
+  const probe = probeHealth(url);
+  const { live } = await editUntilLive(url, TOKEN, `Growth bench edit ${Date.now()}: an assistant that answers hotel guests.`);
+  return { live, stall: Math.max(...(await probe.stop())) };
 }
 
 async function searchLatency(url: string, runs = 100): Promise<number> {

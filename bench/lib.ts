@@ -80,3 +80,52 @@ export function printTable(title: string, rows: Array<Record<string, string | nu
 }
 
 export const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) + '×' : 'n/a');
+
+/** Asks `/api/health` every `everyMs` until stopped; `stop()` gives the latencies it saw (the waits a reader had). */
+export function probeHealth(url: string, everyMs = 10): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      await (await fetch(`${url}/api/health`)).arrayBuffer();
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return latencies;
+    },
+  };
+}
+
+const EDITED_SLUG = 'concierge-copilot';
+const EDITED_PATH = `content/corpus/projects/${EDITED_SLUG}.md`;
+
+/**
+ * Puts `summary` into one of the demo's entries through the admin API and waits until `/api/v1` serves it:
+ * milliseconds from the PUT to its answer (a validated commit) and to the change being live.
+ */
+export async function editUntilLive(url: string, token: string, summary: string, timeoutMs = 600_000): Promise<{ answered: number; live: number }> {
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const current = ((await (await fetch(`${url}/api/admin/file?path=${EDITED_PATH}`, { headers })).json()) as { content: string }).content;
+  const content = current.replace(/^summary: .*$/m, `summary: ${JSON.stringify(summary)}`);
+  const started = performance.now();
+  const res = await fetch(`${url}/api/admin/file`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ path: EDITED_PATH, content, message: `bench: ${summary}` }),
+  });
+  if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+  const answered = performance.now() - started;
+  for (;;) {
+    const entry = (await (await fetch(`${url}/api/v1/entries/${EDITED_SLUG}`)).json()) as { summary: string };
+    if (entry.summary === summary) return { answered, live: performance.now() - started };
+    if (performance.now() - started > timeoutMs) throw new Error(`the edit was not live after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

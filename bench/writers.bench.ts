@@ -6,32 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../testing/server-process.ts';
-import { percentile, printTable } from './lib.ts';
+import { percentile, printTable, probeHealth } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 const skill = (name: string) => `---\nname: ${name}\ncategory: engineering\n---\nA skill written by the writers benchmark.\n`;
-
-/** Asks /api/health every `everyMs` until stopped; the latencies it saw. */
-function probe(url: string, everyMs = 10) {
-  const latencies: number[] = [];
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      await (await fetch(`${url}/api/health`)).arrayBuffer();
-      latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, everyMs));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await done;
-      return latencies;
-    },
-  };
-}
 
 export async function benchWriters(options: { writers?: number } = {}) {
   const writers = options.writers ?? 50;
@@ -41,11 +20,11 @@ export async function benchWriters(options: { writers?: number } = {}) {
     let started = performance.now();
     let server = await startServerProcess(dataDir, env);
     const freshStart = performance.now() - started;
-    const idle = probe(server.url);
+    const idle = probeHealth(server.url);
     await new Promise((r) => setTimeout(r, 2_000));
     const idleLatencies = await idle.stop();
 
-    const busy = probe(server.url);
+    const busy = probeHealth(server.url);
     const times: number[] = [];
     started = performance.now();
     const statuses = await Promise.all(
