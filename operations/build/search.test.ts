@@ -84,6 +84,8 @@ describe('createSearchIndex', () => {
   it('works on tiny corpora too', async () => {
     const index = await createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
     assert.equal(index.search('hotel', 5)[0]?.slug, 'a');
+    assert.deepEqual(index.search('zzzxxqq', 5), []);
+    assert.deepEqual((await createSearchIndex([])).search('hotel', 5), []);
   });
   it('splits Markdown into readable passages at headings and paragraph boundaries', () => {
     const parts = splitPassages('## One\n\nfirst para\n\n## Two\n\n' + 'x'.repeat(700));

@@ -29,7 +29,6 @@ export interface SearchIndex {
 
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
 export async function createSearchIndex(passages: readonly Passage[], pause: Pause = noPause): Promise<SearchIndex> {
-  if (passages.length < 3) return createLinearIndex(passages); // BM25's idf needs a few documents to mean anything
   // Passages are tokenised through the cache, so a rebuild after a small change tokenises only the text
   // that changed; queries are tokenised afresh.
   const engine = await createBm25<'title' | 'text'>(passages, tokenizeCached, { fieldWeights: { title: 2, text: 1 }, k1: 1.2, b: 0.75, k: 1 }, pause);
@@ -83,22 +82,6 @@ function queryLocales(tokens: string[], vocabulary: Map<string, Set<string>>): S
   }
   if (winners.includes('en')) return new Set(['en']);
   return new Set(winners);
-}
-
-function createLinearIndex(passages: readonly Passage[]): SearchIndex {
-  const tokenized = passages.map((p) => new Set(tokenize(`${p.title} ${p.text}`)));
-  return {
-    size: passages.length,
-    search(query, limit) {
-      const q = tokenize(query);
-      return passages
-        .map((p, i) => ({ p, score: q.filter((t) => tokenized[i]!.has(t)).length }))
-        .filter((x) => x.score > 0)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit)
-        .map(({ p, score }) => ({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score, url: p.url }));
-    },
-  };
 }
 
 /**
