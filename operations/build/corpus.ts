@@ -28,6 +28,8 @@ export interface Build {
   /** Identifies the build (the commit it was made from); also the HTTP ETag base. */
   id: string;
   commit: string;
+  /** When the content's commit was made (ISO 8601): the pages' Last-Modified. */
+  committedAt: string;
   builtAt: string;
   siteUrl: string;
   model: ContentModel;
@@ -54,7 +56,16 @@ export function pageUrl(siteUrl: string, locale: Locale, path: string): string {
  */
 export async function createBuild(
   model: ContentModel,
-  options: { commit: string; siteUrl: string; builtAt?: Date; pause?: Pause; /** A build of the same commit (another branch's): its index is shared. */ sibling?: Build },
+  options: {
+    commit: string;
+    siteUrl: string;
+    /** The commit's time; the build time when not known (a build of text that is not a commit). */
+    committedAt?: Date;
+    builtAt?: Date;
+    pause?: Pause;
+    /** A build of the same commit (another branch's): its index is shared. */
+    sibling?: Build;
+  },
 ): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const pause = options.pause ?? noPause;
@@ -70,6 +81,7 @@ export async function createBuild(
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
+    committedAt: (options.committedAt ?? options.builtAt ?? new Date()).toISOString(),
     builtAt: (options.builtAt ?? new Date()).toISOString(),
     siteUrl,
     model,

@@ -109,7 +109,8 @@ export async function openServices(config: Config, log: (line: string) => void):
       );
     }
     const sibling = [...live.values()].find((build) => build.commit === commit);
-    return createBuild(model, { commit, siteUrl: urls.of(branch), pause: slicer(), sibling });
+    const committedAt = new Date((await git.text(['show', '-s', '--format=%cI', commit])).trim());
+    return createBuild(model, { commit, committedAt, siteUrl: urls.of(branch), pause: slicer(), sibling });
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
