@@ -17,7 +17,27 @@ function strip(schema: Json): Json {
 /** Endpoints that are not operations, described by their own declarations: path → method → OpenAPI operation. */
 export type ExtraPaths = Record<string, Record<string, Json>>;
 
-export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraPaths: ExtraPaths = {}): Json {
+/** Who answers for the API: the subject of the site (content/site.json). */
+export interface ApiContact {
+  name: string;
+  email?: string;
+}
+
+/** A loopback address (the default BASE_URL of a local run), which no reader elsewhere can reach. */
+const isLoopback = (url: string) => {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+};
+
+export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraPaths: ExtraPaths = {}, contact?: ApiContact): Json {
+  // A local run (BASE_URL on loopback) names no host: the relative server `/` means "where this document was
+  // fetched from", which is right for whoever reads it (a browser, a generator, a linter) and names no
+  // localhost. A deployed site names its BASE_URL, so the document stays right when saved elsewhere.
+  const local = isLoopback(serverUrl);
   // Every schema with a `meta({ id })` that an answer uses becomes a component, and references between
   // them point into components. (Only what the operations reach: the global registry may hold a second
   // copy of the contract, bundled into the web build.)
@@ -110,7 +130,21 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     paths[path][op.rest.method.toLowerCase()] = operation;
   }
 
-  for (const [path, methods] of Object.entries(extraPaths)) paths[path] = { ...paths[path], ...methods };
+  // Endpoints beside the operations describe themselves; what holds for all of them is filled in: they are
+  // public unless they say otherwise, and the edge answers 405 (with the error body) for a method they do not accept.
+  for (const [path, methods] of Object.entries(extraPaths)) {
+    const described: Json = {};
+    for (const [method, operation] of Object.entries(methods)) {
+      const responses: Json = { ...operation.responses };
+      if (!Object.keys(responses).some((status) => status.startsWith('4')))
+        responses[405] = {
+          description: `\`method_not_allowed\`: ${errorTable.method_not_allowed.summary}`,
+          content: { 'application/json': { schema: ref('Error') } },
+        };
+      described[method] = { security: [], ...operation, responses };
+    }
+    paths[path] = { ...paths[path], ...described };
+  }
 
   return {
     openapi: '3.1.0',
@@ -118,10 +152,14 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       title: `${title} — Vitae API`,
       version: '1.0.0',
       description: 'Read the profile, search it and ask about it. Every operation is also an MCP tool (`x-mcp-tool`) and a CLI command (`x-cli`).',
-      contact: { name: title, url: serverUrl },
+      contact: {
+        name: contact?.name ?? title,
+        ...(local ? {} : { url: serverUrl }),
+        ...(contact?.email ? { email: contact.email } : {}),
+      },
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: serverUrl }],
+    servers: [local ? { url: '/', description: 'The host that served this document (a local run)' } : { url: serverUrl }],
     tags: [
       { name: 'public', description: 'Public, read-only profile operations' },
       { name: 'admin', description: 'Content editing (bearer token)' },

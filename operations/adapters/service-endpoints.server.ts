@@ -14,6 +14,8 @@ export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
   openapi: {
     operationId: 'health',
     summary: 'Liveness and configuration (never secrets)',
+    description:
+      'Whether the service is up, its version and uptime, the content commit live on this branch, and which optional parts are configured (chat, transcription, repository backend, admin). Never a secret.',
     tags: ['service'],
     responses: { 200: { description: 'The service is up', content: { 'application/json': { schema: { type: 'object' } } } } },
   },
@@ -37,7 +39,7 @@ export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & {
         }
         doc = {
           buildId: build.id,
-          body: Body.of(JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra))),
+          body: Body.of(JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra, build.model.site.subject))),
           etag: `"openapi-${build.id}"`,
         };
         made.set(branch, doc);
