@@ -71,7 +71,8 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx remix build && node --import tsx server.ts',
+      // `npm test` has built the web app already; on its own, Playwright builds it first.
+      command: `${process.env.VITAE_WEB_BUILT ? '' : 'npx remix build && '}node --import tsx server.ts`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

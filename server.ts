@@ -4,18 +4,17 @@
 // Any problem at start is one clear message and exit code 1. Tests start the same composition in process.
 import express from 'express';
 import compression from 'compression';
-import helmet from 'helmet';
 import { createRequestHandler } from '@remix-run/express';
-import type { ServerBuild } from '@remix-run/node';
+import { createRequestHandler as createRemixHandler, type ServerBuild } from '@remix-run/node';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
 import { ConfigError, loadConfig, type Config } from './operations/server/config.server.ts';
-import { openServices, StartupError, type Services } from './operations/server/services.server.ts';
+import { openServices, StartupError, type Corpus, type Services } from './operations/server/services.server.ts';
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
@@ -24,6 +23,8 @@ import { clientIp } from './operations/adapters/client-ip.server.ts';
 import { answerClientError, createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
 import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
+import { createPageCache, markdownTwinPath } from './operations/adapters/page-cache.server.ts';
+import { headersOf, pageSecurity } from './operations/adapters/page-headers.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
@@ -48,7 +49,7 @@ export interface RunningService {
 
 export interface StartOptions {
   /** The web app for every request no endpoint claims; default a JSON 404 (tests of the API alone). */
-  web?: (gateway: SiteGateway, config: Config, logger: Logger) => Promise<WebHandler>;
+  web?: (gateway: SiteGateway, config: Config, logger: Logger, corpus: Corpus) => Promise<WebHandler>;
   /** Ports per branch; default PORT for main and PREVIEW_PORT for dev (0 there means no preview). Tests pass 0 for a free port. */
   listen?: Partial<Record<Branch, number>>;
   /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
@@ -79,7 +80,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
-  const web = options.web ? await options.web(gateway, config, logger) : notFoundPage;
+  const web = options.web ? await options.web(gateway, config, logger, corpus) : notFoundPage;
   const edge = createEdge(endpoints, {
     trustProxy: config.TRUST_PROXY,
     web,
@@ -219,8 +220,12 @@ function logPipeline(pipeline: Services['pipeline'], logger: Logger): void {
   });
 }
 
-/** The Remix web app (site and console), one Express app per branch, reading through the site gateway. */
-export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger): Promise<WebHandler> {
+/**
+ * The Remix web app (site and console), one Express app per branch, reading through the site gateway. Public
+ * pages are answered by the page cache first (rendered once per build by the same Remix build); the console,
+ * static files, forms and whatever the cache passes on go through Express.
+ */
+export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus): Promise<WebHandler> {
   const buildPath = new URL('./build/index.js', import.meta.url);
   if (!existsSync(buildPath)) {
     logger.warn('the web build is missing (run `npm run build`); serving the API only');
@@ -230,9 +235,19 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     };
   }
   const build = (await import(buildPath.href)) as ServerBuild;
+  const mode = process.env.NODE_ENV ?? 'production';
+  const https = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl).startsWith('https:');
+  const security = { main: pageSecurity(https('main')), dev: pageSecurity(https('dev')) };
+  const loadContext = (branch: Branch, ip: string, cspNonce: string, httpStatus?: number) => ({
+    vitae: gateway,
+    branch,
+    ip,
+    routes: build.routes,
+    cspNonce,
+    httpStatus,
+  });
   const apps = new Map<Branch, express.Express>();
   for (const branch of ['main', 'dev'] as const) {
-    const https = (branch === 'main' ? config.baseUrl : config.devUrl).startsWith('https:');
     const app = express();
     app.disable('x-powered-by');
     // A nonce per answer, for the inline scripts Remix writes (entry.server.tsx hands it to them).
@@ -240,39 +255,7 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
       res.locals.cspNonce = randomBytes(16).toString('base64');
       next();
     });
-    app.use(
-      helmet({
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce as string}'`],
-            // Inline styles are allowed, inline scripts are not: the console's editor (CodeMirror) injects its
-            // theme as <style> elements and positions its widgets with style attributes at run time, and a few
-            // components set style attributes; CSS cannot run code, scripts stay nonce-only.
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:'],
-            fontSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"], // the chat and voice input call this site's /api only
-            mediaSrc: ["'self'", 'blob:'],
-            objectSrc: ["'none'"],
-            baseUri: ["'none'"],
-            formAction: ["'self'"],
-            frameAncestors: ["'none'"],
-            ...(https ? { upgradeInsecureRequests: [] } : {}),
-          },
-        },
-        // Only when the site is served over https; not for subdomains, which may be other people's sites.
-        strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
-        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-        xFrameOptions: { action: 'deny' },
-      }),
-    );
-    // Not in helmet: the microphone (voice input in the chat) for this site only, nothing else for anyone.
-    app.use((_req, res, next) => {
-      res.setHeader('Permissions-Policy', 'microphone=(self), camera=(), geolocation=(), payment=(), usb=(), browsing-topics=()');
-      next();
-    });
+    app.use(security[branch]);
     app.use(compression()); // pages, styles and scripts gzip-compressed (the edge answers API requests before this app)
     // An address that cannot be decoded ("/entries/%FF") is the site's 400 page (root loader): it travels on
     // with its "%" escaped, so no router or file server trips over it on the way.
@@ -293,20 +276,14 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     // the page path travels as one encoded segment so that no page route can claim it (Remix reads originalUrl).
     app.get(/\.md$/, (req, _res, next) => {
       const query = req.originalUrl.indexOf('?');
-      req.url = req.originalUrl = `/_md/${encodeURIComponent(req.path)}${query === -1 ? '' : req.originalUrl.slice(query)}`;
+      req.url = req.originalUrl = `${markdownTwinPath(req.path)!}${query === -1 ? '' : req.originalUrl.slice(query)}`;
       next();
     });
     const remix = createRequestHandler({
       build,
-      mode: process.env.NODE_ENV ?? 'production',
-      getLoadContext: (req, res) => ({
-        vitae: gateway,
-        branch,
-        ip: clientIp(req, config.TRUST_PROXY),
-        routes: build.routes,
-        cspNonce: res.locals.cspNonce as string,
-        httpStatus: res.locals.httpStatus as number | undefined,
-      }),
+      mode,
+      getLoadContext: (req, res) =>
+        loadContext(branch, clientIp(req, config.TRUST_PROXY), res.locals.cspNonce as string, res.locals.httpStatus as number | undefined),
     });
     // Remix's handler passes its own failures to next(); the promise it returns carries nothing else. (`use`,
     // not `all('*')`: a route with a parameter has Express decode the path, which fails on "/entries/%FF".)
@@ -330,7 +307,27 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     });
     apps.set(branch, app);
   }
-  return (req, res, branch) => apps.get(branch)!(req, res);
+  const toExpress: WebHandler = (req, res, branch) => apps.get(branch)!(req, res);
+  if (!corpus || config.PAGE_CACHE_MB <= 0) return toExpress;
+
+  // Public pages: rendered once per build by Remix's own fetch handler (no Express, no visitor headers),
+  // then answered from memory. The console and static files stay with Express.
+  const render = createRemixHandler(build, mode);
+  const publicFiles = readdirSync('public', { withFileTypes: true }).map((file) => (file.isDirectory() ? `/${file.name}/` : `/${file.name}`));
+  const pages = createPageCache({
+    build: (branch) => corpus.build(branch),
+    budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
+    securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
+    bypass: (pathname) =>
+      pathname === '/admin' ||
+      pathname.startsWith('/admin/') ||
+      publicFiles.some((file) => (file.endsWith('/') ? pathname.startsWith(file) : pathname === file)),
+    render: (target, branch, nonce, req) =>
+      render(new Request(`${branch === 'main' ? config.baseUrl : config.devUrl}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
+  });
+  return (req, res, branch) => {
+    if (!pages.serve(req, res, branch)) toExpress(req, res, branch);
+  };
 }
 
 async function main() {

@@ -36,8 +36,13 @@ function check(label, command, args) {
   });
 }
 
+// Tests of the site's pages start the service with the web app, so the web build comes first: always for the
+// whole suite (it must be the build of this tree), for a chosen few only when there is none yet.
+const web = () => check('web build (remix build)', 'npx', ['remix', 'build']);
+if (only.length && !existsSync('build/index.js') && !(await web())) process.exit(1);
 if (!only.length) {
   const results = await Promise.all([
+    web(),
     check('types (tsc --noEmit)', 'npx', ['tsc', '--noEmit']),
     check('lint (eslint .)', 'npx', ['eslint', '.']),
     check('format (prettier --check .; fix with npm run format)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']),
@@ -57,6 +62,8 @@ if (only.length) process.exit(0);
 // The browser tests, and beside them the Dockerfile's steps on a fresh copy of HEAD (npm ci, build, prune,
 // start: mostly disk and the npm cache, so it costs the browser tests little); its report comes after theirs.
 const image = check('the Dockerfile’s steps (npm run test:image)', 'npm', ['run', '--silent', 'test:image']);
-const e2e = await new Promise((resolve) => spawn('npx', ['playwright', 'test'], { stdio: 'inherit' }).on('close', resolve));
+const e2e = await new Promise((resolve) =>
+  spawn('npx', ['playwright', 'test'], { stdio: 'inherit', env: { ...process.env, VITAE_WEB_BUILT: '1' } }).on('close', resolve),
+);
 const imageOk = await image;
 process.exit(e2e === 0 && imageOk ? 0 : 1);

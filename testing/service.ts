@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../operations/server/config.server.ts';
-import { startService, type RunningService } from '../server.ts';
+import { remixWeb, startService, type RunningService } from '../server.ts';
 
 export interface TestService extends RunningService {
   url: string;
@@ -15,13 +15,14 @@ export interface TestService extends RunningService {
 
 /**
  * Starts the service in process. Pass `DATA_DIR` to reopen an existing one (a restart): `stop()` then
- * leaves it in place, and `close()` never removes anything.
+ * leaves it in place, and `close()` never removes anything. With `site`, the web app answers pages (it
+ * needs the web build, which `npm test` makes first); without it, the API alone.
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, { site = false }: { site?: boolean } = {}): Promise<TestService> {
   const owned = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
   const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
-  const service = await startService(config, { listen: { main: 0, dev: 0 } });
+  const service = await startService(config, { listen: { main: 0, dev: 0 }, ...(site ? { web: remixWeb } : {}) });
   const url = service.urls.main!;
   return {
     ...service,

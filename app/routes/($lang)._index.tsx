@@ -12,6 +12,9 @@ import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { localizePath, sitePath } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
 
+/** Featured entries the home page shows at most (two rows); "All entries" lists the rest. */
+const FEATURED_SHOWN = 8;
+
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
   const [brief, list, lenses] = await Promise.all([readBrief(context, locale), readEntries(context, locale), readLenses(context, locale)]);
@@ -19,9 +22,9 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   return {
     brief: { markdown: brief.markdown, translated: brief.translated, tree: markdownTree(brief.markdown) },
     // The site's description is written in English; other languages describe the page with the brief's opening, without its notice.
-    description: locale === 'en' ? siteIdentity(context).site.description : markdownExcerpt(brief.markdown.replace(/^>.*$/m, ''), 200),
+    description: locale === 'en' ? (await siteIdentity(context)).site.description : markdownExcerpt(brief.markdown.replace(/^>.*$/m, ''), 200),
     current: current ? { title: current.title, organisation: current.organisation, url: current.url } : undefined,
-    featured: list.entries.filter((e) => e.featured),
+    featured: list.entries.filter((e) => e.featured).slice(0, FEATURED_SHOWN),
     latest: list.entries.filter((e) => !e.featured).slice(0, 4),
     total: list.total,
     alumniOf: [...new Set(list.entries.filter((e) => e.kind === 'education').map((e) => e.organisation))],

@@ -1,18 +1,21 @@
-// Every entry, newest first, with kind / industry / lens filters kept in the URL (a GET form: works without JavaScript).
+// Every entry, newest first, a page at a time, with kind / industry / lens filters kept in the URL (a GET form:
+// works without JavaScript; changing a filter starts again at page 1).
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData, useSubmit } from '@remix-run/react';
 import { kinds, lensIds, tags } from '../i18n/vocabulary.ts';
-import { entryFilters, pageLocale, readEntries, readLenses } from '../utils/data.server.ts';
+import { entryFilters, pageLocale, pageNumber, readEntryPage, readLenses } from '../utils/data.server.ts';
 import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.ts';
 import { EntryList, PageHeader } from '../components/Content.tsx';
+import { Pagination, pageHref } from '../components/Pagination.tsx';
 import { useHref, useT } from '../components/root-data.ts';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
-  const filters = entryFilters(new URL(request.url).searchParams);
-  const [list, lenses] = await Promise.all([readEntries(context, locale, filters), readLenses(context, locale)]);
-  return { filters, entries: list.entries, total: list.total, lensTitles: Object.fromEntries(lenses.map((l) => [l.id, l.title])) };
+  const { searchParams } = new URL(request.url);
+  const filters = entryFilters(searchParams);
+  const [list, lenses] = await Promise.all([readEntryPage(context, locale, filters, pageNumber(searchParams)), readLenses(context, locale)]);
+  return { filters, ...list, lensTitles: Object.fromEntries(lenses.map((l) => [l.id, l.title])) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
@@ -29,12 +32,28 @@ export const meta: MetaFunction<typeof loader> = ({ matches, location }) => {
 };
 
 export const markdown: MarkdownTwin<typeof loader> = (args) => {
-  const { entryLine, footer } = twinParts(args);
-  return [`# ${args.t('entriesTitle')}`, '', args.t('entriesIntro'), '', ...args.data.entries.map(entryLine), ...footer('/entries')].join('\n');
+  const { entryLine, footer, twin } = twinParts(args);
+  const { page, pages } = args.data;
+  // The twin of another page of this list: "/entries.md?page=2", filters kept.
+  const pageTwin = (n: number) => twin('/entries') + pageHref('', args.url.search, n);
+  const pageLinks = [
+    ...(page > 1 ? [`- [${args.t('pagePrevious')}](${pageTwin(page - 1)})`] : []),
+    ...(page < pages ? [`- [${args.t('pageNext')}](${pageTwin(page + 1)})`] : []),
+  ];
+  return [
+    `# ${args.t('entriesTitle')}`,
+    '',
+    args.t('entriesIntro'),
+    '',
+    ...(pages > 1 ? [args.t('pageStatus', { page, pages }), ''] : []),
+    ...args.data.entries.map(entryLine),
+    ...(pageLinks.length ? ['', ...pageLinks] : []),
+    ...footer('/entries'),
+  ].join('\n');
 };
 
 export default function Entries() {
-  const { filters, entries, total, lensTitles } = useLoaderData<typeof loader>();
+  const { filters, entries, total, page, pages, lensTitles } = useLoaderData<typeof loader>();
   const t = useT();
   const href = useHref();
   const submit = useSubmit();
@@ -68,6 +87,7 @@ export default function Entries() {
         {t('entryCount', { n: total })}
       </p>
       {entries.length ? <EntryList className="entry-list" entries={entries} headingLevel={2} /> : <p className="empty">{t('noEntries')}</p>}
+      <Pagination page={page} pages={pages} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // One role lens: the case for it and its honest gaps side by side, with equal weight, then the evidence.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { pageLocale, readEntries, readLens } from '../utils/data.server.ts';
+import { LENS_EVIDENCE_SHOWN, pageLocale, readEntries, readLens } from '../utils/data.server.ts';
 import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.ts';
 import { markdownExcerpt, markdownTree } from '../markdown/tree.server.ts';
@@ -11,7 +11,14 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
   const lens = await readLens(context, locale, params.id!);
   const evidence = await readEntries(context, locale, { lens: lens.id });
-  return { lens, pitch: markdownTree(lens.pitch), description: markdownExcerpt(lens.pitch, 200), entries: evidence.entries };
+  // The newest evidence; the rest is one link away (the entries list filtered by this lens, paged).
+  return {
+    lens,
+    pitch: markdownTree(lens.pitch),
+    description: markdownExcerpt(lens.pitch, 200),
+    entries: evidence.entries.slice(0, LENS_EVIDENCE_SHOWN),
+    total: evidence.total,
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
@@ -29,7 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
 export const markdown: MarkdownTwin<typeof loader> = (args) => {
   const { data, t } = args;
   const { lens } = data;
-  const { fallback, entryLine, footer } = twinParts(args);
+  const { fallback, entryLine, footer, twin } = twinParts(args);
   return [
     `# ${lens.title}`,
     '',
@@ -45,6 +52,7 @@ export const markdown: MarkdownTwin<typeof loader> = (args) => {
     `## ${t('evidence')}`,
     '',
     ...data.entries.map(entryLine),
+    ...(data.total > data.entries.length ? ['', `- [${t('evidenceAll', { n: data.total })}](${twin('/entries')}?lens=${lens.id})`] : []),
     ...footer(`/lenses/${lens.id}`),
   ].join('\n');
 };

@@ -56,6 +56,26 @@ export async function readEntries(context: AppLoadContext, locale: Locale, filte
   return read<{ entries: EntryShortData[]; total: number }>(context, 'list_experience', { ...clean, locale });
 }
 
+/** Entries a list page shows at most: no page grows with the whole content. */
+export const ENTRIES_PER_PAGE = 20;
+
+/** Evidence entries a lens page shows before its link to all of them. */
+export const LENS_EVIDENCE_SHOWN = 12;
+
+/** The page number of a list from `?page=` (1 when absent or not a whole number). */
+export function pageNumber(search: URLSearchParams): number {
+  const given = search.get('page');
+  return given && /^[1-9]\d{0,5}$/.test(given) ? Number(given) : 1;
+}
+
+/** One page of the entries matching `filters`; a page after the last is the site's 404. */
+export async function readEntryPage(context: AppLoadContext, locale: Locale, filters: EntryFilters, page: number, size = ENTRIES_PER_PAGE) {
+  const list = await readEntries(context, locale, filters);
+  const pages = Math.max(1, Math.ceil(list.total / size));
+  if (page > pages) throw notFound();
+  return { entries: list.entries.slice((page - 1) * size, page * size), total: list.total, page, pages };
+}
+
 export const readEntry = (context: AppLoadContext, locale: Locale, slug: string) => read<EntryData>(context, 'get_entry', { slug, locale });
 
 export const readLenses = async (context: AppLoadContext, locale: Locale) => (await read<{ lenses: LensData[] }>(context, 'list_lenses', { locale })).lenses;

@@ -289,6 +289,21 @@ export function preferredCoding(header: string | string[] | undefined): Coding |
   return best;
 }
 
+/** Whether the client accepts `coding` (named, or `*`) with a q-value above 0. */
+export function accepts(header: string | string[] | undefined, coding: Coding): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of String(header).split(',')) {
+    const [name = '', ...params] = part.split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = (q ? Number(q.slice(2)) : 1) > 0;
+    const given = name.trim().toLowerCase();
+    if (given === coding) return ok;
+    if (given === '*') star = ok;
+  }
+  return star;
+}
+
 function compress(bytes: Buffer, coding: Coding): Buffer {
   return coding === 'br'
     ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })

@@ -1,19 +1,17 @@
 // The site's pages behind an https BASE_URL, through real HTTP: HSTS and upgrade-insecure-requests only
-// where the site is https (the dev preview here is not). Needs the web build (`npm run build`).
+// where the site is https (the dev preview here is not). Needs the web build (`npm test` makes it first).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../server/config.server.ts';
 import { remixWeb, startService, type RunningService } from '../../server.ts';
 
-const built = existsSync(new URL('../../build/index.js', import.meta.url));
 let service: RunningService;
 let dataDir: string;
 
-describe('security headers of pages over https', { skip: built ? false : 'the web build is missing: run `npm run build`' }, () => {
+describe('security headers of pages over https', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vitae-site-headers-'));
     const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'https://vitae.test', DEV_URL: 'http://dev.vitae.test', DATA_DIR: dataDir });

@@ -37,6 +37,11 @@ const EnvSchema = z
       .min(0, 'must be 0 or more seconds')
       .max(3600, 'must be at most 3600 seconds')
       .default(25),
+    PAGE_CACHE_MB: z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .min(0, 'must be 0 (no page cache) or more megabytes')
+      .max(65536, 'must be at most 65536 megabytes')
+      .default(64),
   })
   .superRefine((env, ctx) => {
     if (env.REPO_BACKEND === 'github' && !env.GITHUB_REPOSITORY) {

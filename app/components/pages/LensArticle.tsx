@@ -10,13 +10,15 @@ import type { EntryShortData, LensData } from '../../utils/types.ts';
 export interface LensArticleProps {
   lens: LensData;
   pitch: MarkdownTree;
-  /** The entries that are evidence for the lens. */
+  /** The newest entries that are evidence for the lens. */
   entries: EntryShortData[];
+  /** Evidence entries in all (more than `entries` holds: a link to the full list is shown). */
+  total?: number;
 }
 
 const evidenceKey = { experience: 'experience', project: 'projects', community: 'community', education: 'education' } as const;
 
-export function LensArticle({ lens, pitch, entries }: LensArticleProps) {
+export function LensArticle({ lens, pitch, entries, total = entries.length }: LensArticleProps) {
   const { locale } = useRoot();
   const t = useT();
   const href = useHref();
@@ -75,6 +77,13 @@ export function LensArticle({ lens, pitch, entries }: LensArticleProps) {
         </h2>
         <p className="section-intro">{t('evidenceIntro')}</p>
         <EntryList className="entry-list" entries={entries} />
+        {total > entries.length ? (
+          <p className="see-all">
+            <a className="button ghost" href={`${href('/entries')}?lens=${lens.id}`}>
+              {t('evidenceAll', { n: total })} →
+            </a>
+          </p>
+        ) : null}
       </section>
     </article>
   );
