@@ -105,7 +105,7 @@ describe('admin commands', () => {
   it('vitae admin put <path> - -m … --wait: commits, follows translate → build → deploy, and the change is live', async () => {
     const { content, sha } = await api(`/api/admin/file?path=${ENTRY}`);
     const edited = content.replace(/^title: .*$/m, 'title: "Concierge Copilot, edited from the CLI"');
-    const run = await admin(['put', ENTRY, '-', '-m', 'Retitle from the CLI', '--sha', sha, '--wait'], edited);
+    const run = await admin(['put', ENTRY, '-', '-m', 'Retitle from the CLI', '--sha', sha, '--wait', '--yes'], edited);
     ok(run);
     assert.match(run.stdout, /^Committed [0-9a-f]{7} to main: Retitle from the CLI$/m);
     assert.match(run.stdout, /written\s+content\/corpus\/projects\/concierge-copilot\.md/);
@@ -128,7 +128,7 @@ describe('admin commands', () => {
   it('vitae admin commit <changes.json|-> on dev, then promote --wait publishes it on main', async () => {
     const skill = (await api('/api/admin/file?path=content/skills/typescript.md')).content.replace(/^name: .*$/m, 'name: CLI test skill');
     const changes = JSON.stringify([{ path: SKILL, content: skill }]);
-    const commit = await admin(['commit', '-', '-m', 'Add a skill on dev', '--branch', 'dev', '--wait', '--json'], changes);
+    const commit = await admin(['commit', '-', '-m', 'Add a skill on dev', '--branch', 'dev', '--wait', '--json', '--yes'], changes);
     ok(commit);
     const result = operationsByName.get('admin_commit_changes')!.output.parse(JSON.parse(commit.stdout)) as { branch: string; files: Array<{ path: string }> };
     assert.equal(result.branch, 'dev');
@@ -138,20 +138,20 @@ describe('admin commands', () => {
     );
     assertFollowedToLive(commit.stderr, 'dev');
 
-    const promote = await admin(['promote', '-m', 'Publish the dev preview', '--wait']);
+    const promote = await admin(['promote', '-m', 'Publish the dev preview', '--wait', '-y']);
     ok(promote);
     assert.match(promote.stdout, /^Promoted dev into main/m);
     assertFollowedToLive(promote.stderr, 'main');
     assert.equal((await admin(['get', SKILL])).stdout, skill);
 
-    const again = await admin(['promote', '--wait']);
+    const again = await admin(['promote', '--wait', '--yes']);
     ok(again);
     assert.match(again.stdout, /Nothing to promote/);
     assert.match(again.stderr, /Nothing to publish/);
   });
 
   it('vitae admin rm <path> -m … --wait: deletes in one commit; the file is gone', async () => {
-    const run = await admin(['rm', SKILL, '-m', 'Remove the test skill', '--wait']);
+    const run = await admin(['rm', SKILL, '-m', 'Remove the test skill', '--wait', '--yes']);
     ok(run);
     assert.match(run.stdout, /deleted\s+content\/skills\/zz-cli-skill\.md/);
     assertFollowedToLive(run.stderr, 'main');

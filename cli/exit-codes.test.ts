@@ -74,24 +74,24 @@ describe('exit codes', () => {
   });
 
   it(`${exitCodes.forbidden}: forbidden path`, async () => {
-    assertOneCleanFailure(await admin(['put', 'server.ts', '-', '-m', 'no'], 'x'), 5, /not a writable content file/);
+    assertOneCleanFailure(await admin(['put', 'server.ts', '-', '-m', 'no', '--yes'], 'x'), 5, /not a writable content file/);
   });
 
   it(`${exitCodes.invalid}: invalid content, each problem as path:line: message`, async () => {
     const source = JSON.parse((await admin(['get', ENTRY, '--json'])).stdout).content as string;
     const broken = source.replace(/^start: .*$/m, 'start: "2025-13"');
-    const run = await admin(['put', ENTRY, '-', '-m', 'break it'], broken);
+    const run = await admin(['put', ENTRY, '-', '-m', 'break it', '--yes'], broken);
     assertOneCleanFailure(run, 6, new RegExp(`^${ENTRY.replace(/\./g, '\\.')}:\\d+: start `, 'm'));
-    const json = await vitae(['admin', 'put', ENTRY, '-', '-m', 'break it', '--json'], { SITE_ADMIN_TOKEN: TOKEN }, broken);
+    const json = await vitae(['admin', 'put', ENTRY, '-', '-m', 'break it', '--json', '--yes'], { SITE_ADMIN_TOKEN: TOKEN }, broken);
     assert.equal(json.code, 6);
     assert.equal(JSON.parse(json.stdout).code, 'invalid', '--json prints the error body');
   });
 
   it(`${exitCodes.conflict}: conflict, explaining how to re-read and retry`, async () => {
     const { content, sha } = JSON.parse((await admin(['get', ENTRY, '--json'])).stdout) as { content: string; sha: string };
-    const first = await admin(['put', ENTRY, '-', '-m', 'first edit', '--sha', sha], content.replace('Orbitale Travel', 'Orbitale Travel SA'));
+    const first = await admin(['put', ENTRY, '-', '-m', 'first edit', '--sha', sha, '--yes'], content.replace('Orbitale Travel', 'Orbitale Travel SA'));
     assert.equal(first.code, 0, first.stderr);
-    const stale = await admin(['put', ENTRY, '-', '-m', 'second edit', '--sha', sha], content + '\nMore.\n');
+    const stale = await admin(['put', ENTRY, '-', '-m', 'second edit', '--sha', sha, '--yes'], content + '\nMore.\n');
     assertOneCleanFailure(stale, 7, /^Conflict: /);
     assert.ok(stale.stderr.includes(`vitae admin get ${ENTRY}`), stale.stderr);
     assert.match(stale.stderr, /retry with --sha/);

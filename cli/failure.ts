@@ -5,7 +5,9 @@ import type { AnyOperation } from '../operations/contract/define.ts';
 import { exitCodeForStatus, exitCodes, type ErrorBody } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { formatProblems } from './format.ts';
+import { restHintsToCommands } from './hints.ts';
 import { UsageError } from './input.ts';
+import type { TokenSource } from './settings.ts';
 
 export class CliFailure extends Error {
   constructor(
@@ -22,9 +24,13 @@ export class CliFailure extends Error {
 /** Where the token comes from, said wherever a token is missing or refused. */
 export const TOKEN_HELP =
   '`npm start` prints the admin token (or ADMIN_TOKEN sets it) and keeps a generated one in DATA_DIR/secrets/admin-token; ' +
-  'in a checkout: export SITE_ADMIN_TOKEN="$(cat .data/secrets/admin-token)"';
+  'store it once with `vitae login` (in a checkout: vitae login --token-stdin < .data/secrets/admin-token), or set SITE_ADMIN_TOKEN';
 
-export const missingToken = (command: string) => new CliFailure(exitCodes.auth, `vitae ${command} needs the admin token in SITE_ADMIN_TOKEN. ${TOKEN_HELP}`);
+export const missingToken = (command: string, url: string) =>
+  new CliFailure(exitCodes.auth, `vitae ${command} needs the admin token: run \`vitae login\` for ${url}, or set SITE_ADMIN_TOKEN. ${TOKEN_HELP}`);
+
+/** Where the token a request used came from, as the 401 message names it. */
+export const tokenOrigin = (source: TokenSource | undefined) => (source === 'login' ? 'stored by `vitae login`' : 'in SITE_ADMIN_TOKEN');
 
 export function networkFailure(url: string, error: NetworkError): CliFailure {
   const prefix = `Cannot reach ${error.url}: `;
@@ -41,6 +47,8 @@ export interface FailureContext {
   input: Record<string, unknown>;
   url: string;
   colours: Colours;
+  /** Where the admin token came from, for the 401 message. */
+  tokenSource?: TokenSource;
 }
 
 export function describeFailure(error: unknown, ctx: FailureContext): CliFailure {
@@ -49,7 +57,10 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
   if (error instanceof NetworkError) return networkFailure(ctx.url, error);
   if (!(error instanceof ApiError)) return new CliFailure(exitCodes.error, `vitae ${ctx.command}: ${(error as Error)?.message ?? String(error)}`);
 
-  const { status, body } = error;
+  const { status } = error;
+  // The service's hints name REST routes (`GET /api/v1/entries`); on the command line, name the command.
+  const apiBody = error.body;
+  const body = { ...apiBody, message: restHintsToCommands(String(error.body.message ?? '')) };
   const exit = exitCodeForStatus(status);
   const path = typeof ctx.input.path === 'string' ? ctx.input.path : typeof ctx.input.slug === 'string' ? ctx.input.slug : undefined;
   const c = ctx.colours;
@@ -57,8 +68,8 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
     case 401:
       return new CliFailure(
         exit,
-        `The service at ${ctx.url} refused the admin token in SITE_ADMIN_TOKEN (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`,
-        body,
+        `The service at ${ctx.url} refused the admin token ${tokenOrigin(ctx.tokenSource)} (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`,
+        apiBody,
       );
     case 409: {
       const reread = path
@@ -68,18 +79,18 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
         exit,
         `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +
           `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha <the sha it prints>.`,
-        body,
+        apiBody,
       );
     }
     case 422:
-      return new CliFailure(exit, `${body.message}\n${formatProblems(body.errors ?? [], path ?? '', c)}`, body);
+      return new CliFailure(exit, `${body.message}\n${formatProblems(body.errors ?? [], path ?? '', c)}`, apiBody);
     case 400:
-      return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, body);
+      return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, apiBody);
     case 429: {
       const retry = error.headers.get('retry-after');
-      return new CliFailure(exit, `${body.message}${retry ? ` Try again in ${retry} s.` : ''}`, body);
+      return new CliFailure(exit, `${body.message}${retry ? ` Try again in ${retry} s.` : ''}`, apiBody);
     }
     default:
-      return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, body);
+      return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, apiBody);
   }
 }

@@ -43,6 +43,9 @@ export function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
   return { name, kind, required, choices, defaultValue, description };
 }
 
+/** Conventional one-letter flags; every other field has only its long form. */
+export const shortFlags: Record<string, string> = { message: 'm' };
+
 /** `--locale` for `locale`, `--dry-run` for `dryRun`. */
 export const flagName = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

@@ -65,9 +65,25 @@ describe('tables', () => {
     assert.ok(out.includes('x'.repeat(200)));
   });
 
-  it('leaves the flexible column out when the terminal is too narrow for it', () => {
-    const out = renderTable(rows, columns, { width: 5, colours: plain });
-    assert.equal(out, 'ID\na\nbb\n');
+  it('wraps the cells instead of leaving a column out when the terminal is too narrow', () => {
+    const narrow = [{ id: 'concierge-copilot', text: 'Hotel guests ask in their own language' }];
+    const out = renderTable(narrow, columns, { width: 24, colours: plain }).trimEnd().split('\n');
+    for (const line of out) assert.ok(displayWidth(line) <= 24, line);
+    assert.match(out[0]!, /^ID\s+TEXT$/);
+    const at = out[0]!.indexOf('TEXT');
+    const text = out
+      .slice(1)
+      .map((l) => l.slice(at).trim())
+      .join(' ');
+    assert.equal(text, 'Hotel guests ask in their own language', 'every word of the flexible column is there');
+    assert.equal(
+      out
+        .slice(1)
+        .map((l) => l.slice(0, at).trim())
+        .join(''),
+      'concierge-copilot',
+      'the first column wraps too',
+    );
   });
 });
 

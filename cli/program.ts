@@ -11,11 +11,14 @@ import { colourEnabled, colours } from './colour.ts';
 import { exitCodeHelp } from './exit-codes.ts';
 import { commandExtras } from './extras.ts';
 import { CliFailure, describeFailure, missingToken } from './failure.ts';
-import { flagName, type FieldInfo } from './fields.ts';
+import { flagName, shortFlags, type FieldInfo } from './fields.ts';
 import { formatterFor } from './format.ts';
 import { bindPositional, collectInput, optionFields, parseOperationInput, readTextFrom, UsageError } from './input.ts';
-import { adminToken, DEFAULT_SITE_URL, siteUrl, userAgent, version } from './settings.ts';
-import { markFileArgument, markOperation } from './command-meta.ts';
+import { adminCredential, adminToken, DEFAULT_SITE_URL, siteUrl, userAgent, version, type AdminCredential } from './settings.ts';
+import { asksFirst, confirmationOptions, confirmChange, planExitCode, planFor, renderPlan } from './confirm.ts';
+import { examplesHelp, operationExamples } from './examples.ts';
+import { addLocalCommands, commandExamples, setExamples } from './local-commands.ts';
+import { liveKindForField, markFileArgument, markLiveArgument, markOperation } from './command-meta.ts';
 import { processIO, type CliIO } from './io.ts';
 import { parseUsage } from './usage.ts';
 import { followAnswer } from './wait.ts';
@@ -23,18 +26,15 @@ import { followAnswer } from './wait.ts';
 export { processIO, type CliIO, type Output } from './io.ts';
 
 /** Commands that are not operations: the surfaces test allows exactly these. */
-export const localCommands = ['mcp', 'completion'] as const;
+export const localCommands = ['mcp', 'completion', 'login', 'logout', 'admin edit', '__complete'] as const;
 
 /** Descriptions of command groups, which have no operation of their own. */
 const groupDescriptions: Record<string, string> = {
-  admin: 'Read and change the content through validated commits, follow and promote publish runs (needs SITE_ADMIN_TOKEN)',
+  admin: 'Read and change the content through validated commits, follow and promote publish runs (needs the admin token: vitae login)',
 };
 
 /** A request that takes longer is reported like an unreachable service (exit 9); model-backed operations take seconds. */
 const REQUEST_TIMEOUT_MS = 120_000;
-
-/** Conventional one-letter flags; every other field has only its long form. */
-const shortFlags: Record<string, string> = { message: 'm' };
 
 export { operationOf } from './command-meta.ts';
 
@@ -62,14 +62,27 @@ export function createProgram(io: CliIO = processIO(), ops: readonly AnyOperatio
     .addHelpText(
       'after',
       `\nEnvironment:\n  SITE_URL          the service address (default ${DEFAULT_SITE_URL}); --url overrides it\n` +
-        `  SITE_ADMIN_TOKEN  the admin bearer token, needed by \`vitae admin …\` and \`vitae mcp --admin\`\n` +
+        `  SITE_ADMIN_TOKEN  the admin bearer token, needed by \`vitae admin …\` and \`vitae mcp --admin\`;\n` +
+        `                    when unset, the token \`vitae login\` stored for the site is used\n` +
         `  NO_COLOR          set to turn colour off\n\n${exitCodeHelp}\n`,
     );
 
   for (const op of ops) addOperationCommand(program, op, io);
   addMcpCommand(program, io);
   addCompletionCommand(program, io);
+  addLocalCommands(program, io);
+  addGroupExamples(program);
   return program;
+}
+
+/** A group's help (and the program's) shows the first example of each command under it. */
+function addGroupExamples(command: Command): void {
+  const examples = command.commands.flatMap((sub) => {
+    const own = commandExamples.get(sub);
+    return own?.length ? [own[0]!] : [];
+  });
+  if (command.commands.length && examples.length) command.addHelpText('after', examplesHelp(examples));
+  for (const sub of command.commands) if (sub.commands.length) addGroupExamples(sub);
 }
 
 function groupCommand(parent: Command, word: string): Command {
@@ -113,6 +126,10 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
     const argument = new Argument(required ? `<${name}${variadic ? '...' : ''}>` : `[${name}${variadic ? '...' : ''}]`, binding.description);
     if (binding.choices) argument.argChoices = binding.choices;
     if (binding.mapping && 'readInto' in binding.mapping) markFileArgument(argument);
+    else if (!binding.choices) {
+      const live = liveKindForField(binding.fields[0]!, Boolean(binding.mapping && 'pathOrSlug' in binding.mapping));
+      if (live) markLiveArgument(argument, live);
+    }
     command.addArgument(argument);
   }
   const fields = optionFields(op, bindings);
@@ -121,7 +138,16 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   if (wait) command.option('--wait', 'after the commit, follow the publish run (translate → build → deploy) until it is live; exit 9 if it fails');
   const extra = commandExtras[op.name];
   for (const option of extra?.options?.() ?? []) command.addOption(option);
-  if (op.auth === 'admin') command.addHelpText('after', '\nNeeds the admin token in SITE_ADMIN_TOKEN.');
+  const confirmable = asksFirst(op);
+  if (confirmable) for (const option of confirmationOptions()) command.addOption(option);
+  if (op.auth === 'admin') command.addHelpText('after', '\nNeeds the admin token: `vitae login` once, or SITE_ADMIN_TOKEN.');
+  if (confirmable)
+    command.addHelpText(
+      'after',
+      '\nIt changes the content, so it asks first (y/N on a terminal); without a terminal it needs --yes.\n' +
+        '--dry-run shows what it would change and writes nothing.',
+    );
+  setExamples(command, operationExamples(op));
 
   const name = usage.path.join(' ');
   command.action(async (...args: unknown[]) => {
@@ -132,13 +158,26 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
     const err = colours(colourEnabled(io.stderr, io.env, globals.color));
     let url = globals.url ?? io.env.SITE_URL ?? DEFAULT_SITE_URL;
     let input: Record<string, unknown> = {};
+    let credential: AdminCredential | undefined;
     try {
       url = siteUrl(globals.url, io.env);
-      const raw = await collectInput(bindings, args.slice(0, bindings.length), fields, optionValues, readTextFrom(io.stdin));
+      const values = args.slice(0, bindings.length);
+      const raw = await collectInput(bindings, values, fields, optionValues, readTextFrom(io.stdin));
       input = parseOperationInput(op, raw, bindings);
-      const token = adminToken(io.env);
-      if (op.auth === 'admin' && !token) throw missingToken(name);
-      const client = createClient({ baseUrl: url, token: op.auth === 'admin' ? token : undefined, fetch: io.fetch, userAgent });
+      credential = op.auth === 'admin' ? adminCredential(io.env, url) : undefined;
+      if (op.auth === 'admin' && !credential) throw missingToken(name, url);
+      const client = createClient({ baseUrl: url, token: credential?.token, fetch: io.fetch, userAgent });
+      if (confirmable && optionValues.dryRun) {
+        const plan = await planFor(client, op, input);
+        io.stdout.write(globals.json ? JSON.stringify(plan, null, 2) + '\n' : renderPlan(plan, name, out));
+        const code = planExitCode(plan);
+        if (code) throw new CliFailure(code, '');
+        return;
+      }
+      if (confirmable && !optionValues.yes) {
+        const stdinUsed = bindings.some((b, i) => b.mapping && 'readInto' in b.mapping && values[i] === '-');
+        await confirmChange(io, name, op, input, stdinUsed);
+      }
       const extraContext = { input, options: optionValues, url, client, io, out, err, json: Boolean(globals.json) };
       if (extra?.stream && !globals.json) return await extra.stream(extraContext);
       const body = await client.call(op, input, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
@@ -154,7 +193,7 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
       await extra?.after?.(extraContext, body);
       if (rendered.exitCode) throw new CliFailure(rendered.exitCode, '');
     } catch (error) {
-      throw describeFailure(error, { op, command: name, input, url, colours: err });
+      throw describeFailure(error, { op, command: name, input, url, colours: err, tokenSource: credential?.source });
     }
   });
 }
@@ -167,12 +206,12 @@ function addMcpCommand(program: Command, io: CliIO): void {
       'Serve the public operations (or with --admin the admin ones) as an MCP server over stdio, for Claude Desktop ' +
         'and other MCP clients. Each tool call is forwarded to the REST API at --url / SITE_URL.',
     )
-    .option('--admin', 'serve the admin tools instead of the public ones (needs SITE_ADMIN_TOKEN)')
+    .option('--admin', 'serve the admin tools instead of the public ones (needs the admin token: vitae login, or SITE_ADMIN_TOKEN)')
     .action(async (options: { admin?: boolean }, self: Command) => {
       const globals = self.optsWithGlobals<{ url?: string }>();
       const url = siteUrl(globals.url, io.env);
-      const token = adminToken(io.env);
-      if (options.admin && !token) throw missingToken('mcp --admin');
+      const token = adminToken(io.env, url);
+      if (options.admin && !token) throw missingToken('mcp --admin', url);
       // Loaded on demand: the MCP SDK is only needed by this command.
       const { serveMcpOverStdio } = await import('./mcp-stdio.ts');
       await serveMcpOverStdio({ url, token, admin: Boolean(options.admin), fetch: io.fetch });

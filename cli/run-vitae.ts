@@ -4,7 +4,9 @@
 // a neutral working directory) with a clean environment, for what only a process proves: the shebang and
 // tsx registration, exit statuses, stdin as a pipe, stdio for MCP, a real terminal.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Env } from './colour.ts';
@@ -35,11 +37,27 @@ export interface InProcessRunOptions {
   tty?: boolean;
   /** Terminal width, with `tty` (default 80, as `runCli` assumes). */
   columns?: number;
+  /** A person at a terminal: stdin too is a terminal (its lines come from `input`), so questions are asked. */
+  interactive?: boolean;
 }
+
+/**
+ * The config and cache directories of the runs of this test process: empty ones of its own, so a token that
+ * `vitae login` stored for the person running the tests never reaches a test (pass XDG_* to choose others).
+ */
+const isolatedHome = mkdtempSync(join(tmpdir(), 'vitae-cli-xdg-'));
+process.on('exit', () => rmSync(isolatedHome, { recursive: true, force: true }));
 
 /** Only what a user's shell would pass that matters here; no colour variables leak in from the test runner. */
 export function cleanEnv(extra: Env = {}): NodeJS.ProcessEnv {
-  const env: Env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, LANG: 'C.UTF-8' };
+  const env: Env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    LANG: 'C.UTF-8',
+    XDG_CONFIG_HOME: join(isolatedHome, 'config'),
+    XDG_CACHE_HOME: join(isolatedHome, 'cache'),
+  };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
   return env as NodeJS.ProcessEnv;
 }
@@ -69,7 +87,7 @@ export function runVitae(args: string[], options: VitaeRunOptions = {}): Promise
 export async function runVitaeInProcess(args: string[], options: InProcessRunOptions = {}): Promise<VitaeRun> {
   let stdout = '';
   let stderr = '';
-  const tty = options.tty ?? false;
+  const tty = options.tty ?? options.interactive ?? false;
   const columns = tty ? (options.columns ?? 80) : undefined;
   const output = (append: (text: string) => void): Output => ({ write: (text: string) => (append(String(text)), true), isTTY: tty, columns });
   // Commander's `help` command exits with process.exitCode, which the test runner sets once any test has
@@ -79,7 +97,7 @@ export async function runVitaeInProcess(args: string[], options: InProcessRunOpt
   try {
     const code = await runCli(args, {
       env: cleanEnv(options.env),
-      stdin: Readable.from(options.input ? [Buffer.from(options.input)] : []),
+      stdin: Object.assign(Readable.from(options.input ? [Buffer.from(options.input)] : []), { isTTY: options.interactive ?? false }),
       stdout: output((text) => (stdout += text)),
       stderr: output((text) => (stderr += text)),
     });
