@@ -224,8 +224,19 @@ export function createPageCache(options: PageCacheOptions) {
   return {
     serve,
     /** What the cache holds, for benchmarks and the health of a deploy. */
-    stats: () => ({ ...stats, pages: pages.size, bytes, budgetBytes: options.budgetBytes }),
+    stats: (): PageCacheStats => ({ ...stats, pages: pages.size, bytes, budgetBytes: options.budgetBytes }),
   };
+}
+
+export interface PageCacheStats {
+  hits: number;
+  misses: number;
+  renders: number;
+  uncacheable: number;
+  evicted: number;
+  pages: number;
+  bytes: number;
+  budgetBytes: number;
 }
 
 /** A rendered answer that is not kept (not a 200, or it sets a cookie or says no-store): sent once as it is. */

@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { SplicedText } from './spliced-gzip.ts';
-import { createPageCache, normaliseQuery } from './page-cache.server.ts';
-import type { Branch } from '../contract/shared.ts';
+import { createPageCache, normaliseQuery, type PageCacheStats } from './page-cache.server.ts';
 
 const MARK = 'zQ7markzQ7';
 
@@ -48,7 +47,7 @@ describe('normaliseQuery', () => {
 
 async function withCache(
   budgetBytes: number,
-  run: (get: (path: string) => Promise<string>, state: { buildId: string; renders: string[] }, stats: () => Record<string, number>) => Promise<void>,
+  run: (get: (path: string) => Promise<string>, state: { buildId: string; renders: string[] }, stats: () => PageCacheStats) => Promise<void>,
 ) {
   const state = { buildId: 'b1', renders: [] as string[] };
   const cache = createPageCache({
