@@ -1,9 +1,12 @@
 // `vitae mcp [--admin]`: the MCP server built from the operation list, over stdio, forwarding every tool
-// call to the REST API through the HTTP client. stdout carries only JSON-RPC; notes go to stderr.
+// call to the REST API through the HTTP client; the public one also serves the resources and prompts
+// defined beside the operations, read through the same calls. stdout carries only JSON-RPC; notes go to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ApiError, createClient, NetworkError } from '../operations/adapters/client.ts';
-import { createMcpServer } from '../operations/adapters/mcp.ts';
+import { createMcpServer, plainErrors } from '../operations/adapters/mcp.ts';
 import { operations } from '../operations/contract/index.ts';
+import { prompts } from '../operations/contract/prompts.ts';
+import { resources } from '../operations/contract/resources.ts';
 import { userAgent } from './settings.ts';
 
 export interface McpStdioOptions {
@@ -26,8 +29,9 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
         return { code: 'unavailable', message: `${error.message}. Is the service running? Set SITE_URL (or --url) to its address.` };
       return undefined;
     },
+    ...(options.admin ? {} : { resources, prompts }),
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(plainErrors(new StdioServerTransport()));
 }
 
 /** The site's short name from the discovery document, so the client shows the same name as the HTTP server; "vitae" if unreachable. */

@@ -1,22 +1,56 @@
-// `/mcp` and `/mcp/admin`: stateless Streamable HTTP, a new server and transport per request, JSON responses.
+// `/mcp` and `/mcp/admin`: stateless Streamable HTTP with JSON responses, and the discovery documents
+// around them (the GET discovery document, SEP-2127 server cards, the `/.well-known` catalog).
+//
+// Speed: one SDK server per surface and site name is prepared once and kept; each POST is handed to it
+// through an in-process transport under a fresh internal id (so two clients that both send `"id": 1`
+// never meet), with the caller's context (branch, client IP, principal) in the request's `authInfo`, and
+// the answer is written straight to the Node response: no server, transport, `Request` or `Response` per
+// call. Answers of pure read tools are kept per build and arguments, and an identical call is answered
+// from them without entering the SDK; pure operations run for resources and prompts are cached the same way.
+//
 // Guards: browser Origin must be the site's own (DNS rebinding), Host must be ours when bound to loopback,
 // bodies are size-limited, batches are refused, and the admin server needs the bearer token. Tool calls go
 // through the same `invoke` pipeline as REST.
 import type { ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AnyOperation } from '../contract/define.ts';
 import { AppError } from '../contract/errors.ts';
+import { prompts } from '../contract/prompts.ts';
+import { resources } from '../contract/resources.ts';
+import { branches, type Branch } from '../contract/shared.ts';
 import { requireBearer } from '../server/auth.server.ts';
-import type { Implementation } from '../server/implement.server.ts';
+import type { Implementation, Principal } from '../server/implement.server.ts';
 import type { Corpus, SiteUrls } from '../server/services.server.ts';
-import { decodeUtf8, parseJson, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
-import { appErrorBody, createMcpServer, describeTools, MCP_ACCEPTED_HEADER_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SERVER_VERSION } from './mcp.ts';
+import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import {
+  appErrorBody,
+  createMcpServer,
+  describeTools,
+  MCP_ACCEPTED_HEADER_VERSIONS,
+  MCP_PROTOCOL_VERSION,
+  MCP_SERVER_VERSION,
+  withoutErrorPrefix,
+  type McpRequestExtra,
+} from './mcp.ts';
 
 const MAX_MCP_BODY = 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null) {
   const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -29,13 +63,66 @@ export interface McpDeps {
   host: string;
 }
 
-export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost }: McpDeps): Endpoint[] {
-  const surfaces = [
-    { path: '/mcp', admin: false, ops: layer.operations.filter((op) => op.auth === 'public') },
-    { path: '/mcp/admin', admin: true, ops: layer.operations.filter((op) => op.auth === 'admin') },
-  ];
+interface Surface {
+  path: '/mcp' | '/mcp/admin';
+  admin: boolean;
+  ops: readonly AnyOperation[];
+  byName: ReadonlyMap<string, AnyOperation>;
+}
 
-  async function handle(surface: (typeof surfaces)[number], { req, res, branch, method, ip }: EdgeRequest): Promise<void> {
+/** What the HTTP edge knows about a call, handed to the prepared server in `authInfo.extra`. */
+interface CallScope {
+  branch: Branch;
+  ip: string;
+  principal: Principal;
+}
+
+export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost }: McpDeps): Endpoint[] {
+  const surface = (path: Surface['path'], admin: boolean): Surface => {
+    const ops = layer.operations.filter((op) => op.auth === (admin ? 'admin' : 'public'));
+    return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])) };
+  };
+  const publicSurface = surface('/mcp', false);
+  const adminSurface = surface('/mcp/admin', true);
+  const outputs = new BuildCache<unknown>(); // outputs of pure operations, by operation and parsed input
+  const answers = new BuildCache<string>(); // serialised tools/call results of pure tools, by surface, tool and raw arguments
+  const live = () => branches.map((b) => corpus.build(b).id);
+
+  const call = async (op: AnyOperation, input: Record<string, unknown>, extra: McpRequestExtra): Promise<unknown> => {
+    const scope = extra.authInfo?.extra?.scope as CallScope | undefined;
+    if (!scope) throw new Error('An MCP request reached a handler without its HTTP context.');
+    const ctx = { ...scope, signal: extra.signal };
+    if (!op.pure) return (await layer.invoke(op, input, ctx)).output;
+    const buildId = corpus.build(scope.branch).id;
+    const key = `${op.name}\0${JSON.stringify(input)}`;
+    const kept = outputs.get(buildId, key);
+    if (kept !== undefined) return kept;
+    const { output } = await layer.invoke(op, input, ctx);
+    outputs.set(buildId, key, output, live());
+    return output;
+  };
+
+  // One prepared server per surface and site name (the name changes only with the content's site.json).
+  const prepared = new Map<string, Dispatcher>();
+  async function dispatcherFor(s: Surface, name: string): Promise<Dispatcher> {
+    const key = `${s.path}\0${name}`;
+    let dispatcher = prepared.get(key);
+    if (!dispatcher) {
+      const server: Server = createMcpServer({
+        name,
+        ops: s.ops,
+        call,
+        errorBody: appErrorBody,
+        ...(s.admin ? {} : { resources, prompts }),
+      });
+      dispatcher = new Dispatcher();
+      prepared.set(key, dispatcher);
+      await server.connect(dispatcher);
+    }
+    return dispatcher;
+  }
+
+  function guard(s: Surface, { req, branch }: EdgeRequest): void {
     const siteOrigin = new URL(urls.of(branch)).origin;
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     if (LOOPBACK.has(listenHost) && !LOOPBACK.has(host) && host !== new URL(siteOrigin).hostname) {
@@ -45,8 +132,14 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (origin && origin !== siteOrigin && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
       throw new AppError('forbidden', `Cross-origin MCP requests are not allowed (Origin ${origin}).`);
     }
-    if (surface.admin) requireBearer(req.headers.authorization, adminToken);
-    const name = corpus.build(branch).model.site.shortName;
+    if (s.admin) requireBearer(req.headers.authorization, adminToken);
+  }
+
+  async function handle(s: Surface, request: EdgeRequest): Promise<void> {
+    const { req, res, branch, method, ip } = request;
+    guard(s, request);
+    const build = corpus.build(branch);
+    const name = build.model.site.shortName;
 
     if (method === 'GET' || method === 'HEAD') {
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
@@ -54,22 +147,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
           headers: { Allow: 'GET, POST' },
         });
       }
-      sendJson(
-        req,
-        res,
-        200,
-        {
-          name,
-          version: MCP_SERVER_VERSION,
-          protocolVersion: MCP_PROTOCOL_VERSION,
-          transport: 'streamable-http',
-          endpoint: `${urls.of(branch)}${surface.path}`,
-          auth: surface.admin ? 'bearer' : 'none',
-          tools: describeTools(surface.ops).map(({ name: tool, description, inputSchema }) => ({ name: tool, description, inputSchema })),
-        },
-        { 'Cache-Control': 'no-store' },
-      );
-      return;
+      return sendJson(req, res, 200, discoveryDocument(s, branch), { 'Cache-Control': 'no-store' });
     }
 
     const headerVersion = req.headers['mcp-protocol-version'];
@@ -92,53 +170,252 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (Array.isArray(message)) {
       return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18); send one request per POST.');
     }
-    if (!isJsonRpc(message)) {
-      // JSON, but not a JSON-RPC 2.0 message: an invalid request, not a parse error.
-      return jsonRpcError(
-        res,
-        400,
-        -32600,
-        'Invalid Request: send one JSON-RPC 2.0 message, an object with "jsonrpc": "2.0" and a "method" (or a result or error).',
-      );
-    }
-    // We speak one protocol version: whatever a client asks for, initialisation answers with ours.
-    const body = message as { method?: string; params?: { protocolVersion?: string } };
-    if (body?.method === 'initialize' && body.params && typeof body.params === 'object') body.params.protocolVersion = MCP_PROTOCOL_VERSION;
 
-    const controller = new AbortController();
-    res.on('close', () => controller.abort());
-    const principal = surface.admin ? ({ kind: 'admin', via: 'bearer' } as const) : ({ kind: 'anonymous' } as const);
-    const server = createMcpServer({
-      name,
-      ops: surface.ops,
-      errorBody: appErrorBody,
-      call: async (op, input) => (await layer.invoke(op, input, { branch, ip, principal, signal: controller.signal })).output,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-      headers.set('accept', 'application/json, text/event-stream'); // stateless JSON mode; clients may omit one of the two
-      headers.set('content-type', 'application/json');
-      const request = new Request(`http://localhost${surface.path}`, { method: 'POST', headers, body: JSON.stringify(message) });
-      const response = await transport.handleRequest(request, { parsedBody: message });
-      const out = Buffer.from(await response.arrayBuffer());
-      const outHeaders: Record<string, string> = {};
-      response.headers.forEach((value, key) => (outHeaders[key] = value));
-      res.writeHead(response.status, { ...outHeaders, 'Content-Length': String(out.length) });
-      res.end(out);
-    } finally {
-      await transport.close();
+    // A repeated call of a pure tool: the answer kept for this build and these arguments.
+    const cacheKey = pureToolCallKey(s, message);
+    if (cacheKey) {
+      const kept = answers.get(build.id, cacheKey);
+      if (kept !== undefined) return writeAnswer(res, `{"jsonrpc":"2.0","id":${JSON.stringify((message as JSONRPCRequest).id)},"result":${kept}}`);
     }
+
+    const extra: MessageExtraInfo = {
+      authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal: principalOf(s) } } },
+    };
+    const dispatcher = await dispatcherFor(s, name);
+    if (isJSONRPCRequest(message)) {
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      const answer = await dispatcher.request(message, extra, gone.signal);
+      if (!answer) return; // the client went away; the handler was told to stop
+      if (cacheKey && isJSONRPCResultResponse(answer) && answer.result.isError !== true) {
+        answers.set(build.id, cacheKey, JSON.stringify(answer.result), live());
+      }
+      return writeAnswer(res, JSON.stringify(answer));
+    }
+    if (isJSONRPCNotification(message)) {
+      dispatcher.notify(message, extra);
+      return void res.writeHead(202).end();
+    }
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      return void res.writeHead(202).end(); // nothing of ours awaits an answer: this server never asks the client
+    }
+    // JSON, but not a JSON-RPC 2.0 message: an invalid request, not a parse error.
+    return jsonRpcError(
+      res,
+      400,
+      -32600,
+      'Invalid Request: send one JSON-RPC 2.0 message, an object with "jsonrpc": "2.0", an "id" (a string or an integer) and a "method" (or a result or error).',
+    );
   }
 
-  return surfaces.map((surface) => ({ methods: ['GET', 'POST'], path: surface.path, handle: (request: EdgeRequest) => handle(surface, request) }));
+  function discoveryDocument(s: Surface, branch: Branch) {
+    return {
+      name: corpus.build(branch).model.site.shortName,
+      version: MCP_SERVER_VERSION,
+      protocolVersion: MCP_PROTOCOL_VERSION,
+      transport: 'streamable-http',
+      endpoint: `${urls.of(branch)}${s.path}`,
+      auth: s.admin ? 'bearer' : 'none',
+      tools: describeTools(s.ops).map(({ name: tool, description, inputSchema }) => ({ name: tool, description, inputSchema })),
+    };
+  }
+
+  /** The SEP-2127 server card of a surface, from the same facts as its discovery document. */
+  function serverCard(s: Surface, branch: Branch) {
+    const site = corpus.build(branch).model.site;
+    const base = urls.of(branch);
+    const discovery = discoveryDocument(s, branch);
+    const description = s.admin
+      ? `Edits the content of ${site.name} through validated commits, and follows deploys.`
+      : `The professional profile of ${site.name}: brief, entries, role lenses, documents, search, questions.`;
+    return {
+      $schema: SERVER_CARD_SCHEMA,
+      name: `${reverseDns(new URL(base).hostname)}/${site.shortName}${s.admin ? '-admin' : ''}`,
+      version: MCP_SERVER_VERSION,
+      title: clip(s.admin ? `${site.name} (admin)` : site.name, 100),
+      description: clip(description, 100),
+      websiteUrl: base,
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: discovery.endpoint,
+          supportedProtocolVersions: [MCP_PROTOCOL_VERSION],
+          ...(s.admin
+            ? {
+                headers: [
+                  {
+                    name: 'Authorization',
+                    description: 'The admin bearer token of the site (ADMIN_TOKEN).',
+                    isRequired: true,
+                    isSecret: true,
+                    value: 'Bearer {token}',
+                    variables: { token: { description: 'The admin token', isRequired: true, isSecret: true } },
+                  },
+                ],
+              }
+            : {}),
+        },
+      ],
+      _meta: {
+        'vitae/discovery': {
+          endpoint: discovery.endpoint,
+          auth: discovery.auth,
+          protocolVersion: MCP_PROTOCOL_VERSION,
+          capabilities: s.admin ? { tools: {} } : { tools: {}, resources: {}, prompts: {}, completions: {} },
+          tools: discovery.tools.map((t) => t.name),
+        },
+      },
+    };
+  }
+
+  /** The `/.well-known/mcp/catalog.json` of the site: both servers, each by its card's URL. */
+  function catalog(branch: Branch) {
+    const site = corpus.build(branch).model.site;
+    const base = urls.of(branch);
+    const host = new URL(base).hostname;
+    return {
+      specVersion: 'draft',
+      entries: [publicSurface, adminSurface].map((s) => ({
+        identifier: `urn:air:${host}:${site.shortName}${s.admin ? '-admin' : ''}`,
+        displayName: s.admin ? `${site.name} (admin)` : site.name,
+        type: SERVER_CARD_TYPE,
+        url: `${base}${s.path}/server-card`,
+        description: s.admin ? 'Admin server: the bearer token is required for its card and its calls.' : 'Public read-only server.',
+      })),
+    };
+  }
+
+  const discoveryHeaders = (admin: boolean) =>
+    admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
+
+  function sendCard(s: Surface, request: EdgeRequest) {
+    const { req, res, branch } = request;
+    if (s.admin) requireBearer(req.headers.authorization, adminToken);
+    const type = String(req.headers.accept ?? '').includes(SERVER_CARD_TYPE) ? SERVER_CARD_TYPE : JSON_TYPE;
+    sendJson(req, res, 200, serverCard(s, branch), { ...discoveryHeaders(s.admin), 'Content-Type': type });
+  }
+
+  const cardEndpoint = (path: string, s: Surface): Endpoint => ({
+    methods: ['GET'],
+    path,
+    cors: !s.admin,
+    handle: (request) => sendCard(s, request),
+  });
+
+  return [
+    ...[publicSurface, adminSurface].map((s) => ({ methods: ['GET', 'POST'] as const, path: s.path, handle: (request: EdgeRequest) => handle(s, request) })),
+    cardEndpoint('/mcp/server-card', publicSurface),
+    cardEndpoint('/mcp/admin/server-card', adminSurface),
+    cardEndpoint('/.well-known/mcp/server-card.json', publicSurface),
+    cardEndpoint('/.well-known/mcp.json', publicSurface),
+    {
+      methods: ['GET'],
+      path: '/.well-known/mcp/catalog.json',
+      cors: true,
+      handle: ({ req, res, branch }) => sendJson(req, res, 200, catalog(branch), discoveryHeaders(false)),
+    },
+  ];
 }
 
-/** A JSON-RPC 2.0 request, notification or response, by its shape. */
-function isJsonRpc(message: unknown): boolean {
-  if (!message || typeof message !== 'object') return false;
-  const m = message as Record<string, unknown>;
-  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
+const principalOf = (s: Surface): Principal => (s.admin ? { kind: 'admin', via: 'bearer' } : { kind: 'anonymous' });
+
+function writeAnswer(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
+
+/**
+ * The cache key of a `tools/call` of a pure tool of this surface (its name and raw arguments), or undefined
+ * for any other message. Only a plain call qualifies: params with nothing but `name`, `arguments` and `_meta`.
+ */
+function pureToolCallKey(s: Surface, message: unknown): string | undefined {
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
+  if (m?.jsonrpc !== '2.0' || m.method !== 'tools/call' || !(typeof m.id === 'string' || Number.isInteger(m.id))) return undefined;
+  const params = m.params;
+  if (!params || typeof params !== 'object' || Array.isArray(params) || typeof params.name !== 'string') return undefined;
+  if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
+  if (!s.byName.get(params.name)?.pure) return undefined;
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  if (Object.keys(m).some((key) => key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params')) return undefined;
+  return `${params.name}\0${JSON.stringify(args)}`;
+}
+
+/**
+ * The prepared server's transport: each request goes in under a fresh internal id and its answer comes back
+ * to the one caller waiting for that id, with the client's own id restored. A caller that goes away cancels
+ * its request (`notifications/cancelled`), which aborts the handler's signal.
+ */
+class Dispatcher implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly waiting = new Map<number, (message: JSONRPCMessage) => void>();
+  private nextId = 0;
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Notifications and requests to the client have no stream to go to in a stateless server.
+    if (!('id' in message) || typeof message.id !== 'number' || 'method' in message) return;
+    const answer = this.waiting.get(message.id);
+    if (!answer) return;
+    this.waiting.delete(message.id);
+    answer(withoutErrorPrefix(message));
+  }
+
+  request(message: JSONRPCRequest, extra: MessageExtraInfo, gone: AbortSignal): Promise<JSONRPCMessage | undefined> {
+    if (this.nextId >= Number.MAX_SAFE_INTEGER) this.nextId = 0;
+    const id = ++this.nextId;
+    return new Promise((resolve) => {
+      this.waiting.set(id, (answer) => resolve({ ...answer, id: message.id }));
+      gone.addEventListener(
+        'abort',
+        () => {
+          if (!this.waiting.delete(id)) return;
+          this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The client closed the connection.' } });
+          resolve(undefined);
+        },
+        { once: true },
+      );
+      this.onmessage?.({ ...message, id }, extra);
+    });
+  }
+
+  notify(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    // A client's cancellation names its own id, which the server never saw: ignored (closing the request cancels it).
+    if ('method' in message && message.method === 'notifications/cancelled') return;
+    this.onmessage?.(message, extra);
+  }
+}
+
+/** Values per build, keyed by string; builds no longer live on any branch are dropped when a new one appears. */
+class BuildCache<V> {
+  private readonly byBuild = new Map<string, Map<string, V>>();
+  private static readonly MAX = 5000;
+
+  get(buildId: string, key: string): V | undefined {
+    return this.byBuild.get(buildId)?.get(key);
+  }
+
+  set(buildId: string, key: string, value: V, live: readonly string[]): void {
+    let entries = this.byBuild.get(buildId);
+    if (!entries) {
+      for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
+      this.byBuild.set(buildId, (entries = new Map()));
+    }
+    if (entries.size >= BuildCache.MAX) entries.clear();
+    entries.set(key, value);
+  }
+}
+
+function reverseDns(hostname: string): string {
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/[^a-zA-Z0-9.-]/g, '-');
+  return /^[\d.]+$/.test(host) ? host : host.split('.').reverse().join('.');
+}
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
