@@ -108,6 +108,10 @@ describe('live responses match the documented schemas', () => {
         { input: { name: 'talks', locale: 'es' }, status: 200 },
         { input: { name: 'nope' }, status: 404 },
       ],
+      get_site: [
+        { input: { locale: 'ja' }, status: 200 },
+        { input: { locale: 'xx' }, status: 400 },
+      ],
       ask_subject: [
         { input: { question: 'Where is Noa based?' }, status: 200 },
         { input: { question: '' }, status: 400 },

@@ -31,6 +31,8 @@ export interface Build {
   /** When the content's commit was made (ISO 8601): the pages' Last-Modified. */
   committedAt: string;
   builtAt: string;
+  /** When a commit last changed each content path (ISO 8601); a path not in it changed at `committedAt`. */
+  fileTimes: ReadonlyMap<string, string>;
   siteUrl: string;
   model: ContentModel;
   locales: Record<Locale, LocaleView>;
@@ -62,6 +64,8 @@ export async function createBuild(
     /** The commit's time; the build time when not known (a build of text that is not a commit). */
     committedAt?: Date;
     builtAt?: Date;
+    /** When a commit last changed each content path, as far as known (the repository's history). */
+    fileTimes?: ReadonlyMap<string, Date>;
     pause?: Pause;
     /** A build of the same commit (another branch's): its index is shared. */
     sibling?: Build;
@@ -83,6 +87,7 @@ export async function createBuild(
     commit: options.commit,
     committedAt: (options.committedAt ?? options.builtAt ?? new Date()).toISOString(),
     builtAt: (options.builtAt ?? new Date()).toISOString(),
+    fileTimes: new Map([...(options.fileTimes ?? [])].map(([path, time]) => [path, time.toISOString()])),
     siteUrl,
     model,
     locales: view,

@@ -236,4 +236,70 @@ export const getDocument = defineOperation({
   },
 });
 
-export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument] as const;
+export const SiteInfo = z
+  .object({
+    name: z.string().describe('Name of the site'),
+    shortName: z.string().describe('Short name; also the MCP server name'),
+    url: z.string().describe('Address of the site (BASE_URL; DEV_URL for the dev preview), without a trailing slash'),
+    description: z.string(),
+    fictional: z.boolean().describe('The subject is made up (a demonstration)'),
+    notice: z.string().optional().describe('Shown on every page when the subject is fictional'),
+    subject: z
+      .object({
+        name: z.string(),
+        headline: z.string(),
+        location: z.string().optional().describe('As written in the content, e.g. "Lisbon, Portugal"'),
+        locality: z.string().optional().describe('The city part of the location'),
+        email: z.string().optional(),
+        country: z
+          .string()
+          .regex(/^[A-Z]{2}$/)
+          .optional()
+          .describe('ISO 3166-1 alpha-2 code of the location’s country, when it names one'),
+      })
+      .describe('Who the site is about'),
+    contact: z.object({ email: z.string().optional(), url: z.string().describe('Home page of the site in the requested locale') }),
+    links: z.array(z.object({ label: z.string(), url: z.string() })).describe('Profiles and proof elsewhere (GitHub, LinkedIn …)'),
+    locales: z.array(Locale).describe('Every language the site is published in'),
+    defaultLocale: Locale,
+    skills: z.array(z.object({ slug: z.string(), name: z.string() })).describe('Every skill, named in the requested locale'),
+    content: z
+      .object({
+        commit: z.string().describe('The content commit this build was made from'),
+        committedAt: z.string().describe('When that commit was made (ISO 8601)'),
+        builtAt: z.string().describe('When the build was made (ISO 8601)'),
+      })
+      .describe('The content live on this branch'),
+    pages: z
+      .array(
+        z.object({
+          path: z.string().describe('Path without the locale prefix, e.g. /entries/concierge-copilot'),
+          url: z.string().describe('The page in the requested locale'),
+          updatedAt: z.string().describe('When a commit last changed what the page shows in this locale (ISO 8601)'),
+        }),
+      )
+      .describe('Every content page of the site, with the time of its last change (what sitemaps and feeds say)'),
+    locale: Locale,
+  })
+  .meta({ id: 'Site' });
+
+export const getSite = defineOperation({
+  name: 'get_site',
+  summary: 'Who the site is about, how to reach them, its languages and the content commit it shows',
+  description:
+    'The site’s identity (name, subject, contact, links), the languages it is published in, the skills named in the requested locale, ' +
+    'the content commit live on this branch, and every content page with the time a commit last changed it in that locale.',
+  rest: { method: 'GET', path: '/api/v1/site' },
+  cli: 'site',
+  input: z.object({ locale: Locale.default('en') }),
+  output: SiteInfo,
+  auth: 'public',
+  errors: ['bad_request'],
+  pure: true,
+  examples: {
+    valid: [{ summary: 'The site, its skills and pages in Japanese', input: { locale: 'ja' } }],
+    invalid: [{ summary: 'An unknown locale', input: { locale: 'tlh' } }],
+  },
+});
+
+export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument, getSite] as const;

@@ -21,6 +21,7 @@ const rest: Omit<Handlers<typeof publicReadOperations>, 'get_brief'> = {
   list_lenses: () => ({ lenses: [] }),
   search_subject: (input) => ({ query: input.query, results: [] }),
   get_document: () => { throw new Error('none'); },
+  get_site: () => { throw new Error('none'); },
 };
 `;
 

@@ -1,8 +1,49 @@
 // Handlers of the public read operations: pure functions of the input and the branch's live build.
 import { AppError } from '../contract/errors.ts';
 import type { publicReadOperations } from '../contract/public.ts';
+import { locales, type Locale } from '../contract/shared.ts';
+import type { Build } from '../build/corpus.ts';
+import { pageUrl } from '../build/corpus.ts';
+import { placeOf } from '../build/country.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Corpus } from './services.server.ts';
+
+/**
+ * Every content page of a build in a locale, with when a commit last changed what it shows there: its own
+ * source file, that file's translation into the locale, and the files it draws on (an entry's skills, a
+ * lens's evidence, the entries a list shows).
+ */
+function sitePages(build: Build, locale: Locale): Array<{ path: string; url: string; updatedAt: string }> {
+  const { model } = build;
+  const timeOf = (path: string) => build.fileTimes.get(path) ?? build.committedAt;
+  const changed = (path: string) => {
+    const translation = locale === 'en' ? undefined : model.translations.get(path)?.get(locale);
+    const own = timeOf(path);
+    const translated = translation ? timeOf(translation.path) : '';
+    return translated > own ? translated : own;
+  };
+  const newest = (paths: Iterable<string>) => [...paths].map(changed).reduce((a, b) => (b > a ? b : a), '') || build.committedAt;
+  const entries = [...model.entries.values()];
+  const skillPaths = (skills: string[]) => skills.flatMap((slug) => (model.skills.get(slug) ? [model.skills.get(slug)!.path] : []));
+  const pages: Array<[string, string]> = [
+    ['/', newest([model.brief.path, 'content/site.json', ...entries.filter((e) => e.fields.featured).map((e) => e.path)])],
+    ['/entries', newest(entries.map((e) => e.path))],
+    ...entries.map((e): [string, string] => [`/entries/${e.slug}`, newest([e.path, ...skillPaths(e.fields.skills)])]),
+    ['/lenses', newest([...[...model.lenses.values()].map((l) => l.path), ...entries.map((e) => e.path)])],
+    ...[...model.lenses].map(([id, lens]): [string, string] => [
+      `/lenses/${id}`,
+      newest([lens.path, ...entries.filter((e) => e.fields.lenses.includes(id)).map((e) => e.path)]),
+    ]),
+    ['/documents', newest([...model.documents.values()].map((d) => d.path))],
+    ...[...model.documents].map(([name, doc]): [string, string] => [`/documents/${name}`, newest([doc.path])]),
+  ];
+  return pages.map(([path, updatedAt]) => ({ path, url: homeOr(build.siteUrl, locale, path), updatedAt }));
+}
+
+/** A page's URL as the site links it: the English home is `/`, another locale's is `/fr` (no trailing slash). */
+function homeOr(siteUrl: string, locale: Locale, path: string): string {
+  return path === '/' && locale !== 'en' ? pageUrl(siteUrl, locale, '') : pageUrl(siteUrl, locale, path);
+}
 
 export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof publicReadOperations> {
   return {
@@ -48,6 +89,35 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
 
     search_subject(input, { branch }) {
       return { query: input.query, results: corpus.build(branch).search.search(input.query, input.limit) };
+    },
+
+    get_site(input, { branch }) {
+      const build = corpus.build(branch);
+      const { site } = build.model;
+      const { subject } = site;
+      return {
+        name: site.name,
+        shortName: site.shortName,
+        url: build.siteUrl,
+        description: site.description,
+        fictional: site.fictional,
+        ...(site.notice ? { notice: site.notice } : {}),
+        subject: {
+          name: subject.name,
+          headline: subject.headline,
+          ...(subject.location ? { location: subject.location } : {}),
+          ...placeOf(subject.location),
+          ...(subject.email ? { email: subject.email } : {}),
+        },
+        contact: { ...(subject.email ? { email: subject.email } : {}), url: homeOr(build.siteUrl, input.locale, '/') },
+        links: site.links,
+        locales: [...locales],
+        defaultLocale: site.defaultLocale,
+        skills: [...build.locales[input.locale].skills].map(([slug, skill]) => ({ slug, name: skill.name })),
+        content: { commit: build.commit, committedAt: build.committedAt, builtAt: build.builtAt },
+        pages: sitePages(build, input.locale),
+        locale: input.locale,
+      };
     },
 
     get_document(input, { branch }) {

@@ -95,6 +95,34 @@ export async function openServices(config: Config, log: (line: string) => void):
     return (await git.text(['rev-list', '--first-parent', `--max-count=${count}`, `refs/heads/${branch}`])).split('\n').filter(Boolean);
   }
 
+  /**
+   * When a commit last changed each path under content/, as of `commit`: one walk of the branch's first-parent
+   * history (a merge counts as the change it brings, at the time it was made), newest first, so a path's first
+   * sighting is its last change. What sitemaps and feeds give as each page's modification time.
+   */
+  async function fileTimesAt(commit: string): Promise<Map<string, Date>> {
+    const log = await git.text([
+      'log',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--no-renames',
+      '--name-only',
+      '-z',
+      '--format=%x1e%cI',
+      commit,
+      '--',
+      'content/',
+    ]);
+    const times = new Map<string, Date>();
+    for (const record of log.split('\x1e')) {
+      const [date, ...names] = record.split('\0');
+      if (!date) continue;
+      const time = new Date(date);
+      for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
+    }
+    return times;
+  }
+
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
     const { tree, texts } = await localRepo.filesAt(commit);
     const { model, problems } = loadContent(texts);
@@ -110,7 +138,15 @@ export async function openServices(config: Config, log: (line: string) => void):
     }
     const sibling = [...live.values()].find((build) => build.commit === commit);
     const committedAt = new Date((await git.text(['show', '-s', '--format=%cI', commit])).trim());
-    return createBuild(model, { commit, committedAt, siteUrl: urls.of(branch), pause: slicer(), sibling });
+    const fileTimes = sibling ? new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])) : await fileTimesAt(commit);
+    return createBuild(model, {
+      commit,
+      committedAt,
+      fileTimes,
+      siteUrl: urls.of(branch),
+      pause: slicer(),
+      sibling,
+    });
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With

@@ -1,0 +1,97 @@
+// get_site: who the site is about, its languages, the content commit, and each page's last change taken
+// from the commits that changed what the page shows (not the build time), per locale.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { locales } from '../contract/shared.ts';
+import { startTestService, type TestService } from '../../testing/service.ts';
+import { countryCode, placeOf } from '../build/country.ts';
+
+const TOKEN = 'site-test-token-0123456789abcdef';
+let service: TestService;
+before(async () => {
+  service = await startTestService({ ADMIN_TOKEN: TOKEN });
+});
+after(() => service.stop());
+
+const site = async (locale = 'en') => await (await service.get(`/api/v1/site?locale=${locale}`)).json();
+const pageTime = (info: any, path: string) => info.pages.find((p: any) => p.path === path)?.updatedAt as string;
+
+async function put(path: string, edit: (text: string) => string, message: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+  const file = (await (await service.get(`/api/admin/file?path=${encodeURIComponent(path)}`, { headers })).json()) as { content: string };
+  const res = await service.get('/api/admin/file', { method: 'PUT', headers, body: JSON.stringify({ path, content: edit(file.content), message }) });
+  assert.equal(res.status, 200, await res.clone().text());
+  const sha = ((await res.json()) as { commit: { sha: string } }).commit.sha;
+  for (let i = 0; i < 200 && (await site()).content.commit !== sha; i++) await sleep(50);
+  assert.equal((await site()).content.commit, sha, 'the commit is live');
+  return sha;
+}
+
+describe('get_site', () => {
+  it('names the site, its subject (with an ISO country code), contact, links, languages and content commit', async () => {
+    const info = await site('fr');
+    assert.equal(info.name, 'Noa Castellan');
+    assert.equal(info.url, 'http://vitae.test');
+    assert.deepEqual(info.subject, {
+      name: 'Noa Castellan',
+      headline: info.subject.headline,
+      location: 'Lisbon, Portugal',
+      locality: 'Lisbon',
+      country: 'PT',
+      email: 'noa.castellan@example.com',
+    });
+    assert.deepEqual(info.contact, { email: 'noa.castellan@example.com', url: 'http://vitae.test/fr' });
+    assert.ok(info.links.length > 0);
+    assert.deepEqual(info.locales, [...locales]);
+    const health = await (await service.get('/api/health')).json();
+    assert.equal(info.content.commit, health.content.commit);
+    assert.match(info.content.committedAt, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(info.locale, 'fr');
+    assert.ok(info.skills.some((s: any) => s.slug === 'python'));
+  });
+
+  it('lists every content page in the locale asked for', async () => {
+    const info = await site('ja');
+    const paths = info.pages.map((p: any) => p.path);
+    for (const path of ['/', '/entries', '/entries/concierge-copilot', '/lenses', '/lenses/head-of-ai', '/documents', '/documents/credentials'])
+      assert.ok(paths.includes(path), path);
+    assert.equal(info.pages.find((p: any) => p.path === '/').url, 'http://vitae.test/ja');
+    assert.equal(info.pages.find((p: any) => p.path === '/lenses').url, 'http://vitae.test/ja/lenses');
+  });
+
+  it('refuses an unknown locale with 400', async () => {
+    assert.equal((await service.get('/api/v1/site?locale=tlh')).status, 400);
+  });
+
+  it('dates a page by the commits that changed it: one entry’s edit moves that entry and its lists, not the others', async () => {
+    const before = await site();
+    const beforeFr = await site('fr');
+    await sleep(1100); // commit times have a resolution of one second
+    await put('content/corpus/projects/concierge-copilot.md', (t) => t.replace(/^summary: (.*)$/m, 'summary: $1 Edited.'), 'Edit one entry');
+    const after = await site();
+    const changed = pageTime(after, '/entries/concierge-copilot');
+    assert.ok(changed > pageTime(before, '/entries/concierge-copilot'), 'the edited entry is newer');
+    assert.equal(changed, after.content.committedAt, 'at the time of its commit');
+    assert.equal(pageTime(after, '/entries'), changed, 'the list showing it too');
+    const untouched = before.pages.find((p: any) => p.path.startsWith('/entries/') && p.path !== '/entries/concierge-copilot').path;
+    assert.equal(pageTime(after, untouched), pageTime(before, untouched), 'another entry keeps its time');
+    assert.equal(pageTime(after, '/documents/profile'), pageTime(before, '/documents/profile'), 'a document keeps its time');
+    assert.ok(pageTime(before, '/documents/profile') <= before.content.committedAt);
+    // The French page shows the entry too (its translation is now stale, so the English shows): it moved as well.
+    assert.ok(pageTime(await site('fr'), '/entries/concierge-copilot') > pageTime(beforeFr, '/entries/concierge-copilot'));
+  });
+});
+
+describe('ISO 3166 country codes from a location', () => {
+  it('reads the country from the last part, in the site’s languages, or as a code', () => {
+    assert.deepEqual(placeOf('Lisbon, Portugal'), { locality: 'Lisbon', country: 'PT' });
+    assert.deepEqual(placeOf('Tokyo, 日本'), { locality: 'Tokyo', country: 'JP' });
+    assert.deepEqual(placeOf('Montreux, Vaud, Suisse'), { locality: 'Montreux', country: 'CH' });
+    assert.deepEqual(placeOf('Berlin, DE'), { locality: 'Berlin', country: 'DE' });
+    assert.deepEqual(placeOf('Germany'), { country: 'DE' }, 'a current code, not a withdrawn one (DD)');
+    assert.deepEqual(placeOf('Remote'), { locality: 'Remote' });
+    assert.equal(countryCode('United Kingdom'), 'GB');
+    assert.equal(countryCode('Atlantis'), undefined);
+  });
+});
