@@ -19,8 +19,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   const { pathname } = new URL(request.url);
   const { locale } = parseLocalePath(pathname);
-  const { site, siteUrl, branch } = siteIdentity(context);
-  const { questions = [] } = await readBrief(context, locale);
+  const [{ site, siteUrl, branch }, { questions = [] }] = await Promise.all([siteIdentity(context, locale, request), readBrief(context, locale)]);
   const { chat, transcription } = vitaeContext(context).vitae.features();
   const root: RootData = { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
   // A request the server refused before any page could answer (server.ts sets `httpStatus`), or an address

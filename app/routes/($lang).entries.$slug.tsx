@@ -10,12 +10,15 @@ import { EntryArticle } from '../components/pages/EntryArticle.tsx';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
-  const [entry, lenses] = await Promise.all([readEntry(context, locale, params.slug!), readLenses(context, locale)]);
-  const { skillName } = siteIdentity(context);
+  const [entry, lenses, { skillName }] = await Promise.all([
+    readEntry(context, locale, params.slug!),
+    readLenses(context, locale),
+    siteIdentity(context, locale, request),
+  ]);
   return {
     entry,
     trees: { overview: markdownTree(entry.overview), whyItMatters: markdownTree(entry.whyItMatters) },
-    skills: entry.skills.map((slug) => ({ slug, name: skillName(locale, slug) })),
+    skills: entry.skills.map((slug) => ({ slug, name: skillName(slug) })),
     lenses: entry.lenses.map((id) => ({ id, title: lenses.find((l) => l.id === id)?.title ?? id })),
   };
 }

@@ -47,7 +47,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   }
 
   const { locale } = parseLocalePath(pagePath);
-  const { site, siteUrl } = siteIdentity(context);
+  const { site, siteUrl } = await siteIdentity(context, locale);
   const args: TwinArgs<unknown> = { data, locale, t: translatorFor(locale), site, siteUrl, url: pageUrl };
   return new Response((twin as (args: TwinArgs<unknown>) => string)(args), {
     headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },

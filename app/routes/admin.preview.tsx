@@ -36,13 +36,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = PreviewRequest.parse(await request.json());
   const preview = await asEditor(request, context, 'admin_preview', input);
   const { vitae, ip } = vitaeContext(context);
-  const identity = vitae.site(input.branch);
+  const identity = await vitae.call('get_site', { locale: preview.locale }, { branch: input.branch, ip, request });
   const root: RootData = {
     locale: preview.locale,
     messages: messagesFor(preview.locale),
     questions: [],
-    site: { ...identity.site, fictional: identity.site.fictional },
-    siteUrl: identity.siteUrl,
+    site: {
+      name: identity.name,
+      shortName: identity.shortName,
+      description: identity.description,
+      fictional: identity.fictional,
+      subject: identity.subject,
+      links: identity.links,
+    },
+    siteUrl: identity.url,
     preview: input.branch === 'dev',
   };
   const render = (element: React.ReactElement) => renderToString(<RootDataProvider value={root}>{element}</RootDataProvider>);

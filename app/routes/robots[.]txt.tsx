@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { robotsTxt } from '../utils/discovery.server.ts';
 
-export function loader({ context }: LoaderFunctionArgs) {
-  return new Response(robotsTxt(context), { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+export async function loader({ context }: LoaderFunctionArgs) {
+  return new Response(await robotsTxt(context), { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
 }

@@ -3,16 +3,17 @@
 // page's Markdown twin is written with (each page route writes its own twin from its loader data, and
 // app/routes/[_md].$path.tsx serves them).
 import type { AppLoadContext } from '@remix-run/node';
-import { documentNames } from '../../operations/contract/shared.ts';
 import { parseMarkdown, plainText } from '../../operations/content/markdown.ts';
 import type { Translate } from '../i18n/messages.ts';
 import { translatorFor } from '../i18n/messages.server.ts';
 import { alternates, htmlLang, locales, localizePath, sitePath, type Locale } from '../i18n/locales.ts';
-import { readBrief, readDocuments, readEntries, readEntry, readLenses } from './data.server.ts';
+import { readBrief, readDocument, readDocuments, readEntries, readEntry, readLenses } from './data.server.ts';
 import { siteIdentity } from './operations.server.ts';
 import type { SiteData } from './seo.ts';
 import type { EntryShortData } from './types.ts';
 
+/** An ISO 8601 time without milliseconds (W3C Datetime for sitemaps, RFC 3339 for Atom). */
+const w3c = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 /** Text inside Markdown link labels and list items, without characters that would change the structure. */
 export const mdText = (s: string) =>
@@ -68,8 +69,12 @@ export function twinParts({ locale, t, siteUrl }: TwinArgs<unknown>) {
 // llms.txt (https://llmstxt.org): a title, a summary, then sections of links with notes.
 
 export async function llmsTxt(context: AppLoadContext): Promise<string> {
-  const { site, siteUrl } = siteIdentity(context);
-  const [brief, list, lenses] = await Promise.all([readBrief(context, 'en'), readEntries(context, 'en'), readLenses(context, 'en')]);
+  const [{ site, siteUrl }, brief, list, lenses] = await Promise.all([
+    siteIdentity(context),
+    readBrief(context, 'en'),
+    readEntries(context, 'en'),
+    readLenses(context, 'en'),
+  ]);
   const documents = await readDocuments(context, 'en');
   const lines = [
     `# ${site.name}`,
@@ -120,15 +125,26 @@ export async function llmsTxt(context: AppLoadContext): Promise<string> {
 // JSON Resume (https://jsonresume.org/schema).
 
 export async function jsonResume(context: AppLoadContext, locale: Locale) {
-  const { site, siteUrl, builtAt, skillName } = siteIdentity(context);
-  const [brief, list] = await Promise.all([readBrief(context, locale), readEntries(context, locale)]);
+  const [{ site, siteUrl, skillName, content }, brief, list, credentials, english] = await Promise.all([
+    siteIdentity(context, locale),
+    readBrief(context, locale),
+    readEntries(context, locale),
+    readDocument(context, locale, 'credentials'),
+    locale === 'en' ? undefined : readDocument(context, 'en', 'credentials'),
+  ]);
   const full = await Promise.all(list.entries.map((e) => readEntry(context, locale, e.slug)));
   const current = full.find((e) => e.kind === 'experience' && e.period.end === null);
   const dates = (e: EntryShortData) => ({ startDate: e.period.start, ...(e.period.end ? { endDate: e.period.end } : {}) });
   const page = (e: EntryShortData) => `${siteUrl}${sitePath(e.url, siteUrl)}`;
-  const [city, region] = (site.subject.location ?? '').split(',').map((s) => s.trim());
+  const { locality, country } = site.subject;
+  // "City, Region, Country": the middle part is the region.
+  const parts = (site.subject.location ?? '').split(',').map((s) => s.trim());
+  const region = parts.length > 2 ? parts[1] : undefined;
   const skillCount = new Map<string, number>();
   for (const e of full) for (const s of e.skills) skillCount.set(s, (skillCount.get(s) ?? 0) + 1);
+  // The credentials document's tables: certifications (name, issuer, year) and languages (language, level).
+  // Its sections keep their order in every translation, so a table is found by its place in the English.
+  const tables = credentialTables(credentials.markdown, english?.markdown);
 
   return {
     $schema: 'https://raw.githubusercontent.com/jsonresume/resume-schema/v1.0.0/schema.json',
@@ -138,7 +154,9 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
       ...(site.subject.email ? { email: site.subject.email } : {}),
       url: `${siteUrl}${localizePath(locale, '/')}`,
       summary: briefSummary(brief.markdown) || site.description,
-      ...(city ? { location: { city, ...(region ? { region } : {}) } } : {}),
+      ...(locality || country
+        ? { location: { ...(locality ? { city: locality } : {}), ...(region ? { region } : {}), ...(country ? { countryCode: country } : {}) } }
+        : {}),
       profiles: site.links.map((l) => ({ network: l.label, url: l.url })),
     },
     work: full
@@ -156,7 +174,8 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
       })),
     education: full
       .filter((e) => e.kind === 'education')
-      .map((e) => ({ institution: e.organisation, area: e.title, url: page(e), ...dates(e), courses: [] as string[] })),
+      .map((e) => ({ institution: e.organisation, ...studyOf(e.title), url: page(e), ...dates(e), courses: e.contributions })),
+    certificates: tables.certificates,
     projects: full
       .filter((e) => e.kind === 'project')
       .map((e) => ({
@@ -164,12 +183,61 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
         entity: e.organisation,
         description: e.summary,
         highlights: e.keyResults.length ? e.keyResults : [e.keyResult],
-        keywords: e.skills.map((s) => skillName(locale, s)),
+        keywords: e.skills.map((s) => skillName(s)),
         url: page(e),
         ...dates(e),
       })),
-    skills: [...skillCount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([slug]) => ({ name: skillName(locale, slug) })),
-    meta: { canonical: `${siteUrl}${localizePath(locale, '/resume.json')}`, version: 'v1.0.0', lastModified: builtAt.slice(0, 19) },
+    skills: [...skillCount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([slug]) => ({ name: skillName(slug) })),
+    languages: tables.languages,
+    meta: { canonical: `${siteUrl}${localizePath(locale, '/resume.json')}`, version: 'v1.0.0', lastModified: content.committedAt.slice(0, 19) },
+  };
+}
+
+/** Degree words a title may start or end with ("MSc Computer Science", "Applied Machine Learning Certificate"). */
+const studyTypes =
+  /^(B\.?Sc|B\.?A|B\.?Eng|BBA|M\.?Sc|M\.?A|M\.?Eng|MBA|MPhil|Ph\.?D|DPhil|Bachelor(?:'s)?(?: of \w+)?|Master(?:'s)?(?: of \w+)?|Doctorate|Associate)\b\s*(?:in\s+)?(.+)$/;
+const studyTypesAfter = /^(.+?)\s+(Certificate|Diploma|Degree|Certification|Bootcamp)$/;
+
+/** A title split into the kind of study and its field, as JSON Resume wants; the whole title as the area otherwise. */
+export function studyOf(title: string): { studyType?: string; area: string } {
+  const bare = title.replace(/\s*\([^)]*\)\s*$/, '').trim();
+  const before = studyTypes.exec(bare);
+  if (before) return { studyType: before[1]!, area: before[2]!.trim() };
+  const after = studyTypesAfter.exec(bare);
+  if (after) return { studyType: after[2]!, area: after[1]!.trim() };
+  return { area: title };
+}
+
+/** The rows of a document's tables, each row as its cells' text. */
+function tablesOf(markdown: string): { heading: number; rows: string[][] }[] {
+  const tables: { heading: number; rows: string[][] }[] = [];
+  let heading = -1;
+  for (const node of parseMarkdown(markdown).children) {
+    if (node.type === 'heading' && node.depth === 2) heading++;
+    if (node.type === 'table')
+      tables.push({ heading, rows: node.children.slice(1).map((row) => row.children.map((cell) => plainText(cell).replace(/\s+/g, ' ').trim())) });
+  }
+  return tables;
+}
+
+/**
+ * Certificates and languages from the credentials document: the table whose English header starts with
+ * "Certification" and the one that starts with "Language", found at the same place in the translation.
+ */
+export function credentialTables(markdown: string, englishMarkdown = markdown) {
+  const english = parseMarkdown(englishMarkdown).children.filter((n) => n.type === 'table');
+  const local = tablesOf(markdown);
+  const englishTables = tablesOf(englishMarkdown);
+  const same = local.length === englishTables.length ? local : englishTables;
+  const indexOf = (word: string) => english.findIndex((t) => plainText(t.children[0]!.children[0]!).trim().toLowerCase().startsWith(word));
+  const rowsOf = (word: string) => same[indexOf(word)]?.rows ?? [];
+  return {
+    certificates: rowsOf('certification')
+      .filter((r) => r[0])
+      .map(([name, issuer, year]) => ({ name: name!, ...(issuer ? { issuer } : {}), ...(/^\d{4}$/.test(year ?? '') ? { date: year } : {}) })),
+    languages: rowsOf('language')
+      .filter((r) => r[0])
+      .map(([language, fluency]) => ({ language: language!, ...(fluency ? { fluency } : {}) })),
   };
 }
 
@@ -177,12 +245,13 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
 // Atom feed of the newest entries.
 
 export async function atomFeed(context: AppLoadContext, locale: Locale): Promise<string> {
-  const { site, siteUrl, builtAt } = siteIdentity(context);
+  const [{ site, siteUrl, pages, content }, list] = await Promise.all([siteIdentity(context, locale), readEntries(context, locale)]);
   const t = translatorFor(locale);
-  const list = await readEntries(context, locale);
   const newest = list.entries.slice(0, 20);
+  // `published` is when the entry's period began; `updated` when a commit last changed it in this locale.
   const stamp = (e: EntryShortData) => `${e.period.start}-01T00:00:00Z`;
-  const updated = newest.length ? newest.map(stamp).sort().at(-1)! : builtAt;
+  const changed = (e: EntryShortData) => w3c(pages.find((p) => p.path === `/entries/${e.slug}`)?.updatedAt ?? content.committedAt);
+  const updated = newest.length ? newest.map(changed).sort().at(-1)! : w3c(content.committedAt);
   const self = `${siteUrl}${localizePath(locale, '/feed.xml')}`;
   const entries = newest.map((e) => {
     const url = `${siteUrl}${sitePath(e.url, siteUrl)}`;
@@ -193,7 +262,7 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
       `    <link rel="alternate" type="text/html" href="${xmlEscape(url)}"/>`,
       `    <link rel="alternate" type="text/markdown" href="${xmlEscape(`${url}.md`)}"/>`,
       `    <published>${stamp(e)}</published>`,
-      `    <updated>${stamp(e)}</updated>`,
+      `    <updated>${changed(e)}</updated>`,
       `    <category term="${e.kind}" label="${xmlEscape(t(`kind.${e.kind}`))}"/>`,
       ...e.tags.map((tag) => `    <category term="${tag}" label="${xmlEscape(t(`tag.${tag}`))}"/>`),
       `    <summary type="text">${xmlEscape(`${e.summary} ${t('keyResult')}: ${e.keyResult}`)}</summary>`,
@@ -221,24 +290,15 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
 // Sitemap with hreflang alternates, and robots.txt.
 
 export async function sitemapXml(context: AppLoadContext): Promise<string> {
-  const { siteUrl, builtAt } = siteIdentity(context);
-  const [list, lenses] = await Promise.all([readEntries(context, 'en'), readLenses(context, 'en')]);
-  const paths = [
-    '/',
-    '/entries',
-    ...list.entries.map((e) => `/entries/${e.slug}`),
-    '/lenses',
-    ...lenses.map((l) => `/lenses/${l.id}`),
-    '/documents',
-    ...documentNames.map((d) => `/documents/${d}`),
-  ];
-  const lastmod = builtAt.slice(0, 10);
-  const urls = paths.flatMap((path) =>
-    locales.map((locale) =>
+  // Every page the site has, in every locale, with when a commit last changed what it shows in that locale.
+  const sites = await Promise.all(locales.map((locale) => siteIdentity(context, locale)));
+  const { siteUrl } = sites[0]!;
+  const urls = sites[0]!.pages.flatMap(({ path }) =>
+    locales.map((locale, i) =>
       [
         '  <url>',
         `    <loc>${xmlEscape(siteUrl + localizePath(locale, path))}</loc>`,
-        `    <lastmod>${lastmod}</lastmod>`,
+        `    <lastmod>${w3c(sites[i]!.pages.find((p) => p.path === path)?.updatedAt ?? sites[i]!.content.committedAt)}</lastmod>`,
         ...alternates(siteUrl, path).map((a) => `    <xhtml:link rel="alternate" hreflang="${a.hrefLang}" href="${xmlEscape(a.href)}"/>`),
         '  </url>',
       ].join('\n'),
@@ -253,8 +313,8 @@ export async function sitemapXml(context: AppLoadContext): Promise<string> {
   ].join('\n');
 }
 
-export function robotsTxt(context: AppLoadContext): string {
-  const { siteUrl, branch } = siteIdentity(context);
+export async function robotsTxt(context: AppLoadContext): Promise<string> {
+  const { siteUrl, branch } = await siteIdentity(context);
   // The dev preview must never be indexed: it shows unpublished changes.
   if (branch === 'dev') return 'User-agent: *\nDisallow: /\n';
   return ['User-agent: *', 'Allow: /', 'Disallow: /api/admin', 'Disallow: /mcp/admin', 'Disallow: /search', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join(

@@ -1,8 +1,8 @@
 // The site's loaders read through the same operations as the API, through the site gateway that server.ts
 // puts in the load context: no second data path, and the same pipeline (parse, authorize, errors).
 import type { AppLoadContext } from '@remix-run/node';
-import type { Branch } from '../../operations/contract/shared.ts';
-import type { OperationName } from '../../operations/contract/index.ts';
+import type { Branch, Locale } from '../../operations/contract/shared.ts';
+import type { OperationName, OperationNamed, OutputOf } from '../../operations/contract/index.ts';
 import type { SiteGateway } from '../../operations/adapters/site-gateway.server.ts';
 
 /** What server.ts gives every loader and action. */
@@ -22,27 +22,32 @@ export async function callOperation<T = unknown>(context: AppLoadContext, name: 
   return (await vitae.call(name as OperationName, input, { branch, ip, request })) as T;
 }
 
+export type SiteInfo = OutputOf<OperationNamed<'get_site'>>;
+
 /**
- * Who the site is about (content/site.json) and where it lives. No operation returns these, so they are
- * read from the very build the operations read for this branch (no second copy of the content), like the
- * REST adapter does for the OpenAPI title. Skill names come along so entry pages can label skill slugs.
+ * Who the site is about and where it lives, through the `get_site` operation like every other read (the
+ * answer is cached per build): the site as the pages show it, its address, the content commit and each
+ * page's last change, and skill names in `locale`.
  */
-export function siteIdentity(context: AppLoadContext) {
-  const { vitae, branch } = vitaeContext(context);
-  const { site, siteUrl, builtAt, skillName } = vitae.site(branch);
+export async function siteIdentity(context: AppLoadContext, locale: Locale = 'en', request?: Request) {
+  const { branch } = vitaeContext(context);
+  const info = await callOperation<SiteInfo>(context, 'get_site', { locale }, request);
+  const names = new Map(info.skills.map((s) => [s.slug, s.name]));
   return {
     site: {
-      name: site.name,
-      shortName: site.shortName,
-      description: site.description,
-      fictional: site.fictional,
-      notice: site.notice,
-      subject: site.subject,
-      links: site.links,
+      name: info.name,
+      shortName: info.shortName,
+      description: info.description,
+      fictional: info.fictional,
+      notice: info.notice,
+      subject: info.subject,
+      links: info.links,
     },
-    siteUrl,
+    siteUrl: info.url,
     branch,
-    builtAt,
-    skillName: skillName,
+    content: info.content,
+    pages: info.pages,
+    /** A skill's name in `locale`, or its slug when there is no such skill. */
+    skillName: (slug: string) => names.get(slug) ?? slug,
   };
 }

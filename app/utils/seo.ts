@@ -9,7 +9,8 @@ export interface SiteData {
   shortName: string;
   description: string;
   fictional: boolean;
-  subject: { name: string; headline: string; location?: string; email?: string };
+  /** `locality` and `country` (ISO 3166-1 alpha-2) are read from `location` by the get_site operation. */
+  subject: { name: string; headline: string; location?: string; locality?: string; country?: string; email?: string };
   links: Array<{ label: string; url: string }>;
 }
 
@@ -101,7 +102,7 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
 /** The subject as a schema.org Person, with a stable @id so every page can point at it. */
 export function personJsonLd(root: RootData, extra: { jobTitle?: string; worksFor?: string; alumniOf?: string[]; knowsAbout?: string[] } = {}) {
   const { subject, links } = root.site;
-  const [city, country] = (subject.location ?? '').split(',').map((s) => s.trim());
+  const { locality: city, country } = subject;
   return {
     '@type': 'Person',
     '@id': `${root.siteUrl}/#person`,

@@ -1,7 +1,7 @@
 // The web app's door onto the operations: the site's loaders and the console's loaders and actions call
 // operations here, through the same `invoke` pipeline as REST and MCP, as the visitor whose request it is
 // (anonymous, or an editor with a console session). Sign-in and sign-out are the admin surface's own.
-import type { Branch, Locale } from '../contract/shared.ts';
+import type { Branch } from '../contract/shared.ts';
 import { operationNamed, type OperationName, type OperationNamed, type OutputOf, type RawInputOf } from '../contract/index.ts';
 import { anonymous, type Implementation, type Principal } from '../server/implement.server.ts';
 import type { Corpus } from '../server/services.server.ts';
@@ -24,7 +24,8 @@ export interface SiteFeatures {
   transcription: boolean;
 }
 
-export function createSiteGateway({ layer, auth, corpus, features }: { layer: Implementation; auth: AdminAuth; corpus: Corpus; features: SiteFeatures }) {
+/** `corpus` is accepted and unused: what the site reads about itself now comes through the get_site operation. */
+export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; corpus?: Corpus; features: SiteFeatures }) {
   const principalOf = (caller: CallerOfPage): Principal =>
     caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous;
   return {
@@ -46,16 +47,6 @@ export function createSiteGateway({ layer, auth, corpus, features }: { layer: Im
     logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch }),
     /** What the service can do for a visitor: answer by chat, transcribe a recording. */
     features: () => features,
-    /** Who the site is about and where it lives (no operation answers this yet). */
-    site(branch: Branch) {
-      const build = corpus.build(branch);
-      return {
-        site: build.model.site,
-        siteUrl: build.siteUrl,
-        builtAt: build.builtAt,
-        skillName: (locale: Locale, slug: string) => build.locales[locale].skills.get(slug)?.name ?? slug,
-      };
-    },
   };
 }
 
