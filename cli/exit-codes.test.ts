@@ -55,9 +55,16 @@ describe('exit codes', () => {
     });
   });
 
-  it(`${exitCodes.not_found}: not found`, async () => {
-    assertOneCleanFailure(await vitae(['get', 'no-such-entry']), 3, /No entry with slug "no-such-entry"/);
+  it(`${exitCodes.not_found}: not found, the hint naming the command to run rather than a REST route`, async () => {
+    const entry = await vitae(['get', 'no-such-entry']);
+    assertOneCleanFailure(entry, 3, /No entry with slug "no-such-entry"\. List the slugs with `vitae list`\./);
+    assert.doesNotMatch(entry.stderr, /\/api\//);
+    const json = await vitae(['get', 'no-such-entry', '--json']);
+    assert.match(JSON.parse(json.stdout).message, /GET \/api\/v1\/entries/, '--json keeps the API body as it came');
     assertOneCleanFailure(await admin(['get', 'content/corpus/projects/no-such.md']), 3, /no-such\.md/);
+    const slug = await admin(['get', 'no-such-slug']);
+    assertOneCleanFailure(slug, 3, /List files with `vitae admin ls`\./);
+    assert.doesNotMatch(slug.stderr, /\/api\//);
   });
 
   describe(`${exitCodes.auth}: auth`, () => {
