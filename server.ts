@@ -8,7 +8,7 @@ import { createRequestHandler } from '@remix-run/express';
 import { createRequestHandler as createRemixHandler, type ServerBuild } from '@remix-run/node';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
@@ -73,7 +73,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
     ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate }),
-    healthEndpoint(services),
+    healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
@@ -325,9 +325,9 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     render: (target, branch, nonce, req) =>
       render(new Request(`${branch === 'main' ? config.baseUrl : config.devUrl}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
   });
-  return (req, res, branch) => {
-    if (!pages.serve(req, res, branch)) toExpress(req, res, branch);
-  };
+  return Object.assign((req: IncomingMessage, res: ServerResponse, branch: Branch) => void (pages.serve(req, res, branch) || toExpress(req, res, branch)), {
+    pageCache: pages.stats,
+  });
 }
 
 async function main() {

@@ -9,6 +9,7 @@ import { benchSite } from './site.bench.ts';
 import { benchConsole } from './console.bench.ts';
 import { benchWriters } from './writers.bench.ts';
 import { benchGrowth } from './growth.bench.ts';
+import { benchPages } from './pages.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -19,6 +20,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   site: () => benchSite({ runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3) }),
   console: () => benchConsole({ runs: 200 }),
   writers: () => benchWriters({ writers: 50 }),
+  pages: () => benchPages({ duration: Number(process.env.BENCH_DURATION ?? 8), sizes: (process.env.BENCH_PAGES ?? '1,10').split(',').map(Number) }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

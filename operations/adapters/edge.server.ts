@@ -11,6 +11,7 @@ import { AppError, type ErrorBody, type ErrorCode } from '../contract/errors.ts'
 import type { HttpMethod } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
+import type { PageCacheStats } from './page-cache.server.ts';
 
 export interface EdgeRequest {
   req: IncomingMessage;
@@ -38,7 +39,11 @@ export interface Endpoint {
   openapi?: Record<string, unknown>;
 }
 
-export type WebHandler = (req: IncomingMessage, res: ServerResponse, branch: Branch) => void;
+export interface WebHandler {
+  (req: IncomingMessage, res: ServerResponse, branch: Branch): void;
+  /** What the web app's page cache holds, when it has one (reported by /api/health). */
+  pageCache?: () => PageCacheStats;
+}
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const MAX_BODY = 1024 * 1024;
@@ -75,11 +80,19 @@ export type EdgeObserver = (req: IncomingMessage, res: ServerResponse, branch: B
 
 export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy: boolean; web: WebHandler; observe?: EdgeObserver }) {
   const routes = endpoints.map(compile);
+  // The first path segments any route can match: a page's path ("/entries/x") goes to the web app without
+  // trying every route's pattern.
+  const heads = new Set(endpoints.map((endpoint) => endpoint.path.split('/')[1]!));
+  const anyHead = [...heads].some((head) => head.startsWith('{'));
 
   return function handle(req: IncomingMessage, res: ServerResponse, branch: Branch): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
+    if (!anyHead && !heads.has(pathname.split('/', 2)[1]!) && !servicePath(pathname)) {
+      options.observe?.(req, res, branch, 'page');
+      return options.web(req, res, branch);
+    }
     const method = req.method ?? 'GET';
     const allowed = new Set<string>();
     let match: { route: Route; values: RegExpExecArray } | undefined;

@@ -81,21 +81,21 @@ const decodable = (pathname: string) => {
 export function createPageCache(options: PageCacheOptions) {
   // A marker for the nonce in rendered pages, random per process so no text can contain it by chance or design.
   const marker = randomBytes(18).toString('base64url');
-  const security = new Map<Branch, Array<[string, SplicedText | string]>>();
+  const security = new Map<Branch, Array<[name: string, value: string, afterNonce?: string]>>();
   const pages = new Map<string, Page>(); // insertion order = recency (a hit moves its page to the end)
   const rendering = new Map<string, Promise<Page | Rendered>>();
   const generation = new Map<Branch, string>();
   let bytes = 0;
   const stats = { hits: 0, misses: 0, renders: 0, uncacheable: 0, evicted: 0 };
 
-  /** The security headers of a branch with the nonce still to fill in (the CSP names it). */
+  /** The security headers of a branch, each split where the nonce goes (the CSP names it). */
   function securityOf(branch: Branch) {
     let headers = security.get(branch);
     if (!headers) {
-      headers = Object.entries(options.securityHeaders(branch, marker)).map(([name, value]) => [
-        name,
-        value.includes(marker) ? new SplicedText(Buffer.from(value), marker) : value,
-      ]);
+      headers = Object.entries(options.securityHeaders(branch, marker)).map(([name, value]) => {
+        const at = value.indexOf(marker);
+        return at === -1 ? [name, value] : [name, value.slice(0, at), value.slice(at + marker.length)];
+      });
       security.set(branch, headers);
     }
     return headers;
@@ -208,7 +208,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     const nonce = page.body.holes ? randomBytes(16).toString('base64') : '';
     const headers: Record<string, string> = {};
-    for (const [name, value] of securityOf(branch)) headers[name] = typeof value === 'string' ? value : value.text(nonce).toString();
+    for (const [name, value, afterNonce] of securityOf(branch)) headers[name] = afterNonce === undefined ? value : value + nonce + afterNonce;
     const body = gzip ? page.body.gzip(nonce) : page.body.text(nonce);
     res.writeHead(page.status, {
       ...headers,

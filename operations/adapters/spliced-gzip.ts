@@ -1,7 +1,9 @@
 // A page compressed once and sent many times with a different value in a few places (the CSP nonce of each
 // answer). The text around the holes is deflated once, each part ending on a byte boundary (a sync flush), so
 // an answer is the parts laid end to end with the value between them as a stored (uncompressed) deflate
-// block: a valid gzip stream, built by copying bytes. Only the checksum is computed per answer.
+// block: a valid gzip stream, built by copying bytes. Even the checksum is not computed again over the text:
+// each part's CRC is kept, and an answer's CRC is combined from them and the value's (as zlib's
+// crc32_combine does), so an answer costs a few copies whatever the page's size.
 import { crc32, constants as zlib, deflateRawSync } from 'node:zlib';
 
 /** The gzip header: deflate, no name or time, unknown OS (RFC 1952). */
@@ -11,13 +13,35 @@ const FINAL_EMPTY_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 /** A stored block holds at most this many bytes. */
 const MAX_STORED = 0xffff;
 
+// CRC-32 arithmetic: polynomials over GF(2) modulo the CRC polynomial, bit-reflected as the CRC is.
+const POLY = 0xedb88320;
+/** a(x)·b(x) mod p(x). */
+function multiplyModP(a: number, b: number): number {
+  let product = 0;
+  for (let m = 0x80000000; m; m >>>= 1) {
+    if (a & m) product ^= b;
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return product >>> 0;
+}
+/** x^(2^k) mod p(x), k = 0…31 (x^1 is 1 << 30 in the reflected order). */
+const X_POW_2K: number[] = [0x40000000];
+for (let k = 1; k < 32; k++) X_POW_2K.push(multiplyModP(X_POW_2K[k - 1]!, X_POW_2K[k - 1]!));
+/** x^(8·bytes) mod p(x): what shifting a CRC past `bytes` bytes multiplies it by. */
+function shiftOf(bytes: number): number {
+  let power = 0x80000000; // x^0
+  for (let n = bytes, k = 3; n; n >>>= 1, k++) if (n & 1) power = multiplyModP(X_POW_2K[k & 31]!, power);
+  return power;
+}
+
 export class SplicedText {
   /** The text between the holes, as bytes (one more than there are holes). */
   readonly parts: readonly Buffer[];
   /** Each part deflated to a byte boundary; the last one final. */
   private readonly deflated: readonly Buffer[];
-  /** Checksum of the text before the first hole, so an answer's checksum starts there. */
-  private readonly headCrc: number;
+  /** Each part's own CRC, and what shifting a CRC past the part multiplies it by. */
+  private readonly crcs: readonly number[];
+  private readonly shifts: readonly number[];
   /** Bytes of the answer without the values in the holes. */
   readonly fixedLength: number;
   readonly fixedGzipLength: number;
@@ -38,7 +62,8 @@ export class SplicedText {
       if (!part.length) return last ? FINAL_EMPTY_BLOCK : Buffer.alloc(0);
       return deflateRawSync(part, { level, finishFlush: last ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH });
     });
-    this.headCrc = crc32(parts[0]!);
+    this.crcs = parts.map((part) => crc32(part));
+    this.shifts = parts.map((part) => shiftOf(part.length));
     this.fixedLength = parts.reduce((n, p) => n + p.length, 0);
     this.fixedGzipLength = GZIP_HEADER.length + this.deflated.reduce((n, p) => n + p.length, 0) + 8;
   }
@@ -72,7 +97,9 @@ export class SplicedText {
     const stored = fill.length + 5;
     const out = Buffer.allocUnsafe(this.fixedGzipLength + stored * this.holes);
     let at = GZIP_HEADER.copy(out, 0);
-    let crc = this.headCrc;
+    const fillCrc = crc32(fill);
+    const fillShift = shiftOf(fill.length);
+    let crc = this.crcs[0]!;
     this.deflated.forEach((part, i) => {
       if (i) {
         // A non-final stored block: BFINAL 0, BTYPE 00 on a byte boundary, then LEN and its complement.
@@ -81,7 +108,9 @@ export class SplicedText {
         out.writeUInt16LE(~fill.length & 0xffff, at + 2);
         at += 4;
         at += fill.copy(out, at);
-        crc = crc32(this.parts[i]!, crc32(fill, crc));
+        // crc(A·B) = crc(A)·x^(8|B|) + crc(B): past the value, then past the part.
+        crc = (multiplyModP(fillShift, crc) ^ fillCrc) >>> 0;
+        crc = (multiplyModP(this.shifts[i]!, crc) ^ this.crcs[i]!) >>> 0;
       }
       at += part.copy(out, at);
     });

@@ -2,13 +2,18 @@
 import { readFileSync } from 'node:fs';
 import type { Branch } from '../contract/shared.ts';
 import type { Services } from './services.server.ts';
+import type { PageCacheStats } from '../adapters/page-cache.server.ts';
 
 export const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
-export type HealthDeps = Pick<Services, 'corpus' | 'startedAt' | 'repoBackend' | 'models'>;
+export type HealthDeps = Pick<Services, 'corpus' | 'startedAt' | 'repoBackend' | 'models'> & {
+  /** The page cache's figures, when the web app has one. */
+  pageCache?: () => PageCacheStats | undefined;
+};
 
-export function healthReport({ corpus, startedAt, repoBackend, models }: HealthDeps, branch: Branch) {
+export function healthReport({ corpus, startedAt, repoBackend, models, pageCache }: HealthDeps, branch: Branch) {
   const build = corpus.build(branch);
+  const pages = pageCache?.();
   return {
     status: 'ok' as const,
     version,
@@ -19,5 +24,6 @@ export function healthReport({ corpus, startedAt, repoBackend, models }: HealthD
     transcription: { configured: Boolean(models) },
     repo: { backend: repoBackend.name, configured: repoBackend.configured },
     admin: { configured: true },
+    ...(pages ? { pageCache: { pages: pages.pages, bytes: pages.bytes, budgetBytes: pages.budgetBytes, hits: pages.hits, renders: pages.renders } } : {}),
   };
 }
