@@ -82,7 +82,7 @@ describe('help', () => {
           stderr: { write: () => true },
           fetch,
         });
-        const expected = requestFor(op, op.input.parse(example.input) as Record<string, unknown>, { baseUrl: url, token, userAgent });
+        const expected = requestFor(op, op.input.parse(example.input), { baseUrl: url, token, userAgent });
         assert.equal(sent.length, 1, line.command);
         const [got, want] = [new URL(sent[0]!.url), new URL(expected.url)];
         assert.equal(got.pathname, want.pathname, line.command);
