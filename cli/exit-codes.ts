@@ -4,12 +4,15 @@ import { exitCodes } from '../operations/contract/errors.ts';
 export const exitCodeMeanings: Array<[code: number, meaning: string]> = [
   [exitCodes.ok, 'success'],
   [exitCodes.error, 'unexpected error'],
-  [exitCodes.usage, 'usage: unknown command, bad argument or input (the message names the allowed values)'],
+  [
+    exitCodes.usage,
+    'usage: unknown command, bad argument or input (the message names the allowed values), or a change without --yes and no terminal to ask on',
+  ],
   [exitCodes.not_found, 'not found: no such entry, document, file or route'],
-  [exitCodes.auth, 'auth: SITE_ADMIN_TOKEN missing or refused'],
+  [exitCodes.auth, 'auth: no admin token (vitae login, or SITE_ADMIN_TOKEN), or the token was refused'],
   [exitCodes.forbidden, 'forbidden: the path is not a writable content file'],
   [exitCodes.invalid, 'invalid: the content fails validation (each problem as path:line: message)'],
-  [exitCodes.conflict, 'conflict: the branch moved; re-read with `vitae admin get` and retry with --sha'],
+  [exitCodes.conflict, 'conflict: the branch moved; re-read with `vitae admin get` and retry with --sha (vitae admin edit merges for you)'],
   [exitCodes.rate_limited, 'rate limited: try again after the time given'],
   [exitCodes.unavailable, 'unavailable: service unreachable or not configured, or the publish run failed (--wait)'],
 ];

@@ -78,7 +78,8 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
       return new CliFailure(
         exit,
         `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +
-          `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha <the sha it prints>.`,
+          `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha <the sha it prints>` +
+          (path ? ` (or run \`vitae admin edit ${path}\`, which merges your change onto theirs).` : '.'),
         apiBody,
       );
     }
