@@ -96,6 +96,21 @@ describe('changes ask first', () => {
     assert.deepEqual(await repositoryState(), before);
   });
 
+  it('commit --dry-run: each change with its action, a new file validated on its own, and nothing written', async () => {
+    const before = await repositoryState();
+    const { content } = await api(`/api/admin/file?path=${SKILL}`);
+    const changes = JSON.stringify([
+      { path: 'content/skills/zz-dry-run.md', content: content.replace(/^name: .*$/m, 'name: Dry run skill') },
+      { path: SKILL, delete: true },
+    ]);
+    const run = await runVitae(['admin', 'commit', '-', '-m', 'Two changes', '--dry-run'], { env: env(), input: changes });
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /create\s+content\/skills\/zz-dry-run\.md/);
+    assert.match(run.stdout, new RegExp(`delete\\s+${SKILL}`));
+    assert.match(run.stdout, /the real commit validates them together/);
+    assert.deepEqual(await repositoryState(), before);
+  });
+
   it('promote --dry-run lists what dev has that main lacks, and merges nothing', async () => {
     const { content, sha } = await api(`/api/admin/file?path=${SKILL}&branch=dev`);
     await api('/api/admin/file', {
