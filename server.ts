@@ -7,7 +7,7 @@ import compression from 'compression';
 import { createRequestHandler } from '@remix-run/express';
 import { createRequestHandler as createRemixHandler, type ServerBuild } from '@remix-run/node';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,7 @@ import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
 import { createPageCache, markdownTwinPath } from './operations/adapters/page-cache.server.ts';
 import { headersOf, pageSecurity } from './operations/adapters/page-headers.server.ts';
+import { createStaticFiles } from './operations/adapters/static-files.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
@@ -308,27 +309,32 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     apps.set(branch, app);
   }
   const toExpress: WebHandler = (req, res, branch) => apps.get(branch)!(req, res);
-  if (!corpus || config.PAGE_CACHE_MB <= 0) return toExpress;
+  if (!corpus) return toExpress;
 
-  // Public pages: rendered once per build by Remix's own fetch handler (no Express, no visitor headers),
-  // then answered from memory. The console and static files stay with Express.
+  // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
+  // Express, no visitor headers) and answered from memory. The console and forms stay with Express.
   const render = createRemixHandler(build, mode);
-  const publicFiles = readdirSync('public', { withFileTypes: true }).map((file) => (file.isDirectory() ? `/${file.name}/` : `/${file.name}`));
+  const files = {
+    main: createStaticFiles('public', staticHeaders(headersOf(security.main, ''))),
+    dev: createStaticFiles('public', staticHeaders(headersOf(security.dev, ''))),
+  };
   const pages = createPageCache({
     build: (branch) => corpus.build(branch),
     budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
     securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
-    bypass: (pathname) =>
-      pathname === '/admin' ||
-      pathname.startsWith('/admin/') ||
-      publicFiles.some((file) => (file.endsWith('/') ? pathname.startsWith(file) : pathname === file)),
+    bypass: (pathname) => pathname === '/admin' || pathname.startsWith('/admin/'),
     render: (target, branch, nonce, req) =>
       render(new Request(`${branch === 'main' ? config.baseUrl : config.devUrl}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
   });
-  return Object.assign((req: IncomingMessage, res: ServerResponse, branch: Branch) => void (pages.serve(req, res, branch) || toExpress(req, res, branch)), {
-    pageCache: pages.stats,
-  });
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse, branch: Branch) =>
+      void (files[branch].serve(req, res) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
+    { pageCache: pages.stats },
+  );
 }
+
+/** A page's security headers as a static file needs them: no CSP (it governs documents, and a file runs none). */
+const staticHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'Content-Security-Policy'));
 
 async function main() {
   const config = loadConfig();

@@ -121,7 +121,7 @@ describe('the page cache over HTTP', () => {
     assert.equal(a.headers.etag, b.headers.etag);
   });
 
-  it('answers what is not a page as before: a 404 is not kept, the console and static files are not cached here', async () => {
+  it('answers what is not a page as before: a 404 is not kept, the console and a malformed address go through the web app', async () => {
     const missing = await raw(`${service.url}/entries/no-such-entry`);
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.etag, undefined);
@@ -131,6 +131,30 @@ describe('the page cache over HTTP', () => {
     assert.equal(login.headers.etag, undefined);
     const malformed = await raw(`${service.url}/entries/%FF`);
     assert.equal(malformed.status, 400);
+  });
+
+  it('serves the built scripts and styles from memory: gzip made once, immutable, validated; nothing outside public/', async () => {
+    const home = await (await service.get('/')).text();
+    const style = /href="(\/build\/_assets\/styles-[\w-]+\.css)"/.exec(home)?.[1];
+    assert.ok(style, 'the home page links its stylesheet');
+    const css = await raw(service.url + style, { 'Accept-Encoding': 'gzip' });
+    assert.equal(css.status, 200);
+    assert.equal(css.headers['content-encoding'], 'gzip');
+    assert.match(String(css.headers['content-type']), /^text\/css/);
+    assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.match(gunzipSync(css.body).toString('utf8'), /[{}]/);
+    assert.equal((await raw(service.url + style, { 'If-None-Match': String(css.headers.etag) })).status, 304);
+    const plain = await raw(service.url + style);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.deepEqual(gunzipSync(css.body), plain.body);
+    const icon = await raw(`${service.url}/favicon.ico`);
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers['cache-control'], 'public, max-age=3600');
+    for (const path of ['/build/..%2F..%2Fpackage.json', '/build/%2e%2e/%2e%2e/package.json', '/../package.json', '/build/nothing-here.js']) {
+      const answer = await raw(service.url + path);
+      assert.ok(answer.status === 404 || answer.status === 400, `${path}: ${answer.status}`);
+      assert.doesNotMatch(answer.body.toString('utf8'), /"name": "vitae"/);
+    }
   });
 
   it('keeps the preview out of every cache and every index', async () => {
