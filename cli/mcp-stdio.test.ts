@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { operations } from '../operations/contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, unusedPort, VITAE_BIN } from './run-vitae.ts';
@@ -81,6 +84,51 @@ describe('vitae mcp (stdio)', () => {
       assert.equal((result.structuredContent as { path: string }).path, 'content/corpus/projects/concierge-copilot.md');
     } finally {
       await client.close();
+    }
+  });
+
+  it('serves the same resources and prompts as /mcp, read through the REST API', async () => {
+    const stdio = await connect(['mcp'], { SITE_URL: service.url });
+    const http = new Client({ name: 'vitae-cli-test-http', version: '1.0.0' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    try {
+      assert.deepEqual(await stdio.listResourceTemplates(), await http.listResourceTemplates());
+      assert.deepEqual(await stdio.listResources(), await http.listResources());
+      assert.deepEqual(await stdio.listPrompts(), await http.listPrompts());
+      const uri = 'vitae://entries/concierge-copilot?locale=ja';
+      assert.deepEqual(await stdio.readResource({ uri }), await http.readResource({ uri }));
+      const prompt = { name: 'pitch_for_role', arguments: { lens: 'solution-architect', locale: 'es' } };
+      assert.deepEqual(await stdio.getPrompt(prompt), await http.getPrompt(prompt));
+      await assert.rejects(
+        stdio.readResource({ uri: 'vitae://entries/no-such-entry' }),
+        (e: any) => e.code === -32002 && !/MCP error -?\d+: MCP error/.test(e.message),
+      );
+      await assert.rejects(
+        stdio.callTool({ name: 'get_entry', arguments: { slug: 'Not A Slug' } }),
+        (e: any) => e.code === -32602 && !/MCP error -?\d+: MCP error/.test(e.message),
+      );
+    } finally {
+      await stdio.close();
+      await http.close();
+    }
+  });
+
+  it('negotiates the same protocol version as the HTTP server, whatever the client asks', async () => {
+    for (const asked of ['2025-11-25', '2024-11-05']) {
+      const child = spawn(process.execPath, [VITAE_BIN, 'mcp'], { env: cleanEnv({ SITE_URL: service.url }), cwd: tmpdir(), stdio: ['pipe', 'pipe', 'ignore'] });
+      const line = new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+      child.stdin.write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }) + '\n',
+      );
+      const answer = JSON.parse(await line);
+      child.kill();
+      assert.equal(answer.result.protocolVersion, '2025-06-18', asked);
+      assert.ok(answer.result.capabilities.resources && answer.result.capabilities.prompts);
     }
   });
 

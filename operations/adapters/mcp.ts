@@ -230,13 +230,16 @@ function reportSchemaErrorsAsInvalidParams(server: Server): void {
   const handlers = (server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   if (!(handlers instanceof Map)) throw new Error('@modelcontextprotocol/sdk: Protocol._requestHandlers is gone; update reportSchemaErrorsAsInvalidParams');
   for (const [method, handler] of handlers) {
+    // The SDK's wrapper parses synchronously: start from a promise so that a throw there is caught too.
     handlers.set(method, (request, extra) =>
-      handler(request, extra).catch((error: unknown) => {
-        const issues = (error as { name?: string; issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-        if ((error as Error)?.name !== 'ZodError' || !Array.isArray(issues)) throw error;
-        const fields = issues.map((issue) => `${issue.path.map(String).join('.') || '(request)'}: ${issue.message}`);
-        throw invalidParams(`Invalid params for ${method}: ${fields.join('; ')}`);
-      }),
+      Promise.resolve()
+        .then(() => handler(request, extra))
+        .catch((error: unknown) => {
+          const issues = (error as { name?: string; issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+          if (!/^\$?ZodError$/.test((error as Error)?.name ?? '') || !Array.isArray(issues)) throw error;
+          const fields = issues.map((issue) => `${issue.path.map(String).join('.') || '(request)'}: ${issue.message}`);
+          throw invalidParams(`Invalid params for ${method}: ${fields.join('; ')}`);
+        }),
     );
   }
 }

@@ -50,7 +50,7 @@ export const pitchForRole = definePrompt({
       .join('\n');
     return [
       text(
-        `Write a pitch of about 150 words presenting the subject of this profile for a ${found.title} role. ` +
+        `Write a pitch of about 150 words presenting the subject of this profile for the role "${found.title}". ` +
           'Use only the material below: the case for the role, the two or three strongest pieces of evidence with their links, ' +
           `and one honest gap with how the subject covers it. Do not invent facts. ${answerIn(locale)}`,
       ),
