@@ -30,15 +30,22 @@ export function renderTable<Row>(rows: readonly Row[], columns: Column<Row>[], v
       const room = flex === -1 ? 0 : widths[flex]! - (total() - available);
       if (flex !== -1 && room >= MIN_FLEX) widths[flex] = room;
       else {
-        // Too narrow for a useful cut: every cell wraps. The flexible column keeps a readable minimum, then
-        // the widest columns give up room one column at a time until the table fits (or cannot shrink more).
+        // Too narrow for a useful cut: every cell wraps. Room is given up in order: the flexible column down to
+        // a readable minimum, then the other columns (widest first) down to their header, then any column down
+        // to a few characters; so the columns that identify a row stay readable longest.
         wrap = true;
         if (flex !== -1) widths[flex] = Math.min(widths[flex]!, MIN_FLEX);
-        while (total() > available) {
-          let widest = -1;
-          for (const [i, w] of widths.entries()) if (w > MIN_COLUMN && (widest === -1 || w > widths[widest]!)) widest = i;
-          if (widest === -1) break;
-          widths[widest]! -= 1;
+        const floors = [
+          columns.map((c, i) => (i === flex ? widths[i]! : Math.min(widths[i]!, Math.max(MIN_COLUMN, displayWidth(c.header))))),
+          columns.map((_, i) => Math.min(widths[i]!, MIN_COLUMN)),
+        ];
+        for (const floor of floors) {
+          while (total() > available) {
+            let widest = -1;
+            for (const [i, w] of widths.entries()) if (w > floor[i]! && (widest === -1 || w > widths[widest]!)) widest = i;
+            if (widest === -1) break;
+            widths[widest]! -= 1;
+          }
         }
       }
     }
@@ -95,14 +102,20 @@ export function wrapCell(text: string, width: number): string[] {
     }
     if (line) lines.push(line);
     line = '';
-    // A word wider than the column is broken between characters.
-    for (const char of word) {
-      if (displayWidth(line + char) > width) {
-        lines.push(line);
-        line = '';
+    // A word wider than the column is broken after a hyphen when one fits, else between characters.
+    let rest = word;
+    while (displayWidth(rest) > width) {
+      let cut = '';
+      for (const char of rest) {
+        if (displayWidth(cut + char) > width) break;
+        cut += char;
       }
-      line += char;
+      const hyphen = cut.lastIndexOf('-');
+      if (hyphen > 0 && hyphen < cut.length - 1) cut = cut.slice(0, hyphen + 1);
+      lines.push(cut);
+      rest = rest.slice(cut.length);
     }
+    line = rest;
   }
   if (line) lines.push(line);
   return lines.length ? lines : [''];
