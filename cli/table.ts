@@ -101,7 +101,6 @@ export function wrapCell(text: string, width: number): string[] {
       continue;
     }
     if (line) lines.push(line);
-    line = '';
     // A word wider than the column is broken after a hyphen when one fits, else between characters.
     let rest = word;
     while (displayWidth(rest) > width) {
