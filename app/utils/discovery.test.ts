@@ -94,3 +94,35 @@ describe('JSON-LD', () => {
     assert.match(html, /"addressLocality":"Lisbon","addressCountry":"PT"/);
   });
 });
+
+describe('og:image per page type', () => {
+  it('links each page to the card of its type, as a large image', async () => {
+    for (const [path, type] of [
+      ['/', 'home'],
+      ['/fr/entries/concierge-copilot', 'entry'],
+      ['/ja/lenses', 'lenses'],
+      ['/documents/credentials', 'document'],
+    ]) {
+      const html = await (await service.get(path!)).text();
+      assert.match(html, new RegExp(`<meta property="og:image" content="http://vitae\\.test/og/${type}\\.png"/>`), path);
+      assert.match(html, /<meta name="twitter:card" content="summary_large_image"\/>/);
+    }
+  });
+
+  it('serves every card as a 1200×630 PNG, made once per build', async () => {
+    for (const type of ['home', 'entries', 'entry', 'lenses', 'lens', 'documents', 'document', 'search']) {
+      const res = await service.get(`/og/${type}.png`);
+      assert.equal(res.status, 200, type);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      const png = Buffer.from(await res.arrayBuffer());
+      assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+      assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630]);
+    }
+    const first = Buffer.from(await (await service.get('/og/lens.png')).arrayBuffer());
+    const again = Buffer.from(await (await service.get('/og/lens.png')).arrayBuffer());
+    assert.ok(first.equals(again));
+    assert.notDeepEqual(first, Buffer.from(await (await service.get('/og/entry.png')).arrayBuffer()), 'each type its own card');
+    assert.equal((await service.get('/og/nope.png')).status, 404);
+  });
+});

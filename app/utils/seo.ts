@@ -3,6 +3,7 @@
 import type { MetaDescriptor } from '@remix-run/node';
 import { alternates, htmlLang, localeFacts, locales, parseLocalePath, type Locale } from '../i18n/locales.ts';
 import { translator, type Messages, type Translate } from '../i18n/messages.ts';
+import { ogImagePath, ogImageSize, ogPageLooks, ogPageType } from './og-pages.ts';
 
 export interface SiteData {
   name: string;
@@ -82,7 +83,13 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
     { property: 'og:site_name', content: root.site.name },
     { property: 'og:locale', content: localeFacts[locale].ogLocale },
     ...locales.filter((l) => l !== locale).map((l) => ({ property: 'og:locale:alternate', content: localeFacts[l].ogLocale })),
-    { name: 'twitter:card', content: 'summary' },
+    // One card per page type (drawn per build by /og/<type>.png); the page's own title and description above.
+    { property: 'og:image', content: `${root.siteUrl}${ogImagePath(ogPageType(path))}` },
+    { property: 'og:image:type', content: 'image/png' },
+    { property: 'og:image:width', content: String(ogImageSize.width) },
+    { property: 'og:image:height', content: String(ogImageSize.height) },
+    { property: 'og:image:alt', content: `${root.site.subject.name} — ${ogPageLooks[ogPageType(path)].eyebrow}` },
+    { name: 'twitter:card', content: 'summary_large_image' },
     { tagName: 'link', rel: 'canonical', href: canonical },
     ...alternates(root.siteUrl, path, search).map((a) => ({ tagName: 'link', rel: 'alternate', hrefLang: a.hrefLang, href: a.href })),
     { tagName: 'link', rel: 'alternate', type: 'text/markdown', href: markdownTwinPath(location.pathname, search), title: 'Markdown' },
