@@ -3,11 +3,12 @@
 // unset, and removed by logout. HOME and the XDG directories point at a temporary folder.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitae, runVitaeInProcess } from './run-vitae.ts';
+import { cleanEnv, runVitae, runVitaeInProcess, VITAE_BIN } from './run-vitae.ts';
 
 const TOKEN = 'cli-login-token-0123456789abcdef';
 let service: TestService;
@@ -81,6 +82,29 @@ describe('vitae login and logout', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, new RegExp(`Admin token for ${service.url}: `));
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN), 'the token is not echoed');
+  });
+
+  it('on a real terminal (a pseudo-terminal): the typed token is not echoed, and is stored', async () => {
+    await runVitae(['logout'], { env: env() });
+    const output = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `'${VITAE_BIN}' login`, '/dev/null'], { env: cleanEnv(env()), stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let typed = false;
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        // Type the token once the prompt is there (raw mode is on by then), as a person would.
+        if (!typed && out.includes('Admin token for')) {
+          typed = true;
+          child.stdin.write(`${TOKEN}\r`);
+        }
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    assert.equal(output.code, 0, output.out);
+    assert.match(output.out, /Logged in to/);
+    assert.ok(!output.out.includes(TOKEN), `the token was echoed: ${output.out}`);
+    assert.equal(JSON.parse(await readFile(file(), 'utf8')).tokens[service.url].token, TOKEN);
   });
 
   it('logout removes the token; admin commands then ask for a login; a second logout says there was none', async () => {

@@ -61,9 +61,13 @@ export async function confirm(io: CliIO, question: string, byDefault = false): P
 /** Reads a line without echoing it (raw mode on a terminal); Ctrl-C cancels. */
 export async function readHidden(io: CliIO, prompt: string): Promise<string> {
   const stdin = io.stdin as TtyInput;
-  io.stderr.write(prompt);
-  if (!stdin.setRawMode) return (await readLine(stdin)) ?? '';
+  if (!stdin.setRawMode) {
+    io.stderr.write(prompt);
+    return (await readLine(stdin)) ?? '';
+  }
+  // Echo goes off before the prompt shows, so nothing typed at once after it is echoed.
   stdin.setRawMode(true);
+  io.stderr.write(prompt);
   try {
     return await new Promise<string>((resolve, reject) => {
       let text = '';
