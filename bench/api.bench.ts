@@ -1,5 +1,5 @@
 // REST throughput: the real service vs a bare node:http server sending the same bytes (issue "Foundation").
-import { freePort, load, printTable, ratio, startProcess, startService, waitFor } from './lib.ts';
+import { besideBaseline, freePort, printTable, startProcess, startService, waitFor } from './lib.ts';
 
 export async function benchApi(options: { duration: number }) {
   const server = await startService();
@@ -13,19 +13,7 @@ export async function benchApi(options: { duration: number }) {
       await waitFor(`http://127.0.0.1:${barePort}/`);
       const rows = [];
       for (const path of paths) {
-        await load(base + path, { duration: 2 }); // warm up both
-        await load(`http://127.0.0.1:${barePort}${path}`, { duration: 2 });
-        const vitae = await load(base + path, { duration: options.duration });
-        const baseline = await load(`http://127.0.0.1:${barePort}${path}`, { duration: options.duration });
-        rows.push({
-          route: `GET ${path}`,
-          'vitae req/s': Math.round(vitae.rps),
-          'bare req/s': Math.round(baseline.rps),
-          ratio: ratio(vitae.rps, baseline.rps),
-          'vitae p99 ms': vitae.p99,
-          'bare p99 ms': baseline.p99,
-          errors: vitae.errors,
-        });
+        rows.push({ route: `GET ${path}`, ...(await besideBaseline(base + path, `http://127.0.0.1:${barePort}${path}`, { duration: options.duration })) });
       }
       printTable('REST throughput, 64 connections (goal: ≥ 0.5× bare, p99 ≤ 20 ms)', rows);
       return rows;

@@ -81,6 +81,25 @@ export function printTable(title: string, rows: Array<Record<string, string | nu
 
 export const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) + '×' : 'n/a');
 
+/**
+ * The service beside its baseline on the same load, one after the other after a warm-up of both: a table
+ * row of requests/s, their ratio, p99 latencies and the service's errors.
+ */
+export async function besideBaseline(url: string, baseline: string, options: { duration: number; headers?: Record<string, string> }) {
+  await load(url, { duration: 2, headers: options.headers });
+  await load(baseline, { duration: 2, headers: options.headers });
+  const vitae = await load(url, options);
+  const bare = await load(baseline, options);
+  return {
+    'vitae req/s': Math.round(vitae.rps),
+    'bare req/s': Math.round(bare.rps),
+    ratio: ratio(vitae.rps, bare.rps),
+    'vitae p99 ms': vitae.p99,
+    'bare p99 ms': bare.p99,
+    errors: vitae.errors,
+  };
+}
+
 /** Asks `/api/health` every `everyMs` until stopped; `stop()` gives the latencies it saw (the waits a reader had). */
 export function probeHealth(url: string, everyMs = 10): { stop(): Promise<number[]> } {
   const latencies: number[] = [];

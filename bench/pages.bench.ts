@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
 import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { editUntilLive, freePort, load, printTable, ratio, startProcess, waitFor } from './lib.ts';
+import { besideBaseline, editUntilLive, freePort, printTable, startProcess, waitFor } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const GZIP = { 'Accept-Encoding': 'gzip' };
@@ -70,18 +70,9 @@ async function throughput(server: ServerProcess, duration: number) {
     await waitFor(`http://127.0.0.1:${barePort}/`);
     const rows = [];
     for (const [name, path] of Object.entries(pages)) {
-      await load(server.url + path, { duration: 2, headers: GZIP }); // warm up both
-      await load(`http://127.0.0.1:${barePort}${path}`, { duration: 2, headers: GZIP });
-      const vitae = await load(server.url + path, { duration, headers: GZIP });
-      const baseline = await load(`http://127.0.0.1:${barePort}${path}`, { duration, headers: GZIP });
       rows.push({
         page: `${name} (${path}, ${(Buffer.from(bodies[path]!, 'base64').length / 1024).toFixed(1)} kB gzip)`,
-        'vitae req/s': Math.round(vitae.rps),
-        'bare req/s': Math.round(baseline.rps),
-        ratio: ratio(vitae.rps, baseline.rps),
-        'vitae p99 ms': vitae.p99,
-        'bare p99 ms': baseline.p99,
-        errors: vitae.errors,
+        ...(await besideBaseline(server.url + path, `http://127.0.0.1:${barePort}${path}`, { duration, headers: GZIP })),
       });
     }
     printTable('Pages, 64 connections, gzip (goal: ≥ 0.5× bare, p99 ≤ 20 ms)', rows);
