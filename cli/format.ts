@@ -1,7 +1,7 @@
 // The human formatters, one per output shape (the output schema's id). They are the only hand-written part
 // of the commands; `--json` bypasses them and prints the API body as it came.
 import type { z } from 'zod';
-import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut } from './shapes.ts';
+import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut, SiteOut } from './shapes.ts';
 import type {
   AiEditProposalOut,
   AnswerOut,
@@ -117,6 +117,23 @@ export const formatters: Record<string, Formatter> = {
         )
       : `Nothing matches "${body.query}".\n`,
   }),
+
+  Site: (site: SiteOut, view) => {
+    const c = view.colours;
+    const lines = [
+      `${c.bold(site.name)}  ${c.dim(site.url)}`,
+      `${site.subject.name} · ${site.subject.headline}${site.subject.location ? ` · ${site.subject.location}` : ''}`,
+      ...(site.notice ? [c.yellow(site.notice)] : []),
+      '',
+      ...(site.contact.email ? [`email    ${site.contact.email}`] : []),
+      ...site.links.map((l) => `link     ${l.label}: ${l.url}`),
+      `locales  ${site.locales.join(', ')} (default ${site.defaultLocale})`,
+      `skills   ${site.skills.map((s) => s.name).join(', ')}`,
+      `content  ${site.content.commit.slice(0, 7)} committed ${site.content.committedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}, built ${site.content.builtAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}`,
+      `pages    ${site.pages.length}`,
+    ];
+    return { out: lines.join('\n') + '\n', note: 'vitae site --json for every page with the time it last changed' };
+  },
 
   Document: (d: DocumentOut, view) => ({ out: markdown(`# ${d.title}\n\n${d.markdown}`, view), note: fellBack(d, view) || undefined }),
 

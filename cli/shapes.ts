@@ -1,6 +1,6 @@
 // The output types the formatters read, taken from the contract's schemas (types only: nothing is loaded).
 import type { z } from 'zod';
-import type { Document, EntryLong, EntryShort, Lens, SearchResult } from '../operations/contract/public.ts';
+import type { Document, EntryLong, EntryShort, Lens, SearchResult, SiteInfo } from '../operations/contract/public.ts';
 import type {
   adminAiEdit,
   adminCompare,
@@ -20,6 +20,7 @@ export type EntryLongOut = z.output<typeof EntryLong>;
 export type LensListOut = { lenses: z.output<typeof Lens>[] };
 export type SearchResultsOut = { query: string; results: z.output<typeof SearchResult>[] };
 export type DocumentOut = z.output<typeof Document>;
+export type SiteOut = z.output<typeof SiteInfo>;
 export type ContentSchemaOut = z.output<typeof ContentSchema>;
 export type CommitResultOut = z.output<typeof CommitResult>;
 export type PromoteResultOut = CommitResultOut & { merged: boolean; fastForward: boolean };
