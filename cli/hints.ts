@@ -4,6 +4,7 @@
 import type { AnyOperation } from '../operations/contract/define.ts';
 import { operations } from '../operations/contract/index.ts';
 import { commandLine } from './examples.ts';
+import { parseUsage } from './usage.ts';
 
 const ROUTE = /\b(GET|POST|PUT|DELETE) (\/api\/[^\s?`'",;)]*[^\s?`'",;).])(\?[^\s`'",;)]*[^\s`'",;).])?/g;
 
@@ -37,5 +38,13 @@ export function restHintsToCommands(message: string): string {
   return message.replace(ROUTE, (whole, method: string, path: string, query?: string) => {
     const command = commandForRoute(method, path + (query ?? ''));
     return command ? `\`${command}\`` : whole;
+  });
+}
+
+/** Rewrites operation names in a description (`Apply it with admin_write_file`) as the command that runs it (`vitae admin put`). */
+export function operationNamesToCommands(text: string): string {
+  return text.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => {
+    const op = operations.find((o) => o.name === name);
+    return op ? `\`vitae ${parseUsage(op.cli).path.join(' ')}\`` : name;
   });
 }

@@ -19,6 +19,7 @@ import { bindPositional, collectInput, optionFields, parseOperationInput, readTe
 import { adminCredential, adminToken, DEFAULT_SITE_URL, siteUrl, userAgent, version, type AdminCredential } from './settings.ts';
 import { asksFirst, confirmationOptions, confirmChange, planExitCode, planFor, renderPlan } from './confirm.ts';
 import { examplesHelp, operationExamples } from './examples.ts';
+import { operationNamesToCommands } from './hints.ts';
 import { addLocalCommands, commandExamples, setExamples } from './local-commands.ts';
 import { liveKindForField, markFileArgument, markLiveArgument, markOperation } from './command-meta.ts';
 import { processIO, type CliIO } from './io.ts';
@@ -103,7 +104,8 @@ function optionFor(field: FieldInfo): Option {
   const flag = `--${flagName(field.name)}`;
   const short = shortFlags[field.name] ? `-${shortFlags[field.name]}, ` : '';
   const value = field.kind === 'boolean' ? '' : field.kind === 'json' ? ` <json>` : ` <${flagName(field.name)}>`;
-  const option = new Option(`${short}${flag}${value}`, [field.description ?? '', field.required ? '(required)' : ''].filter(Boolean).join(' '));
+  const description = operationNamesToCommands([field.description ?? '', field.required ? '(required)' : ''].filter(Boolean).join(' '));
+  const option = new Option(`${short}${flag}${value}`, description);
   // Allowed values show in help and completion; the operation's own parser checks them (one wording everywhere).
   if (field.choices) option.argChoices = field.choices;
   // Sending the schema's default explicitly is the same request; it lets help show it, unless the description already does.
@@ -119,13 +121,16 @@ function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): voi
   const command = parent
     .command(usage.path.at(-1)!)
     .summary(op.summary)
-    .description(op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`);
+    .description(operationNamesToCommands(op.description ? `${op.summary}.\n\n${op.description}` : `${op.summary}.`));
   markOperation(command, op);
 
   const bindings = usage.positionals.map((positional) => bindPositional(op, positional));
   for (const binding of bindings) {
     const { name, required, variadic } = binding.positional;
-    const argument = new Argument(required ? `<${name}${variadic ? '...' : ''}>` : `[${name}${variadic ? '...' : ''}]`, binding.description);
+    const argument = new Argument(
+      required ? `<${name}${variadic ? '...' : ''}>` : `[${name}${variadic ? '...' : ''}]`,
+      operationNamesToCommands(binding.description),
+    );
     if (binding.choices) argument.argChoices = binding.choices;
     if (binding.mapping && 'readInto' in binding.mapping) markFileArgument(argument);
     else if (!binding.choices) {
