@@ -122,7 +122,7 @@ export const formatters: Record<string, Formatter> = {
     const c = view.colours;
     const lines = [
       `${c.bold(site.name)}  ${c.dim(site.url)}`,
-      `${site.subject.name} · ${site.subject.headline}${site.subject.location ? ` · ${site.subject.location}` : ''}`,
+      `${site.subject.name} · ${site.subject.headline}${site.subject.location ? ` · ${site.subject.location}` : ''}${site.subject.country ? ` (${site.subject.country})` : ''}`,
       ...(site.notice ? [c.yellow(site.notice)] : []),
       '',
       ...(site.contact.email ? [`email    ${site.contact.email}`] : []),

@@ -40,7 +40,11 @@ const cases: Record<string, { args: string[]; rest: string; human: RegExp[] }> =
   },
   get_document: { args: ['doc', 'thinking', '--locale', 'zh'], rest: '/api/v1/documents/thinking?locale=zh', human: [/^# /m] },
   // No human formatter for the Site shape yet: the CLI prints its JSON.
-  get_site: { args: ['site', '--locale', 'ja'], rest: '/api/v1/site?locale=ja', human: [/"name": "Noa Castellan"/, /"country": "PT"/] },
+  get_site: {
+    args: ['site', '--locale', 'ja'],
+    rest: '/api/v1/site?locale=ja',
+    human: [/^Noa Castellan\s+http/m, /Lisbon, Portugal \(PT\)$/m, /^locales\s+en, /m],
+  },
 };
 
 describe('public commands', () => {
