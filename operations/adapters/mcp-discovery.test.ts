@@ -135,6 +135,15 @@ describe('MCP JSON-RPC edges', () => {
     }
   });
 
+  it('answers -32600 to a request the SDK’s schema refuses past the shape checked at the door', async () => {
+    for (const params of [{ _meta: 5 }, { _meta: { progressToken: {} } }]) {
+      const { status, body } = await rpc({ jsonrpc: '2.0', id: 9, method: 'tools/list', params });
+      assert.equal(status, 200, JSON.stringify(params));
+      assert.equal(body.id, 9);
+      assert.equal(body.error.code, -32600, JSON.stringify(body));
+    }
+  });
+
   it('answers -32602 (not -32603) to params that break the method’s schema, naming the field once', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, /params\.name/],

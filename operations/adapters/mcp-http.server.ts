@@ -5,8 +5,9 @@
 // through an in-process transport under a fresh internal id (so two clients that both send `"id": 1`
 // never meet), with the caller's context (branch, client IP, principal) in the request's `authInfo`, and
 // the answer is written straight to the Node response: no server, transport, `Request` or `Response` per
-// call. Answers of pure read tools are kept per build and arguments, and an identical call is answered
-// from them without entering the SDK; pure operations run for resources and prompts are cached the same way.
+// call. Whatever depends only on the build and the params (a pure tool's call, a resource, a prompt, the
+// lists) is answered once per build through the SDK and then from the kept result without entering it;
+// outputs of pure operations are kept per build and input too, for the other requests that use them.
 //
 // Guards: browser Origin must be the site's own (DNS rebinding), Host must be ours when bound to loopback,
 // bodies are size-limited, batches are refused, and the admin server needs the bearer token. Tool calls go
@@ -17,7 +18,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
-  isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -85,7 +85,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
   const publicSurface = surface('/mcp', false);
   const adminSurface = surface('/mcp/admin', true);
   const outputs = new BuildCache<unknown>(); // outputs of pure operations, by operation and parsed input
-  const answers = new BuildCache<string>(); // serialised tools/call results of pure tools, by surface, tool and raw arguments
+  const answers = new BuildCache<string>(); // serialised results of build-pure requests, by surface, method and raw params
   const live = () => branches.map((b) => corpus.build(b).id);
 
   const call = async (op: AnyOperation, input: Record<string, unknown>, extra: McpRequestExtra): Promise<unknown> => {
@@ -116,6 +116,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
         ...(s.admin ? {} : { resources, prompts }),
       });
       dispatcher = new Dispatcher();
+      server.onerror = (error) => dispatcher!.reportError(error);
       prepared.set(key, dispatcher);
       await server.connect(dispatcher);
     }
@@ -171,8 +172,8 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
       return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18); send one request per POST.');
     }
 
-    // A repeated call of a pure tool: the answer kept for this build and these arguments.
-    const cacheKey = pureToolCallKey(s, message);
+    // A repeated read (a pure tool, a resource, a prompt, a list): the answer kept for this build and these params.
+    const cacheKey = buildPureKey(s, message);
     if (cacheKey) {
       const kept = answers.get(build.id, cacheKey);
       if (kept !== undefined) return writeAnswer(res, `{"jsonrpc":"2.0","id":${JSON.stringify((message as JSONRPCRequest).id)},"result":${kept}}`);
@@ -182,7 +183,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
       authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal: principalOf(s) } } },
     };
     const dispatcher = await dispatcherFor(s, name);
-    if (isJSONRPCRequest(message)) {
+    if (isRequestShape(message)) {
       const gone = new AbortController();
       res.on('close', () => gone.abort());
       const answer = await dispatcher.request(message, extra, gone.signal);
@@ -324,21 +325,32 @@ function writeAnswer(res: ServerResponse, body: string): void {
   res.end(body);
 }
 
+/** Methods whose answer depends only on their params and the live build (a tools/call only for a pure tool). */
+const BUILD_PURE_METHODS = new Set(['tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get']);
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const MAX_KEY = 2048;
+
+/** The cache key of a request whose answer is the same for everyone on this build (its method and params), or undefined. */
+function buildPureKey(s: Surface, message: unknown): string | undefined {
+  if (!isRequestShape(message) || !BUILD_PURE_METHODS.has(message.method)) return undefined;
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  if (message.method === 'tools/call' && !(typeof params.name === 'string' && s.byName.get(params.name)?.pure)) return undefined;
+  const key = `${s.path}\0${message.method}\0${JSON.stringify(params)}`;
+  return key.length <= MAX_KEY ? key : undefined; // a pasted job description is asked for once, not kept
+}
+
 /**
- * The cache key of a `tools/call` of a pure tool of this surface (its name and raw arguments), or undefined
- * for any other message. Only a plain call qualifies: params with nothing but `name`, `arguments` and `_meta`.
+ * A JSON-RPC request as the SDK's (strict) request schema has it: `"jsonrpc": "2.0"`, a string or integer
+ * id, a method, params an object if any, nothing else. Checked by hand because it runs on every call; the
+ * SDK checks the same again as it takes the message in.
  */
-function pureToolCallKey(s: Surface, message: unknown): string | undefined {
-  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
-  if (m?.jsonrpc !== '2.0' || m.method !== 'tools/call' || !(typeof m.id === 'string' || Number.isInteger(m.id))) return undefined;
-  const params = m.params;
-  if (!params || typeof params !== 'object' || Array.isArray(params) || typeof params.name !== 'string') return undefined;
-  if (Object.keys(params).some((key) => key !== 'name' && key !== 'arguments' && key !== '_meta')) return undefined;
-  if (!s.byName.get(params.name)?.pure) return undefined;
-  const args = params.arguments ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  if (Object.keys(m).some((key) => key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params')) return undefined;
-  return `${params.name}\0${JSON.stringify(args)}`;
+function isRequestShape(message: unknown): message is JSONRPCRequest {
+  if (!message || typeof message !== 'object') return false;
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !(typeof m.id === 'string' || Number.isSafeInteger(m.id))) return false;
+  if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))) return false;
+  for (const key in m) if (!REQUEST_KEYS.has(key)) return false;
+  return true;
 }
 
 /**
@@ -352,6 +364,7 @@ class Dispatcher implements Transport {
   onerror?: (error: Error) => void;
   private readonly waiting = new Map<number, (message: JSONRPCMessage) => void>();
   private nextId = 0;
+  private refuse?: (error: Error) => void;
 
   async start(): Promise<void> {}
 
@@ -382,8 +395,24 @@ class Dispatcher implements Transport {
         },
         { once: true },
       );
-      this.onmessage?.({ ...message, id }, extra);
+      // The SDK checks the message against its schema as it takes it in; one it cannot classify is reported
+      // through `onerror` at once and never answered, so it is answered here.
+      let refused: Error | undefined;
+      this.refuse = (error) => (refused = error);
+      try {
+        this.onmessage?.({ ...message, id }, extra);
+      } finally {
+        this.refuse = undefined;
+      }
+      if (refused && this.waiting.delete(id)) {
+        resolve({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: `Invalid Request: ${refused.message}` } });
+      }
     });
+  }
+
+  /** Errors the SDK server reports; one raised while a message is being taken in refuses that message. */
+  reportError(error: Error): void {
+    this.refuse?.(error);
   }
 
   notify(message: JSONRPCMessage, extra: MessageExtraInfo): void {
