@@ -68,7 +68,7 @@ function argumentsFor(op: AnyOperation): Record<string, unknown> {
     admin_commit_changes: { changes: [{ path: PROBE, content: SKILL('Inspector Probe Two') }], message: 'Inspector: change the probe', branch: 'dev' },
     admin_delete_file: { path: PROBE, message: 'Inspector: remove the probe', branch: 'dev' },
   };
-  return made[op.name] ?? (op.examples?.valid?.[0]?.input) ?? {};
+  return made[op.name] ?? op.examples?.valid?.[0]?.input ?? {};
 }
 
 const transports = () => ({
