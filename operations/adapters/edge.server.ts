@@ -11,7 +11,7 @@ import { AppError, type ErrorBody, type ErrorCode } from '../contract/errors.ts'
 import type { HttpMethod } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
-import type { PageCacheStats } from './page-cache.server.ts';
+import type { PageCacheFigures } from '../server/health.server.ts';
 
 export interface EdgeRequest {
   req: IncomingMessage;
@@ -42,7 +42,7 @@ export interface Endpoint {
 export interface WebHandler {
   (req: IncomingMessage, res: ServerResponse, branch: Branch): void;
   /** What the web app's page cache holds, when it has one (reported by /api/health). */
-  pageCache?: () => PageCacheStats;
+  pageCache?: () => PageCacheFigures;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Branch } from '../contract/shared.ts';
+import type { PageCacheFigures } from '../server/health.server.ts';
 import { accepts } from './edge.server.ts';
 import { SplicedText } from './spliced-gzip.ts';
 
@@ -228,15 +229,10 @@ export function createPageCache(options: PageCacheOptions) {
   };
 }
 
-export interface PageCacheStats {
-  hits: number;
+export interface PageCacheStats extends PageCacheFigures {
   misses: number;
-  renders: number;
   uncacheable: number;
   evicted: number;
-  pages: number;
-  bytes: number;
-  budgetBytes: number;
 }
 
 /** A rendered answer that is not kept (not a 200, or it sets a cookie or says no-store): sent once as it is. */

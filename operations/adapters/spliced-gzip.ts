@@ -4,7 +4,7 @@
 // block: a valid gzip stream, built by copying bytes. Even the checksum is not computed again over the text:
 // each part's CRC is kept, and an answer's CRC is combined from them and the value's (as zlib's
 // crc32_combine does), so an answer costs a few copies whatever the page's size.
-import { crc32, constants as zlib, deflateRawSync } from 'node:zlib';
+import { crc32, constants as zlib, deflateRawSync, gunzipSync } from 'node:zlib';
 
 /** The gzip header: deflate, no name or time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
@@ -35,14 +35,12 @@ function shiftOf(bytes: number): number {
 }
 
 export class SplicedText {
-  /** The text between the holes, as bytes (one more than there are holes). */
-  readonly parts: readonly Buffer[];
-  /** Each part deflated to a byte boundary; the last one final. */
+  /** Each part deflated to a byte boundary; the last one final. Only the compressed form is kept. */
   private readonly deflated: readonly Buffer[];
   /** Each part's own CRC, and what shifting a CRC past the part multiplies it by. */
   private readonly crcs: readonly number[];
   private readonly shifts: readonly number[];
-  /** Bytes of the answer without the values in the holes. */
+  /** Bytes of the text without the values in the holes. */
   readonly fixedLength: number;
   readonly fixedGzipLength: number;
 
@@ -56,7 +54,6 @@ export class SplicedText {
       from = at + needle.length;
     }
     parts.push(text.subarray(from));
-    this.parts = parts;
     this.deflated = parts.map((part, i) => {
       const last = i === parts.length - 1;
       if (!part.length) return last ? FINAL_EMPTY_BLOCK : Buffer.alloc(0);
@@ -69,25 +66,20 @@ export class SplicedText {
   }
 
   get holes(): number {
-    return this.parts.length - 1;
+    return this.deflated.length - 1;
   }
 
-  /** Memory held: the text and its compressed form. */
+  /** Memory held: the compressed text. */
   get size(): number {
-    return this.fixedLength + this.fixedGzipLength;
+    return this.fixedGzipLength;
   }
 
-  /** The text with `value` in every hole. */
+  /**
+   * The text with `value` in every hole, uncompressed: for the rare client that takes no gzip, inflated from
+   * the compressed form rather than kept beside it (which would take three to four times the memory).
+   */
   text(value: string): Buffer {
-    if (!this.holes) return this.parts[0]!;
-    const fill = Buffer.from(value, 'utf8');
-    const out = Buffer.allocUnsafe(this.fixedLength + fill.length * this.holes);
-    let at = 0;
-    this.parts.forEach((part, i) => {
-      if (i) at += fill.copy(out, at);
-      at += part.copy(out, at);
-    });
-    return out;
+    return gunzipSync(this.gzip(value));
   }
 
   /** The text with `value` in every hole, as one gzip stream. */

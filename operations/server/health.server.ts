@@ -2,13 +2,21 @@
 import { readFileSync } from 'node:fs';
 import type { Branch } from '../contract/shared.ts';
 import type { Services } from './services.server.ts';
-import type { PageCacheStats } from '../adapters/page-cache.server.ts';
 
 export const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
+/** What the web app's page cache holds (reported by /api/health; the cache is the web app's, see server.ts). */
+export interface PageCacheFigures {
+  pages: number;
+  bytes: number;
+  budgetBytes: number;
+  hits: number;
+  renders: number;
+}
+
 export type HealthDeps = Pick<Services, 'corpus' | 'startedAt' | 'repoBackend' | 'models'> & {
   /** The page cache's figures, when the web app has one. */
-  pageCache?: () => PageCacheStats | undefined;
+  pageCache?: () => PageCacheFigures | undefined;
 };
 
 export function healthReport({ corpus, startedAt, repoBackend, models, pageCache }: HealthDeps, branch: Branch) {
