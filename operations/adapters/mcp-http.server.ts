@@ -282,7 +282,6 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
         displayName: s.admin ? `${site.name} (admin)` : site.name,
         type: SERVER_CARD_TYPE,
         url: `${base}${s.path}/server-card`,
-        description: s.admin ? 'Admin server: the bearer token is required for its card and its calls.' : 'Public read-only server.',
       })),
     };
   }
