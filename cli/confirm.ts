@@ -10,7 +10,7 @@ import { exitCodes, type Problem } from '../operations/contract/errors.ts';
 import { operationsByName } from '../operations/contract/index.ts';
 import type { Colours } from './colour.ts';
 import { CliFailure } from './failure.ts';
-import { formatProblems } from './format.ts';
+import { colourDiffLine, formatProblems } from './format.ts';
 import type { CliIO } from './io.ts';
 import { confirm, isInteractive } from './prompt.ts';
 import type { ComparisonOut, ContentFileOut, ValidationResultOut } from './shapes.ts';
@@ -165,17 +165,7 @@ const colourDiff = (diff: string, c: Colours) =>
   diff
     .split('\n')
     .filter((l) => !l.startsWith('====') && !/^Index: /.test(l))
-    .map((l) =>
-      l.startsWith('+++') || l.startsWith('---')
-        ? c.bold(l)
-        : l.startsWith('+')
-          ? c.green(l)
-          : l.startsWith('-')
-            ? c.red(l)
-            : l.startsWith('@@')
-              ? c.cyan(l)
-              : l,
-    )
+    .map((l) => colourDiffLine(l, c))
     .join('\n')
     .replace(/\n*$/, '\n');
 

@@ -259,17 +259,7 @@ export const formatters: Record<string, Formatter> = {
     const c = view.colours;
     const diff = body.diff
       .split('\n')
-      .map((l) =>
-        l.startsWith('+++') || l.startsWith('---')
-          ? c.bold(l)
-          : l.startsWith('+')
-            ? c.green(l)
-            : l.startsWith('-')
-              ? c.red(l)
-              : l.startsWith('@@')
-                ? c.cyan(l)
-                : l,
-      )
+      .map((l) => colourDiffLine(l, c))
       .join('\n');
     const problems = body.problems.length ? formatProblems(body.problems, body.path, c) + '\n' : '';
     return {
@@ -299,6 +289,18 @@ export const formatters: Record<string, Formatter> = {
       : 'No runs yet.\n',
   }),
 };
+
+/** One line of a unified diff in colour: file names bold, additions green, removals red, hunks cyan. */
+export const colourDiffLine = (line: string, c: Colours): string =>
+  line.startsWith('+++') || line.startsWith('---')
+    ? c.bold(line)
+    : line.startsWith('+')
+      ? c.green(line)
+      : line.startsWith('-')
+        ? c.red(line)
+        : line.startsWith('@@')
+          ? c.cyan(line)
+          : line;
 
 export function formatProblems(problems: readonly Problem[], fallbackPath: string, c: Colours): string {
   return problems
