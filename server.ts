@@ -323,6 +323,7 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
     securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
     bypass: (pathname) => pathname === '/admin' || pathname.startsWith('/admin/'),
+    logError: (error, url) => logger.error({ err: error, url }, 'page render failed'),
     render: (target, branch, nonce, req) =>
       render(new Request(`${branch === 'main' ? config.baseUrl : config.devUrl}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
   });

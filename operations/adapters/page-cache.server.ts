@@ -23,8 +23,10 @@ export interface PageCacheOptions {
   securityHeaders(branch: Branch, nonce: string): Record<string, string>;
   /** Bytes the cache may hold (rendered text and its gzip); 0 renders every request. */
   budgetBytes: number;
-  /** Paths the web app answers itself: the console, static files. */
+  /** Paths the web app answers itself: the console. */
   bypass(pathname: string): boolean;
+  /** Where a failed render is reported (the service's log). */
+  logError(error: unknown, url: string): void;
 }
 
 /** How long browsers and a shared cache in front keep a page of the live site (see docs/deploy.md). */
@@ -183,7 +185,7 @@ export function createPageCache(options: PageCacheOptions) {
       (error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end('The page could not be rendered.\n');
-        console.error('[vitae] page render failed:', error);
+        options.logError(error, target);
       },
     );
     return true;

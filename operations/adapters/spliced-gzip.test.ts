@@ -48,16 +48,18 @@ describe('normaliseQuery', () => {
 
 async function withCache(
   budgetBytes: number,
-  run: (get: (path: string) => Promise<string>, state: { buildId: string; renders: string[] }, stats: () => PageCacheStats) => Promise<void>,
+  run: (get: (path: string) => Promise<string>, state: { buildId: string; renders: string[]; logged: string[] }, stats: () => PageCacheStats) => Promise<void>,
 ) {
-  const state = { buildId: 'b1', renders: [] as string[] };
+  const state = { buildId: 'b1', renders: [] as string[], logged: [] as string[] };
   const cache = createPageCache({
     build: () => ({ id: state.buildId, committedAt: '2026-01-01T00:00:00Z' }),
     budgetBytes,
     bypass: (path) => path.startsWith('/admin'),
+    logError: (error, url) => state.logged.push(`${url}: ${(error as Error).message}`),
     securityHeaders: (_branch, nonce) => ({ 'Content-Security-Policy': `script-src 'nonce-${nonce}'` }),
     render: async (target) => {
       state.renders.push(target);
+      if (target === '/boom') throw new Error('the renderer failed');
       await new Promise((r) => setTimeout(r, 20));
       // Text that does not compress (the cache holds compressed bytes): about 8 kB each.
       return new Response(`<html>${state.buildId} ${target} ${randomBytes(6000).toString('base64')}</html>`, { headers: { 'Content-Type': 'text/html' } });
@@ -120,6 +122,14 @@ describe('the page cache', () => {
       assert.match(await get('/a'), /^200 <html>b2 \/a/);
       assert.equal(stats().pages, 1, 'the old build’s pages are gone');
       assert.equal(await get('/admin/edit'), '299 passed on');
+    });
+  });
+
+  it('answers a failed render with a plain 500, logs it, and keeps nothing', async () => {
+    await withCache(10 * 1024 * 1024, async (get, state, stats) => {
+      assert.equal(await get('/boom'), '500 The page could not be rendered.\n');
+      assert.deepEqual(state.logged, ['/boom: the renderer failed']);
+      assert.equal(stats().pages, 0);
     });
   });
 });
