@@ -49,7 +49,7 @@ if (!only.length) {
   ]);
   if (results.includes(false)) process.exit(1);
 }
-const files = ['operations', 'cli', 'app', 'bench', 'testing']
+const files = ['operations', 'cli', 'app', 'bench', 'testing', 'eval']
   .flatMap((d) => find(d, /\.test\.tsx?$/))
   .filter((f) => !only.length || only.some((o) => f.includes(o)));
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
