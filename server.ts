@@ -237,8 +237,8 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   }
   const build = (await import(buildPath.href)) as ServerBuild;
   const mode = process.env.NODE_ENV ?? 'production';
-  const https = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl).startsWith('https:');
-  const security = { main: pageSecurity(https('main')), dev: pageSecurity(https('dev')) };
+  const siteUrl = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl);
+  const security = { main: pageSecurity(siteUrl('main').startsWith('https:')), dev: pageSecurity(siteUrl('dev').startsWith('https:')) };
   const loadContext = (branch: Branch, ip: string, cspNonce: string, httpStatus?: number) => ({
     vitae: gateway,
     branch,
@@ -314,22 +314,19 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
   // Express, no visitor headers) and answered from memory. The console and forms stay with Express.
   const render = createRemixHandler(build, mode);
-  const files = {
-    main: createStaticFiles('public', staticHeaders(headersOf(security.main, ''))),
-    dev: createStaticFiles('public', staticHeaders(headersOf(security.dev, ''))),
-  };
+  const files = createStaticFiles('public');
+  const fileHeaders = { main: staticHeaders(headersOf(security.main, '')), dev: staticHeaders(headersOf(security.dev, '')) };
   const pages = createPageCache({
     build: (branch) => corpus.build(branch),
     budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
     securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
     bypass: (pathname) => pathname === '/admin' || pathname.startsWith('/admin/'),
     logError: (error, url) => logger.error({ err: error, url }, 'page render failed'),
-    render: (target, branch, nonce, req) =>
-      render(new Request(`${branch === 'main' ? config.baseUrl : config.devUrl}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
+    render: (target, branch, nonce, req) => render(new Request(`${siteUrl(branch)}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
   });
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, branch: Branch) =>
-      void (files[branch].serve(req, res) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
+      void (files.serve(req, res, fileHeaders[branch]) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
     { pageCache: pages.stats },
   );
 }

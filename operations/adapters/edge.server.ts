@@ -286,35 +286,31 @@ export const headerOf =
 const COMPRESS_MIN = 1024;
 type Coding = 'br' | 'gzip';
 
-/** The content coding the client prefers among br and gzip (by q-value, br on a tie), if it accepts either. */
-export function preferredCoding(header: string | string[] | undefined): Coding | undefined {
-  if (!header) return undefined;
-  let best: Coding | undefined;
-  let bestQ = 0;
-  for (const part of String(header).split(',')) {
+/** The q-value of each content coding an Accept-Encoding header names (lower case; the first mention counts). */
+function codingWeights(header: string | string[] | undefined): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of String(header ?? '').split(',')) {
     const [name = '', ...params] = part.split(';');
     const coding = name.trim().toLowerCase();
-    if (coding !== 'br' && coding !== 'gzip') continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q ? Number(q.slice(2)) : 1;
-    if (weight > bestQ || (weight === bestQ && weight > 0 && coding === 'br')) [best, bestQ] = [coding, weight];
+    if (coding && !weights.has(coding)) weights.set(coding, q ? Number(q.slice(2)) : 1);
   }
-  return best;
+  return weights;
+}
+
+/** The content coding the client prefers among br and gzip (by q-value, br on a tie), if it accepts either. */
+export function preferredCoding(header: string | string[] | undefined): Coding | undefined {
+  const weights = codingWeights(header);
+  const br = weights.get('br') ?? 0;
+  const gzip = weights.get('gzip') ?? 0;
+  if (!(br > 0) && !(gzip > 0)) return undefined;
+  return br >= gzip ? 'br' : 'gzip';
 }
 
 /** Whether the client accepts `coding` (named, or `*`) with a q-value above 0. */
 export function accepts(header: string | string[] | undefined, coding: Coding): boolean {
-  if (!header) return false;
-  let star = false;
-  for (const part of String(header).split(',')) {
-    const [name = '', ...params] = part.split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const ok = (q ? Number(q.slice(2)) : 1) > 0;
-    const given = name.trim().toLowerCase();
-    if (given === coding) return ok;
-    if (given === '*') star = ok;
-  }
-  return star;
+  const weights = codingWeights(header);
+  return (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
 }
 
 function compress(bytes: Buffer, coding: Coding): Buffer {
@@ -382,11 +378,11 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   sendJson(req, res, status, body, { ...headers, ...extra, 'Cache-Control': 'no-store' });
 }
 
-/** Answers with 304 when the request's If-None-Match names `etag`. */
-export function notModified(req: IncomingMessage, etag: string): boolean {
+/** True when the request's If-None-Match names one of `etags` (weak comparison) or is `*`: answer 304. */
+export function notModified(req: IncomingMessage, ...etags: string[]): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
-  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return header.trim() === '*' || header.split(',').some((tag) => etags.includes(tag.trim().replace(/^W\//, '')));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Branch } from '../contract/shared.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
-import { accepts } from './edge.server.ts';
+import { accepts, notModified } from './edge.server.ts';
 import { SplicedText } from './spliced-gzip.ts';
 
 /** What renders a page: the web app's handler, given a path with its (normalised) query and the nonce to use. */
@@ -246,15 +246,7 @@ interface Rendered {
 
 /** The request's validators match the page: If-None-Match when given (weak comparison), else If-Modified-Since. */
 function isFresh(req: IncomingMessage, tag: string, committedAt: string): boolean {
-  const match = req.headers['if-none-match'];
-  if (match !== undefined)
-    return (
-      match.trim() === '*' ||
-      match.split(',').some((given) => {
-        const opaque = given.trim().replace(/^W\//, '');
-        return opaque === `"${tag}"` || opaque === `"${tag}-gzip"`;
-      })
-    );
+  if (req.headers['if-none-match'] !== undefined) return notModified(req, `"${tag}"`, `"${tag}-gzip"`);
   const since = Date.parse(req.headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && Math.floor(Date.parse(committedAt) / 1000) * 1000 <= since;
 }

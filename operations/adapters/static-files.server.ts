@@ -8,13 +8,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { contentType } from 'mime-types';
-import { accepts } from './edge.server.ts';
+import { accepts, notModified } from './edge.server.ts';
 
 interface StaticFile {
   bytes: Buffer;
   gzip?: Buffer;
   type: string;
-  etag: string;
+  /** The ETag's opaque part: the identity form is `"tag"`, the gzip form `"tag-gzip"`. */
+  tag: string;
   cacheControl: string;
 }
 
@@ -23,7 +24,7 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)
 /** A file larger than this is left to Express (streamed from disk). */
 const MAX_FILE = 4 * 1024 * 1024;
 
-export function createStaticFiles(rootDir: string, headers: Record<string, string>) {
+export function createStaticFiles(rootDir: string) {
   const root = resolve(rootDir);
   const files = new Map<string, StaticFile>();
 
@@ -49,14 +50,14 @@ export function createStaticFiles(rootDir: string, headers: Record<string, strin
       bytes,
       gzip: COMPRESSIBLE.test(type) && bytes.length >= 1024 ? gzipSync(bytes, { level: 9 }) : undefined,
       type,
-      etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`,
+      tag: createHash('sha256').update(bytes).digest('base64url').slice(0, 22),
       cacheControl: pathname.startsWith('/build/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
     };
   }
 
   return {
-    /** Answers a request for a file under the root; false when there is none (the request goes on). */
-    serve(req: IncomingMessage, res: ServerResponse): boolean {
+    /** Answers a request for a file under the root with `headers`; false when there is none (the request goes on). */
+    serve(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): boolean {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -72,10 +73,13 @@ export function createStaticFiles(rootDir: string, headers: Record<string, strin
         files.set(pathname, file);
       }
       const gzip = file.gzip && accepts(req.headers['accept-encoding'], 'gzip');
-      const etag = gzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag;
-      const common = { ...headers, ETag: etag, 'Cache-Control': file.cacheControl, ...(file.gzip ? { Vary: 'Accept-Encoding' } : {}) };
-      const match = req.headers['if-none-match'];
-      if (match && match.split(',').some((tag) => [file.etag, `${file.etag.slice(0, -1)}-gzip"`].includes(tag.trim().replace(/^W\//, '')))) {
+      const common = {
+        ...headers,
+        ETag: gzip ? `"${file.tag}-gzip"` : `"${file.tag}"`,
+        'Cache-Control': file.cacheControl,
+        ...(file.gzip ? { Vary: 'Accept-Encoding' } : {}),
+      };
+      if (notModified(req, `"${file.tag}"`, `"${file.tag}-gzip"`)) {
         res.writeHead(304, common);
         res.end();
         return true;
