@@ -32,6 +32,7 @@ import { requireBearer } from '../server/auth.server.ts';
 import type { Implementation, Principal } from '../server/implement.server.ts';
 import type { Corpus, SiteUrls } from '../server/services.server.ts';
 import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import { BuildCache } from './build-cache.ts';
 import {
   appErrorBody,
   createMcpServer,
@@ -443,26 +444,6 @@ class Dispatcher implements Transport {
     // A client's cancellation names its own id, which the server never saw: ignored (closing the request cancels it).
     if ('method' in message && message.method === 'notifications/cancelled') return;
     this.onmessage?.(message, extra);
-  }
-}
-
-/** Values per build, keyed by string; builds no longer live on any branch are dropped when a new one appears. */
-class BuildCache<V> {
-  private readonly byBuild = new Map<string, Map<string, V>>();
-  private static readonly MAX = 5000;
-
-  get(buildId: string, key: string): V | undefined {
-    return this.byBuild.get(buildId)?.get(key);
-  }
-
-  set(buildId: string, key: string, value: V, live: readonly string[]): void {
-    let entries = this.byBuild.get(buildId);
-    if (!entries) {
-      for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
-      this.byBuild.set(buildId, (entries = new Map()));
-    }
-    if (entries.size >= BuildCache.MAX) entries.clear();
-    entries.set(key, value);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   type EdgeRequest,
   type Endpoint,
 } from './edge.server.ts';
+import { BuildCache } from './build-cache.ts';
 
 export interface RestDeps {
   layer: Implementation;
@@ -28,7 +29,7 @@ export interface RestDeps {
 }
 
 export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
-  const cache = new ResponseCache();
+  const cache = new BuildCache<{ body: Body; type: string }>(); // serialised answers of pure operations
 
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method } = request;
@@ -109,24 +110,4 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
 /** JSON unless the client prefers Markdown (the brief is Markdown first). */
 function acceptsJson(accept: string): boolean {
   return accept.includes('application/json') && !/text\/markdown(?!;\s*q=0(\.0+)?\b)/.test(accept.split(',').find((p) => p.includes('text/markdown')) ?? '');
-}
-
-/** Serialised answers of pure operations, per build; a build that is no longer live is dropped. */
-class ResponseCache {
-  private byBuild = new Map<string, Map<string, { body: Body; type: string }>>();
-  private static readonly MAX = 5000;
-
-  get(buildId: string, key: string) {
-    return this.byBuild.get(buildId)?.get(key);
-  }
-
-  set(buildId: string, key: string, value: { body: Body; type: string }, live: readonly string[]) {
-    let entries = this.byBuild.get(buildId);
-    if (!entries) {
-      for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
-      this.byBuild.set(buildId, (entries = new Map()));
-    }
-    if (entries.size >= ResponseCache.MAX) entries.clear();
-    entries.set(key, value);
-  }
 }

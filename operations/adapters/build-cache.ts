@@ -1,0 +1,22 @@
+// Answers of pure reads kept per build (REST and MCP alike): values by key under the build they were made
+// from; when a value of a new build is kept, the builds no longer live on any branch are dropped. At most
+// MAX values a build: past that the build's values are dropped at once (a bound, not an eviction policy).
+
+export class BuildCache<V> {
+  private readonly byBuild = new Map<string, Map<string, V>>();
+  private static readonly MAX = 5000;
+
+  get(buildId: string, key: string): V | undefined {
+    return this.byBuild.get(buildId)?.get(key);
+  }
+
+  set(buildId: string, key: string, value: V, live: readonly string[]): void {
+    let entries = this.byBuild.get(buildId);
+    if (!entries) {
+      for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
+      this.byBuild.set(buildId, (entries = new Map()));
+    }
+    if (entries.size >= BuildCache.MAX) entries.clear();
+    entries.set(key, value);
+  }
+}
