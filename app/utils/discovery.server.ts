@@ -293,12 +293,14 @@ export async function sitemapXml(context: AppLoadContext): Promise<string> {
   // Every page the site has, in every locale, with when a commit last changed what it shows in that locale.
   const sites = await Promise.all(locales.map((locale) => siteIdentity(context, locale)));
   const { siteUrl } = sites[0]!;
+  // Each locale's page times by path: one lookup per URL, not a scan of every page for each (quadratic in the content).
+  const updated = sites.map((site) => new Map(site.pages.map((p) => [p.path, p.updatedAt])));
   const urls = sites[0]!.pages.flatMap(({ path }) =>
     locales.map((locale, i) =>
       [
         '  <url>',
         `    <loc>${xmlEscape(siteUrl + localizePath(locale, path))}</loc>`,
-        `    <lastmod>${w3c(sites[i]!.pages.find((p) => p.path === path)?.updatedAt ?? sites[i]!.content.committedAt)}</lastmod>`,
+        `    <lastmod>${w3c(updated[i]!.get(path) ?? sites[i]!.content.committedAt)}</lastmod>`,
         ...alternates(siteUrl, path).map((a) => `    <xhtml:link rel="alternate" hreflang="${a.hrefLang}" href="${xmlEscape(a.href)}"/>`),
         '  </url>',
       ].join('\n'),

@@ -13,7 +13,19 @@ import type { Corpus } from './services.server.ts';
  * source file, that file's translation into the locale, and the files it draws on (an entry's skills, a
  * lens's evidence, the entries a list shows).
  */
-function sitePages(build: Build, locale: Locale): Array<{ path: string; url: string; updatedAt: string }> {
+function sitePages(build: Build, locale: Locale): SitePage[] {
+  let byLocale = pagesOfBuild.get(build);
+  if (!byLocale) pagesOfBuild.set(build, (byLocale = new Map()));
+  let pages = byLocale.get(locale);
+  if (!pages) byLocale.set(locale, (pages = pagesOf(build, locale)));
+  return pages;
+}
+
+type SitePage = { path: string; url: string; updatedAt: string };
+/** A build never changes, and every page's loader asks get_site: its pages are worked out once per build and locale. */
+const pagesOfBuild = new WeakMap<Build, Map<Locale, SitePage[]>>();
+
+function pagesOf(build: Build, locale: Locale): SitePage[] {
   const { model } = build;
   const timeOf = (path: string) => build.fileTimes.get(path) ?? build.committedAt;
   const changed = (path: string) => {
