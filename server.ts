@@ -8,9 +8,10 @@ import { createRequestHandler } from '@remix-run/express';
 import { createRequestHandler as createRemixHandler, type ServerBuild } from '@remix-run/node';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
 import { ConfigError, loadConfig, type Config } from './operations/server/config.server.ts';
@@ -221,13 +222,20 @@ function logPipeline(pipeline: Services['pipeline'], logger: Logger): void {
   });
 }
 
+/** The project's folder: the nearest one above this module with a package.json (server.ts sits in it, its production bundle in build/). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /**
  * The Remix web app (site and console), one Express app per branch, reading through the site gateway. Public
  * pages are answered by the page cache first (rendered once per build by the same Remix build); the console,
  * static files, forms and whatever the cache passes on go through Express.
  */
 export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus): Promise<WebHandler> {
-  const buildPath = new URL('./build/index.js', import.meta.url);
+  const buildPath = pathToFileURL(join(projectRoot(), 'build', 'index.js'));
   if (!existsSync(buildPath)) {
     logger.warn('the web build is missing (run `npm run build`); serving the API only');
     return (_req, res) => {
@@ -271,8 +279,8 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
       }
       next();
     });
-    app.use('/build', express.static('public/build', { immutable: true, maxAge: '1y', index: false }));
-    app.use(express.static('public', { maxAge: '1h', index: false }));
+    app.use('/build', express.static(join(projectRoot(), 'public', 'build'), { immutable: true, maxAge: '1y', index: false }));
+    app.use(express.static(join(projectRoot(), 'public'), { maxAge: '1h', index: false }));
     // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
     // the page path travels as one encoded segment so that no page route can claim it (Remix reads originalUrl).
     app.get(/\.md$/, (req, _res, next) => {
@@ -314,7 +322,7 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
   // Express, no visitor headers) and answered from memory. The console and forms stay with Express.
   const render = createRemixHandler(build, mode);
-  const files = createStaticFiles('public');
+  const files = createStaticFiles(join(projectRoot(), 'public'));
   const fileHeaders = { main: staticHeaders(headersOf(security.main, '')), dev: staticHeaders(headersOf(security.dev, '')) };
   const pages = createPageCache({
     build: (branch) => corpus.build(branch),

@@ -2,9 +2,13 @@
 // production mode, whatever NODE_ENV the shell happens to carry.
 //
 //   node scripts/start.mjs                 build the web app if its sources changed since the last build, then serve
-//   node scripts/start.mjs build           build the web app now (needs the dev dependencies: @remix-run/dev)
+//   node scripts/start.mjs build           build the web app and the service now (needs the dev dependencies)
 //   node scripts/start.mjs serve           serve the existing build; never builds (an `npm ci --omit=dev` install)
-//   … --development                        the same in development mode (`npm run dev`): unminified, checked outputs
+//   … --development                        the same in development mode (`npm run dev`): unminified, checked outputs,
+//                                          and the service run from its TypeScript sources through tsx
+//
+// In production the service runs as one JavaScript module, build/server.mjs, bundled from server.ts by esbuild
+// (packages left as imports of node_modules): compiling TypeScript at run time held about 50 MB and slowed the start.
 //
 // "Changed" is decided by a stamp written next to the build (build/.vitae-stamp.json): a hash of every file under
 // app/, every local file the last build read (esbuild's metafiles that Remix leaves in build/, so operations/
@@ -52,7 +56,7 @@ function filesUnder(dir, out = []) {
 /** The local files the last build read, from the metafiles Remix writes into build/. */
 function lastBuildInputs() {
   const inputs = [];
-  for (const name of ['metafile.server.json', 'metafile.js.json']) {
+  for (const name of ['metafile.server.json', 'metafile.js.json', 'metafile.service.json']) {
     const file = join(root, 'build', name);
     if (!existsSync(file)) return undefined;
     for (const input of Object.keys(JSON.parse(readFileSync(file, 'utf8')).inputs ?? {})) {
@@ -81,10 +85,13 @@ function sourceStamp() {
   return { mode, hash: hash.digest('hex'), files: files.length };
 }
 
-/** Whether build/ and public/build/ hold a complete build (server bundle and the browser manifest it names). */
+const serviceBundle = join(root, 'build', 'server.mjs');
+
+/** Whether build/ and public/build/ hold a complete build (the service, the web server bundle and the browser manifest it names). */
 function buildComplete() {
   const version = join(root, 'build', 'version.txt');
   if (!existsSync(join(root, 'build', 'index.js')) || !existsSync(version)) return false;
+  if (mode === 'production' && !existsSync(serviceBundle)) return false;
   return existsSync(join(root, 'public', 'build', `manifest-${readFileSync(version, 'utf8').trim().toUpperCase()}.js`));
 }
 
@@ -107,10 +114,29 @@ function staleReason() {
   return undefined;
 }
 
-function build() {
+/** server.ts and everything it imports from this repository as one module; packages stay imports of node_modules. */
+async function bundleService(require) {
+  rmSync(serviceBundle, { force: true });
+  const { build: esbuild } = require('esbuild'); // build tooling (a dev dependency), like the Remix compiler
+  const result = await esbuild({
+    entryPoints: [join(root, 'server.ts')],
+    outfile: serviceBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  writeFileSync(join(root, 'build', 'metafile.service.json'), JSON.stringify(result.metafile));
+}
+
+async function build() {
+  const require = createRequire(join(root, 'package.json'));
   let cli;
   try {
-    const require = createRequire(join(root, 'package.json'));
     cli = join(require.resolve('@remix-run/dev/package.json'), '..', 'dist', 'cli.js');
   } catch {
     console.error(
@@ -123,18 +149,19 @@ function build() {
   const started = Date.now();
   const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  await bundleService(require);
   const stamp = sourceStamp();
   if (stamp) writeFileSync(stampPath, JSON.stringify(stamp, null, 2) + '\n');
   console.log(`[vitae] web app built in ${mode} mode in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 if (command === 'build') {
-  build();
+  await build();
 } else {
   const reason = staleReason();
   if (command === 'start' && reason) {
     console.log(`[vitae] building the web app: ${reason}`);
-    build();
+    await build();
   } else if (command === 'serve' && reason) {
     if (!buildComplete()) {
       console.error('The web app is not built: run `npm run build` first (it needs the dev dependencies), or `npm start`.');
@@ -142,10 +169,13 @@ if (command === 'build') {
     }
     console.warn(`[vitae] serving the existing web build although ${reason}; \`npm run build\` rebuilds it`);
   }
-  const { register } = await import('tsx/esm/api');
-  register({ tsconfig: join(root, 'tsconfig.json') });
-  // server.ts starts the service when it is the program's entry point.
-  const server = join(root, 'server.ts');
+  // server.ts (or its bundle) starts the service when it is the program's entry point.
+  let server = serviceBundle;
+  if (mode === 'development') {
+    const { register } = await import('tsx/esm/api');
+    register({ tsconfig: join(root, 'tsconfig.json') });
+    server = join(root, 'server.ts');
+  }
   process.argv[1] = server;
   await import(pathToFileURL(server).href);
 }

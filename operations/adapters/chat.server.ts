@@ -1,6 +1,5 @@
 // POST /api/chat (the agent, streamed as plain text with optional U+001E status lines) and
 // POST /api/transcribe (voice input). Both check the body before any model call.
-import { experimental_transcribe as transcribe } from 'ai';
 import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import { ChatRequest } from '../contract/agent.ts';
@@ -64,6 +63,7 @@ export function chatEndpoints({ agent, models, rateLimits, shutdown }: ChatDeps)
         'Voice input is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.',
       );
     const { headers } = await rateLimits.consume(transcribeLimit, ip);
+    const { experimental_transcribe: transcribe } = await import('ai'); // loaded on first use (see models.server.ts)
     try {
       const result = await transcribe({
         model: models.transcription,

@@ -2,7 +2,7 @@
 // admin ones), a bounded number of steps, and a system prompt that keeps it to what the tools returned.
 // Tools run through the same `invoke` pipeline as every other surface. Used by /api/chat (streamed) and
 // by ask_subject.
-import { jsonSchema, stepCountIs, streamText, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import { AppError } from '../contract/errors.ts';
 import type { AnyOperation } from '../contract/define.ts';
 import { localeFacts } from '../contract/locales.ts';
@@ -83,6 +83,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       const seen = new Map<string, { title: string; url: string; direct: boolean }>();
       const cited = (op: AnyOperation, output: unknown) => op.agent?.cites(output) ?? [];
 
+      const { jsonSchema, stepCountIs, streamText } = await import('ai'); // loaded on first use (see models.server.ts)
       const toolSet: ToolSet = {};
       for (const op of tools) {
         const { description, inputSchema } = describeTool(op);

@@ -1,6 +1,5 @@
 // admin_ai_edit: the model proposes the whole new file; we answer with a unified diff and the validation
 // problems of the tree as it would be. Nothing is ever committed here.
-import { generateText } from 'ai';
 import { createTwoFilesPatch } from 'diff';
 import { AppError } from '../contract/errors.ts';
 import type { adminOperations } from '../contract/admin.ts';
@@ -64,6 +63,7 @@ export function aiEditHandlers({
         if (!(error instanceof AppError && error.code === 'not_found' && base !== undefined)) throw error;
       }
       let text: string;
+      const { generateText } = await import('ai'); // loaded on first use (see models.server.ts)
       try {
         ({ text } = await generateText({
           model: models.chat,

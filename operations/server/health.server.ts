@@ -1,9 +1,9 @@
 // `/api/health`: liveness and what is configured, never a secret.
-import { readFileSync } from 'node:fs';
+import packageJson from '../../package.json' with { type: 'json' };
 import type { Branch } from '../contract/shared.ts';
 import type { Services } from './services.server.ts';
 
-export const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+export const version: string = packageJson.version;
 
 /** What the web app's page cache holds (reported by /api/health; the cache is the web app's, see server.ts). */
 export interface PageCacheFigures {

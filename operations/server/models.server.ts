@@ -1,6 +1,6 @@
 // The model provider: @ai-sdk/openai through Chat Completions, so any OpenAI-compatible server works
-// (OpenAI, Ollama, llama.cpp, vLLM) via OPENAI_BASE_URL. Absent when nothing is configured.
-import { createOpenAI } from '@ai-sdk/openai';
+// (OpenAI, Ollama, llama.cpp, vLLM) via OPENAI_BASE_URL. Absent when nothing is configured, and then the
+// provider's code is never loaded (the model SDKs are imported on first use: about 40 MB a process without chat does not need).
 import type { LanguageModel, TranscriptionModel } from 'ai';
 import type { Config } from './config.server.ts';
 
@@ -10,8 +10,9 @@ export interface Models {
   transcription: TranscriptionModel;
 }
 
-export function createModels(config: Config): Models | undefined {
+export async function createModels(config: Config): Promise<Models | undefined> {
   if (!config.chatConfigured) return undefined;
+  const { createOpenAI } = await import('@ai-sdk/openai');
   // Local servers need no key, but the client insists on one: send a placeholder, never a real secret.
   const provider = createOpenAI({ apiKey: config.OPENAI_API_KEY ?? 'not-needed', baseURL: config.OPENAI_BASE_URL });
   return {

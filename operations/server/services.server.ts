@@ -85,7 +85,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     config.REPO_BACKEND === 'local'
       ? localRepo
       : createUnconfiguredRepo('The github repository backend is not available in this version; run with REPO_BACKEND=local.');
-  const models = createModels(config);
+  const models = await createModels(config);
   const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   const live = new Map<Branch, Build>();
   const deployedFile = join(dataDir, 'deployed.json');

@@ -2,7 +2,7 @@
 // as structured output checked by zod, and commits them to the branch in one commit. A translation whose
 // English source did not change is never touched, so hand fixes survive. One failing file is recorded
 // and does not stop the others.
-import { generateText, Output, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { localeFacts } from '../contract/locales.ts';
@@ -88,6 +88,7 @@ export function translationFile(job: TranslationJob, translated: Record<string, 
 
 async function translateOne(model: LanguageModel, job: TranslationJob): Promise<string> {
   const schema = outputSchema(job);
+  const { generateText, Output } = await import('ai'); // loaded on first use (see models.server.ts)
   const { output } = await generateText({
     model,
     output: Output.object({ schema }),
