@@ -180,13 +180,13 @@ describe('list_lenses GET /api/v1/lenses', () => {
 });
 
 describe('get_document GET /api/v1/documents/{name}', () => {
-  it('serves the five documents, translated into fr, ja and zh and falling back elsewhere', async () => {
+  it('serves the five documents, translated into every locale', async () => {
     for (const name of documentNames) {
       for (const locale of locales) {
         const { res, body } = await json(`/api/v1/documents/${name}?locale=${locale}`);
         assert.equal(res.status, 200);
         const doc = getDocument.output.parse(body);
-        assert.equal(doc.translated, ['en', 'fr', 'ja', 'zh'].includes(locale), `${name} ${locale}`);
+        assert.equal(doc.translated, true, `${name} ${locale}`);
       }
     }
   });
