@@ -477,7 +477,8 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   /** The one GraphQL mutation the backend uses: createCommitOnBranch (expectedHeadOid is the compare-and-swap). */
   async function graphql({ body, send }: RouteContext) {
     const query = String(body?.query ?? '');
-    if (!/createCommitOnBranch/.test(query)) throw new HttpError(400, 'This emulator answers only the createCommitOnBranch mutation');
+    if (/^\s*query\b/.test(query) && /object\(oid:/.test(query)) return blobQuery(query, send);
+    if (!/createCommitOnBranch/.test(query)) throw new HttpError(400, 'This emulator answers only the createCommitOnBranch mutation and blob queries');
     const input = body?.variables?.input;
     const fail = (type: string, message: string) =>
       send(200, { data: { createCommitOnBranch: null }, errors: [{ type, path: ['createCommitOnBranch'], message }] });
@@ -514,6 +515,29 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
         },
       },
     });
+  }
+
+  /** `repository { b0: object(oid: "…") { ... on Blob { text isBinary isTruncated } } … }`, read with one `cat-file --batch`. */
+  async function blobQuery(query: string, send: RouteContext['send']) {
+    const wanted = [...query.matchAll(/(\w+): object\(oid: "([0-9a-f]{40})"\)/g)].map((m) => ({ alias: m[1]!, sha: m[2]! }));
+    const out = (await gitAs.run(['cat-file', '--batch'], { input: wanted.map((w) => w.sha).join('\n') + '\n' })).stdout;
+    const repositoryData: Record<string, unknown> = {};
+    let offset = 0;
+    for (const { alias, sha } of wanted) {
+      const end = out.indexOf(0x0a, offset);
+      const [, type, size] = out.subarray(offset, end).toString('utf8').split(' ');
+      if (!type || type === 'missing' || size === undefined) {
+        repositoryData[alias] = null;
+        offset = end + 1;
+        continue;
+      }
+      const bytes = out.subarray(end + 1, end + 1 + Number(size));
+      offset = end + 1 + Number(size) + 1;
+      const binary = bytes.includes(0);
+      repositoryData[alias] =
+        type === 'blob' ? { oid: sha, text: binary ? null : bytes.toString('utf8'), isBinary: binary, isTruncated: false, byteSize: bytes.length } : {};
+    }
+    send(200, { data: { repository: repositoryData } });
   }
 
   // ---- the server -----------------------------------------------------------------------------------------

@@ -8,16 +8,11 @@ import type { Branch } from '../contract/shared.ts';
 import { loadContent } from '../content/tree.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
+import { REGULAR, checkBase, checkPaths, filesAfter, invalidChange, irregularProblems, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
 
-export interface FileChange {
-  path: string;
-  content?: string;
-  delete?: true;
-  /** Blob sha the change was based on (null: the file must not exist yet). */
-  sha?: string | null;
-}
+export type { FileChange } from './change-checks.ts';
 
 export interface CommitOutcome {
   branch: Branch;
@@ -70,17 +65,18 @@ export interface ContentRepo {
   commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome>;
   /** Merges dev into main. */
   promote(message: string | undefined): Promise<PromoteOutcome>;
+  /** When a commit was made (its committer time). */
+  committedAt(commit: string): Promise<Date>;
+  /**
+   * When a commit last changed each path under content/, as of `commit` (first-parent history: a merge counts
+   * as the change it brings, at the time it was made). What sitemaps and feeds give as a page's modification time.
+   */
+  fileTimes(commit: string): Promise<Map<string, Date>>;
+  /** The newest commits of a branch, newest first (candidates to serve when nothing was deployed yet). */
+  recentCommits(branch: Branch, count: number): Promise<string[]>;
 }
 
 const ZERO = '0000000000000000000000000000000000000000';
-const REGULAR = new Set(['100644', '100755']);
-
-/** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
-function irregularProblems(tree: TreeFile[]): Problem[] {
-  return tree
-    .filter((e) => !REGULAR.has(e.mode))
-    .map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
-}
 
 export function createContentRepo(git: Git): ContentRepo {
   const withLock = createKeyedLock();
@@ -149,68 +145,9 @@ export function createContentRepo(git: Git): ContentRepo {
     return remember(commit, { tree, texts: new Map(regular.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')])) });
   }
 
-  /** The files of a commit made here: its parent's with `changes` applied (`blobs`: each written file's sha). */
-  function filesAfter(parent: { tree: TreeFile[]; texts: Map<string, string> }, changes: FileChange[], blobs: Map<string, string>) {
-    const byPath = new Map(parent.tree.map((e) => [e.path, e]));
-    const texts = new Map(parent.texts);
-    for (const change of changes) {
-      if (change.delete) {
-        byPath.delete(change.path);
-        texts.delete(change.path);
-      } else {
-        byPath.set(change.path, { path: change.path, mode: '100644', sha: blobs.get(change.path)!, size: Buffer.byteLength(change.content!, 'utf8') });
-        texts.set(change.path, change.content!);
-      }
-    }
-    return { tree: [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), texts };
-  }
-
   /** Problems of the whole tree at `commit` with `changes` applied (irregular files included). */
   async function problemsWith(commit: string, changes: FileChange[]): Promise<Problem[]> {
-    const { tree, texts } = await filesAt(commit);
-    const files = new Map(texts);
-    for (const change of changes) {
-      if (change.delete) files.delete(change.path);
-      else files.set(change.path, change.content!);
-    }
-    const { problems } = loadContent(files);
-    problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
-    return problems;
-  }
-
-  function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
-    const byPath = new Map(tree.map((e) => [e.path, e]));
-    const seen = new Set<string>();
-    for (const change of changes) {
-      assertWritablePath(change.path);
-      if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
-      seen.add(change.path);
-      const existing = byPath.get(change.path);
-      // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
-      // outside push put one into); writing to it is refused.
-      if (existing && !REGULAR.has(existing.mode) && !change.delete)
-        throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
-      const segments = change.path.split('/');
-      for (let i = 1; i < segments.length; i++) {
-        const prefix = byPath.get(segments.slice(0, i).join('/'));
-        if (prefix) throw new AppError('forbidden_path', `"${prefix.path}" is a file or symlink, so "${change.path}" cannot be written under it.`);
-      }
-    }
-  }
-
-  function checkBase(changes: FileChange[], tree: TreeFile[]): void {
-    const byPath = new Map(tree.map((e) => [e.path, e]));
-    for (const change of changes) {
-      const current = byPath.get(change.path)?.sha ?? null;
-      if (change.sha !== undefined && change.sha !== current) {
-        throw new AppError(
-          'repo_error',
-          `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`,
-          { status: 409, details: { path: change.path, currentSha: current } },
-        );
-      }
-      if (change.delete && !current) throw new AppError('not_found', `"${change.path}" does not exist on this branch, so it cannot be deleted.`);
-    }
+    return problemsOf(await filesAt(commit), changes);
   }
 
   /** Builds a tree from `base` with changes applied, using a private index file. */
@@ -248,6 +185,37 @@ export function createContentRepo(git: Git): ContentRepo {
   return {
     head,
     filesAt,
+
+    async committedAt(commit: string): Promise<Date> {
+      return new Date(await git.text(['show', '-s', '--format=%cI', commit]));
+    },
+
+    async fileTimes(commit: string): Promise<Map<string, Date>> {
+      const out = await git.text([
+        'log',
+        '--first-parent',
+        '--diff-merges=first-parent',
+        '--no-renames',
+        '--name-only',
+        '-z',
+        '--format=%x1e%cI',
+        commit,
+        '--',
+        'content/',
+      ]);
+      const times = new Map<string, Date>();
+      for (const record of out.split('\x1e')) {
+        const [date, ...names] = record.split('\0');
+        if (!date) continue;
+        const time = new Date(date);
+        for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
+      }
+      return times;
+    },
+
+    async recentCommits(branch: Branch, count: number): Promise<string[]> {
+      return (await git.text(['rev-list', '--first-parent', `--max-count=${count}`, `refs/heads/${branch}`])).split('\n').filter(Boolean);
+    },
 
     async listFiles(branch: Branch, dir: string): Promise<TreeFile[]> {
       const { tree } = await filesAt(await head(branch));
@@ -299,14 +267,8 @@ export function createContentRepo(git: Git): ContentRepo {
         const { tree } = parent;
         checkPaths(changes, tree);
         checkBase(changes, tree);
-        const problems = await problemsWith(base, changes);
-        if (problems.length) {
-          throw new AppError(
-            'invalid',
-            `The change would leave the content invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written.`,
-            { errors: problems },
-          );
-        }
+        const problems = problemsOf(parent, changes);
+        if (problems.length) throw invalidChange(problems);
         const { tree: newTree, blobs } = await writeTreeWith(base, changes);
         const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : blobs.get(c.path)! }));
         if (newTree === (await git.text(['rev-parse', `${base}^{tree}`]))) {

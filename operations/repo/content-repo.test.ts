@@ -1,7 +1,9 @@
-// The content repository below HTTP, on a real bare git repository: the compare-and-swap that protects
-// an outside push racing a commit, git failures as 502, and what a crash can leave behind (lock files,
-// private index files) not blocking the next start.
-import { after, before, describe, it } from 'node:test';
+// The content repository below HTTP, on both backends — `local` (a bare git repository) and `github` (the
+// GitHub emulator over a real bare git repository) — as one suite: the compare-and-swap that protects an
+// outside push racing a commit, a repository that is not there as 502, content stored byte for byte, and the
+// files of a commit made here. What only one backend can meet (git's lock files, what a crash leaves behind,
+// the fsync settings) is tested for it alone; the github backend's faults are in github-repo.test.ts.
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,56 +11,308 @@ import { join } from 'node:path';
 import { AppError } from '../contract/errors.ts';
 import { createGit, type Git } from './git.server.ts';
 import { openLocalRepo, readContentDir, seedRepo } from './local-repo.server.ts';
-import { createContentRepo } from './content-repo.server.ts';
-import { contentGit, skillFile } from '../../testing/content-git.ts';
+import { createContentRepo, type ContentRepo } from './content-repo.server.ts';
+import { createGitHubRepo } from './github-repo.server.ts';
+import { contentGit, skillFile, type ContentGit } from '../../testing/content-git.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { startGitHubEmulator, type GitHubEmulator } from '../../testing/github-emulator.ts';
 
-let dataDir: string;
-let seedFiles: Map<string, string>;
-before(async () => {
-  seedFiles = await readContentDir(englishOnlyContent());
-});
-after(() => rm(dataDir, { recursive: true, force: true }));
+interface Fresh {
+  repo: ContentRepo;
+  /** Plain git on the repository behind the backend. */
+  outside: ContentGit;
+  /** A second backend object on the same repository (it reads everything again). */
+  reopen(): ContentRepo;
+  /** Runs `push` once, after the backend made its commit object and before the branch moves to it. */
+  raceBeforeRefUpdate(push: () => void): void;
+  /** The backend pointed at a repository that does not exist. */
+  missing(): ContentRepo;
+}
 
-async function freshRepo() {
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  dataDir = await mkdtemp(join(tmpdir(), 'vitae-repo-'));
-  const git = await openLocalRepo(join(dataDir, 'content.git'));
-  await seedRepo(git, seedFiles);
-  return { git, outside: contentGit(dataDir) };
+interface Backend {
+  name: 'local' | 'github';
+  fresh(): Promise<Fresh>;
+  close(): Promise<void>;
+}
+
+function localBackend(): Backend & { git(): Git } {
+  let dataDir: string | undefined;
+  let git: Git;
+  return {
+    name: 'local',
+    git: () => git,
+    async fresh() {
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      dataDir = await mkdtemp(join(tmpdir(), 'vitae-repo-'));
+      git = await openLocalRepo(join(dataDir, 'content.git'));
+      await seedRepo(git, await readContentDir(englishOnlyContent()));
+      let race: (() => void) | undefined;
+      // A git that lets an outside push land right after our commit object is made, before the ref moves.
+      const racing: Git = {
+        ...git,
+        async run(args, options) {
+          const result = await git.run(args, options);
+          if (args[0] === 'commit-tree' && race) {
+            const push = race;
+            race = undefined;
+            push();
+          }
+          return result;
+        },
+        async text(args, options) {
+          return (await racing.run(args, options)).stdout.toString('utf8').trim();
+        },
+      };
+      return {
+        repo: createContentRepo(racing),
+        outside: contentGit(dataDir),
+        reopen: () => createContentRepo(git),
+        raceBeforeRefUpdate: (push) => (race = push),
+        missing: () => createContentRepo(createGit(join(tmpdir(), 'vitae-no-such-repo', 'content.git'))),
+      };
+    },
+    async close() {
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function githubBackend(): Backend {
+  let emulator: GitHubEmulator | undefined;
+  return {
+    name: 'github',
+    async fresh() {
+      await emulator?.close();
+      emulator = await startGitHubEmulator({ seedDir: englishOnlyContent() });
+      const emu = emulator;
+      const open = (repository = emu.repository) => createGitHubRepo({ token: emu.token, repository, apiUrl: emu.url, writeIntervalMs: 0, retryBaseMs: 5 });
+      return {
+        repo: open(),
+        outside: contentGit(emu.dir),
+        reopen: () => open(),
+        raceBeforeRefUpdate: (push) => (emu.faults.beforeRefUpdate = () => push()),
+        missing: () => open('nobody/nothing-here'),
+      };
+    },
+    async close() {
+      await emulator?.close();
+    },
+  };
 }
 
 const isRepoError = (status: number) => (e: unknown) => e instanceof AppError && e.code === 'repo_error' && e.status === status;
 
-describe('commit', () => {
-  it('answers 409 and keeps the outside commit when a push lands between validation and update-ref', async () => {
-    const { git, outside } = await freshRepo();
-    let pushed = '';
-    // A git that lets an outside push land right after our commit object is made, before the ref moves.
-    const racing: Git = {
-      ...git,
-      async run(args, options) {
-        const result = await git.run(args, options);
-        if (args[0] === 'commit-tree' && !pushed)
-          pushed = outside.commitOutside('main', [{ path: 'content/skills/pushed.md', content: skillFile('Pushed') }], 'outside push');
-        return result;
-      },
-      async text(args, options) {
-        return (await racing.run(args, options)).stdout.toString('utf8').trim();
-      },
-    };
-    const repo = createContentRepo(racing);
-    await assert.rejects(repo.commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours') }], 'ours'), isRepoError(409));
-    assert.equal(outside.head(), pushed, 'the outside push is kept, not overwritten');
-    assert.equal(outside.show('main', 'content/skills/ours.md'), undefined, 'nothing of ours was written');
-    // The next attempt builds on the pushed commit.
-    const retry = await createContentRepo(git).commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours') }], 'ours');
-    assert.deepEqual(outside.parents(retry.commit.sha), [pushed]);
-    assert.ok(outside.show('main', 'content/skills/pushed.md'));
+const local = localBackend();
+for (const backend of [local, githubBackend()]) {
+  describe(`content repository on ${backend.name}`, () => {
+    after(() => backend.close());
+
+    describe('commit', () => {
+      it('answers 409 and keeps the outside commit when a push changing the same file lands before the branch moves', async () => {
+        const { repo, outside, reopen, raceBeforeRefUpdate } = await backend.fresh();
+        let pushed = '';
+        raceBeforeRefUpdate(() => {
+          pushed = outside.commitOutside('main', [{ path: 'content/skills/ours.md', content: skillFile('Theirs') }], 'outside push');
+        });
+        await assert.rejects(repo.commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours') }], 'ours'), isRepoError(409));
+        assert.ok(pushed, 'the push happened mid-commit');
+        assert.equal(outside.head(), pushed, 'the outside push is kept, not overwritten');
+        assert.equal(outside.show('main', 'content/skills/ours.md'), skillFile('Theirs'), 'nothing of ours was written');
+        // The next attempt, based on what is there now, builds on the pushed commit.
+        const sha = outside.blobSha('main', 'content/skills/ours.md');
+        const retry = await reopen().commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours'), sha }], 'ours');
+        assert.deepEqual(outside.parents(retry.commit.sha), [pushed]);
+        assert.equal(outside.show('main', 'content/skills/ours.md'), skillFile('Ours'));
+      });
+
+      it('answers 409 for a stale base sha, and writes nothing', async () => {
+        const { repo, outside } = await backend.fresh();
+        const before = outside.head();
+        const sha = outside.blobSha('main', 'content/brief.md');
+        outside.commitOutside('main', [{ path: 'content/brief.md', content: outside.show('main', 'content/brief.md') + '\nEdited outside.\n' }]);
+        const moved = outside.head();
+        assert.notEqual(moved, before);
+        await assert.rejects(repo.commit('main', [{ path: 'content/brief.md', content: 'x', sha }], 'stale'), (e: unknown) => {
+          assert.ok(isRepoError(409)(e));
+          assert.match((e as AppError).message, /content\/brief\.md.*changed since/);
+          return true;
+        });
+        assert.equal(outside.head(), moved);
+      });
+
+      it('answers 502 when the repository is not there at all', async () => {
+        const { missing } = await backend.fresh();
+        const repo = missing();
+        await assert.rejects(repo.listFiles('main', 'content'), isRepoError(502));
+        await assert.rejects(repo.commit('main', [{ path: 'content/skills/x.md', content: skillFile('X') }], 'x'), isRepoError(502));
+      });
+
+      it('stores content byte for byte (UTF-8, CRLF, no final newline) and leaves no private index behind', async () => {
+        const { repo, outside } = await backend.fresh();
+        const content = '---\r\nname: Ünïcödé 日本語\r\ncategory: language\r\n---\r\nBody with emoji 🙂 and no final newline';
+        const result = await repo.commit('main', [{ path: 'content/skills/unicode.md', content }], 'unicode');
+        assert.equal(outside.show('main', 'content/skills/unicode.md'), content);
+        assert.equal((await repo.readFile('main', 'content/skills/unicode.md')).content, content);
+        assert.equal(result.files[0]!.sha, outside.blobSha('main', 'content/skills/unicode.md'));
+        assert.deepEqual(
+          (await readdir(outside.gitDir)).filter((n) => n.includes('index')),
+          [],
+        );
+      });
+
+      it('commits writes and deletes as one commit, and an identical write as none', async () => {
+        const { repo, outside } = await backend.fresh();
+        const before = outside.head();
+        const outcome = await repo.commit(
+          'main',
+          [
+            { path: 'content/skills/one.md', content: skillFile('One') },
+            { path: 'content/skills/two.md', content: skillFile('Two') },
+          ],
+          'two at once',
+        );
+        assert.deepEqual(outside.parents(outcome.commit.sha), [before]);
+        const next = await repo.commit(
+          'main',
+          [
+            { path: 'content/skills/one.md', delete: true },
+            { path: 'content/skills/three.md', content: skillFile('Three') },
+          ],
+          'a delete and a write',
+        );
+        assert.deepEqual(outside.changes(next.commit.sha), ['A content/skills/three.md', 'D content/skills/one.md']);
+        assert.deepEqual(next.files, [
+          { path: 'content/skills/one.md', sha: null },
+          { path: 'content/skills/three.md', sha: outside.blobSha('main', 'content/skills/three.md') },
+        ]);
+        const same = await repo.commit('main', [{ path: 'content/skills/two.md', content: skillFile('Two') }], 'again');
+        assert.equal(same.changed, false);
+        assert.equal(outside.head(), next.commit.sha);
+        await assert.rejects(repo.commit('main', [{ path: 'content/skills/python.md', content: '---\nname: Python\n---\n' }], 'break'), (e: unknown) => {
+          assert.ok(e instanceof AppError && e.code === 'invalid');
+          return true;
+        });
+        assert.equal(outside.head(), next.commit.sha, 'nothing written for invalid content');
+      });
+    });
+
+    describe('the files of a commit made here', () => {
+      it('are what git itself reads at that commit: tree (paths, shas, sizes, modes) and texts, after writes and a delete', async () => {
+        const { repo, reopen, outside } = await backend.fresh();
+        const changes = [
+          { path: 'content/skills/zz-new.md', content: skillFile('Zz new') },
+          { path: 'content/skills/aa-new.md', content: skillFile('Ünïcode') },
+        ];
+        await repo.commit('main', changes, 'two new skills');
+        const outcome = await repo.commit(
+          'main',
+          [
+            { path: 'content/skills/zz-new.md', delete: true },
+            { path: 'content/brief.md', content: outside.show('main', 'content/brief.md') + '\nMore.\n' },
+          ],
+          'a delete and an edit',
+        );
+        const remembered = await repo.filesAt(outcome.commit.sha);
+        const fromRepo = await reopen().filesAt(outcome.commit.sha); // a fresh repository object reads it all again
+        assert.deepEqual(remembered.tree, fromRepo.tree);
+        assert.deepEqual([...remembered.texts].sort(), [...fromRepo.texts].sort());
+        assert.ok(!remembered.texts.has('content/skills/zz-new.md'));
+        assert.ok(remembered.texts.get('content/brief.md')!.endsWith('More.\n'));
+      });
+
+      it('have the times git gives: each path’s last change on the first-parent line, and the commit’s own time', async () => {
+        const { repo, outside, reopen } = await backend.fresh();
+        const first = await repo.commit('main', [{ path: 'content/skills/timed.md', content: skillFile('Timed') }], 'timed');
+        const times = await reopen().fileTimes(first.commit.sha);
+        const committed = new Date(outside.git(['show', '-s', '--format=%cI', first.commit.sha]));
+        assert.equal((await repo.committedAt(first.commit.sha)).getTime(), committed.getTime());
+        assert.equal(times.get('content/skills/timed.md')?.getTime(), committed.getTime());
+        const seed = outside.git(['rev-list', '--max-parents=0', first.commit.sha]);
+        assert.equal(times.get('content/brief.md')?.getTime(), new Date(outside.git(['show', '-s', '--format=%cI', seed])).getTime());
+        assert.deepEqual(await repo.recentCommits('main', 5), [first.commit.sha, seed]);
+      });
+    });
+
+    describe('history, compare and promote', () => {
+      it('pages history with a cursor, compares dev with main, and promotes (fast-forward, then nothing to merge)', async () => {
+        const { repo, outside } = await backend.fresh();
+        for (const n of [1, 2, 3]) await repo.commit('dev', [{ path: `content/skills/h${n}.md`, content: skillFile(`H${n}`) }], `h${n}`);
+        const page1 = await repo.history('dev', { limit: 2 });
+        assert.deepEqual(
+          page1.commits.map((c) => c.message),
+          ['h3', 'h2'],
+        );
+        assert.deepEqual(page1.commits[0]!.files, ['content/skills/h3.md']);
+        const page2 = await repo.history('dev', { limit: 2, cursor: page1.next! });
+        assert.deepEqual(
+          page2.commits.map((c) => c.message),
+          ['h1', 'Seed content from the product'],
+        );
+        assert.equal(page2.next, null);
+        const oneFile = await repo.history('dev', { limit: 5, path: 'content/skills/h2.md' });
+        assert.deepEqual(
+          oneFile.commits.map((c) => c.message),
+          ['h2'],
+        );
+
+        const comparison = await repo.compare('main', 'dev');
+        assert.equal(comparison.aheadBy, 3);
+        assert.deepEqual(
+          comparison.commits.map((c) => c.message),
+          ['h3', 'h2', 'h1'],
+        );
+        assert.deepEqual(
+          comparison.files.map((f) => [f.path, f.before, f.after !== null]),
+          [
+            ['content/skills/h1.md', null, true],
+            ['content/skills/h2.md', null, true],
+            ['content/skills/h3.md', null, true],
+          ],
+        );
+
+        const promoted = await repo.promote(undefined);
+        assert.equal(promoted.merged, true);
+        assert.equal(promoted.fastForward, true);
+        assert.equal(outside.head('main'), outside.head('dev'));
+        assert.deepEqual(promoted.files.map((f) => f.path).sort(), ['content/skills/h1.md', 'content/skills/h2.md', 'content/skills/h3.md']);
+        assert.equal((await repo.promote(undefined)).merged, false);
+      });
+
+      it('merges when both moved, and refuses a conflict with 409 naming the file, changing nothing', async () => {
+        const { repo, outside } = await backend.fresh();
+        await repo.commit('dev', [{ path: 'content/skills/on-dev.md', content: skillFile('On dev') }], 'dev side');
+        await repo.commit('main', [{ path: 'content/skills/on-main.md', content: skillFile('On main') }], 'main side');
+        const merged = await repo.promote('Merge it');
+        assert.equal(merged.merged, true);
+        assert.equal(merged.fastForward, false);
+        assert.equal(outside.parents(outside.head('main')).length, 2, 'a merge commit');
+        assert.deepEqual(
+          merged.files.map((f) => f.path),
+          ['content/skills/on-dev.md'],
+        );
+        assert.deepEqual(outside.git(['for-each-ref', '--format=%(refname)', 'refs/heads']).split('\n').sort(), ['refs/heads/dev', 'refs/heads/main']);
+
+        await repo.commit('dev', [{ path: 'content/skills/both.md', content: skillFile('Both', 'Dev.') }], 'dev both');
+        await repo.commit('main', [{ path: 'content/skills/both.md', content: skillFile('Both', 'Main.') }], 'main both');
+        const before = outside.head('main');
+        await assert.rejects(repo.promote(undefined), (e: unknown) => {
+          assert.ok(isRepoError(409)(e));
+          assert.match((e as AppError).message, /content\/skills\/both\.md/);
+          assert.deepEqual((e as AppError).details, { conflicts: ['content/skills/both.md'] });
+          return true;
+        });
+        assert.equal(outside.head('main'), before, 'nothing changed');
+      });
+    });
   });
+}
+
+describe('local only: git itself', () => {
+  after(() => local.close());
 
   it('answers 502 with git’s own words when git fails, not a misleading 409', async () => {
-    const { git, outside } = await freshRepo();
+    const { outside } = await local.fresh();
+    const git = local.git();
     const head = outside.head();
     // What a crash inside `git update-ref` leaves behind.
     await writeFile(join(git.gitDir, 'refs', 'heads', 'main.lock'), '');
@@ -73,30 +327,9 @@ describe('commit', () => {
     assert.equal(outside.head(), head);
   });
 
-  it('answers 502 when the repository is not there at all', async () => {
-    const repo = createContentRepo(createGit(join(tmpdir(), 'vitae-no-such-repo', 'content.git')));
-    await assert.rejects(repo.listFiles('main', 'content'), isRepoError(502));
-    await assert.rejects(repo.commit('main', [{ path: 'content/skills/x.md', content: skillFile('X') }], 'x'), isRepoError(502));
-  });
-
-  it('stores content byte for byte (UTF-8, CRLF, no final newline) and leaves no private index behind', async () => {
-    const { git, outside } = await freshRepo();
-    const repo = createContentRepo(git);
-    const content = '---\r\nname: Ünïcödé 日本語\r\ncategory: language\r\n---\r\nBody with emoji 🙂 and no final newline';
-    const result = await repo.commit('main', [{ path: 'content/skills/unicode.md', content }], 'unicode');
-    assert.equal(outside.show('main', 'content/skills/unicode.md'), content);
-    assert.equal((await repo.readFile('main', 'content/skills/unicode.md')).content, content);
-    assert.equal(result.files[0]!.sha, outside.blobSha('main', 'content/skills/unicode.md'));
-    assert.deepEqual(
-      (await readdir(git.gitDir)).filter((n) => n.includes('index')),
-      [],
-    );
-  });
-});
-
-describe('opening the repository after a crash', () => {
-  it('clears stale ref locks and private index files, so writes work again', async () => {
-    const { git, outside } = await freshRepo();
+  it('clears stale ref locks and private index files when opened after a crash, so writes work again', async () => {
+    const { outside } = await local.fresh();
+    const git = local.git();
     await writeFile(join(git.gitDir, 'refs', 'heads', 'main.lock'), '');
     await writeFile(join(git.gitDir, 'refs', 'heads', 'dev.lock'), '');
     await writeFile(join(git.gitDir, 'packed-refs.lock'), '');
@@ -115,35 +348,9 @@ describe('opening the repository after a crash', () => {
   });
 
   it('keeps the settings that make an answered commit durable', async () => {
-    const { outside } = await freshRepo();
+    const { outside } = await local.fresh();
     assert.equal(outside.git(['config', 'core.fsync']), 'committed');
     assert.equal(outside.git(['config', 'core.logAllRefUpdates']), 'always');
     assert.equal(outside.git(['config', 'gc.auto']), '0');
-  });
-});
-
-describe('the files of a commit made here', () => {
-  it('are what git itself reads at that commit: tree (paths, shas, sizes, modes) and texts, after writes and a delete', async () => {
-    const { git } = await freshRepo();
-    const repo = createContentRepo(git);
-    const changes = [
-      { path: 'content/skills/zz-new.md', content: skillFile('Zz new') },
-      { path: 'content/skills/aa-new.md', content: skillFile('Ünïcode') },
-    ];
-    await repo.commit('main', changes, 'two new skills');
-    const outcome = await repo.commit(
-      'main',
-      [
-        { path: 'content/skills/zz-new.md', delete: true },
-        { path: 'content/brief.md', content: seedFiles.get('content/brief.md')! + '\nMore.\n' },
-      ],
-      'a delete and an edit',
-    );
-    const remembered = await repo.filesAt(outcome.commit.sha);
-    const fromGit = await createContentRepo(git).filesAt(outcome.commit.sha); // a fresh repository object reads git
-    assert.deepEqual(remembered.tree, fromGit.tree);
-    assert.deepEqual([...remembered.texts].sort(), [...fromGit.texts].sort());
-    assert.ok(!remembered.texts.has('content/skills/zz-new.md'));
-    assert.ok(remembered.texts.get('content/brief.md')!.endsWith('More.\n'));
   });
 });

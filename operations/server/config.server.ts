@@ -20,6 +20,8 @@ const EnvSchema = z
       .regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name')
       .optional(),
     GITHUB_API_URL: Url.default('https://api.github.com'),
+    /** Least milliseconds between two GitHub writes (GitHub asks for one second; tests against the emulator pass 0). */
+    GITHUB_WRITE_INTERVAL_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60000).default(1000),
     BASE_URL: Url.optional(),
     DEV_URL: Url.optional(),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -46,6 +48,13 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.REPO_BACKEND === 'github' && !env.GITHUB_REPOSITORY) {
       ctx.addIssue({ code: 'custom', path: ['GITHUB_REPOSITORY'], message: 'is required when REPO_BACKEND=github (owner/name)' });
+    }
+    if (env.REPO_BACKEND === 'github' && !env.GITHUB_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GITHUB_TOKEN'],
+        message: 'is required when REPO_BACKEND=github (a fine-grained token with Contents: Read and write)',
+      });
     }
   });
 

@@ -10,7 +10,7 @@ import { slicer } from '../build/pause.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
-import { createUnconfiguredRepo } from '../repo/unconfigured-repo.server.ts';
+import { openGitHubRepo } from '../repo/github-repo.server.ts';
 import type { Config } from './config.server.ts';
 import { loadOrCreateSecret } from './secrets.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
@@ -61,70 +61,18 @@ export function siteUrls(config: Pick<Config, 'baseUrl' | 'devUrl'>): SiteUrls {
 export async function openServices(config: Config, log: (line: string) => void): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true });
-  const git = await openLocalRepo(join(dataDir, 'content.git'), log);
   const adminToken = await loadOrCreateSecret(dataDir, 'admin-token', config.ADMIN_TOKEN);
   const sessionSecret = await loadOrCreateSecret(dataDir, 'session-secret', config.SESSION_SECRET);
-
-  if (!(await resolveBranch(git, 'main'))) {
-    const files = await readContentDir(resolve(config.CONTENT_DIR));
-    const { problems } = loadContent(files);
-    if (problems.length) {
-      throw new StartupError(`The content in ${config.CONTENT_DIR}/ is invalid, so the repository was not created:\n${problems.map(formatProblem).join('\n')}`);
-    }
-    await seedRepo(git, files);
-  }
-  if (!(await resolveBranch(git, 'dev'))) {
-    await git.run(['update-ref', 'refs/heads/dev', (await resolveBranch(git, 'main'))!, '']);
-  }
-
+  const repo = config.REPO_BACKEND === 'github' ? await openGitHub(config, log) : await openLocal(config, dataDir, log);
   const urls = siteUrls(config);
-  const localRepo = createContentRepo(git);
-  // Only the local backend is built so far; with REPO_BACKEND=github the site is served from the seed and
-  // the admin surface says plainly that no repository backend is usable.
-  const repo =
-    config.REPO_BACKEND === 'local'
-      ? localRepo
-      : createUnconfiguredRepo('The github repository backend is not available in this version; run with REPO_BACKEND=local.');
   const models = await createModels(config);
   const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   const live = new Map<Branch, Build>();
   const deployedFile = join(dataDir, 'deployed.json');
   const deployed = await readJson<Partial<Record<Branch, string>>>(deployedFile, {});
 
-  async function recentCommits(branch: Branch, count: number): Promise<string[]> {
-    return (await git.text(['rev-list', '--first-parent', `--max-count=${count}`, `refs/heads/${branch}`])).split('\n').filter(Boolean);
-  }
-
-  /**
-   * When a commit last changed each path under content/, as of `commit`: one walk of the branch's first-parent
-   * history (a merge counts as the change it brings, at the time it was made), newest first, so a path's first
-   * sighting is its last change. What sitemaps and feeds give as each page's modification time.
-   */
-  async function fileTimesAt(commit: string): Promise<Map<string, Date>> {
-    const log = await git.text([
-      'log',
-      '--first-parent',
-      '--diff-merges=first-parent',
-      '--no-renames',
-      '--name-only',
-      '-z',
-      '--format=%x1e%cI',
-      commit,
-      '--',
-      'content/',
-    ]);
-    const times = new Map<string, Date>();
-    for (const record of log.split('\x1e')) {
-      const [date, ...names] = record.split('\0');
-      if (!date) continue;
-      const time = new Date(date);
-      for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
-    }
-    return times;
-  }
-
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
-    const { tree, texts } = await localRepo.filesAt(commit);
+    const { tree, texts } = await repo.filesAt(commit);
     const { model, problems } = loadContent(texts);
     for (const entry of tree)
       if (entry.mode !== '100644' && entry.mode !== '100755')
@@ -137,8 +85,8 @@ export async function openServices(config: Config, log: (line: string) => void):
       );
     }
     const sibling = [...live.values()].find((build) => build.commit === commit);
-    const committedAt = new Date((await git.text(['show', '-s', '--format=%cI', commit])).trim());
-    const fileTimes = sibling ? new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])) : await fileTimesAt(commit);
+    const committedAt = await repo.committedAt(commit);
+    const fileTimes = sibling ? new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])) : await repo.fileTimes(commit);
     return createBuild(model, {
       commit,
       committedAt,
@@ -152,7 +100,7 @@ export async function openServices(config: Config, log: (line: string) => void):
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
   // nothing deployed yet, serve the newest valid commit of the branch (an outside push may be invalid).
   for (const branch of branches) {
-    const candidates = deployed[branch] ? [deployed[branch]] : await recentCommits(branch, 50);
+    const candidates = deployed[branch] ? [deployed[branch]] : await repo.recentCommits(branch, 50);
     let lastError: unknown;
     for (const commit of candidates) {
       try {
@@ -172,10 +120,13 @@ export async function openServices(config: Config, log: (line: string) => void):
   }
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
+  // The seam where a commit becomes a run. Both backends run translate → build → deploy here, in the service,
+  // for the commits it sees (its own, and pushes the watcher below notices); the github backend's runs move to
+  // GitHub Actions by replacing this pipeline with one that follows the workflow runs.
   const pipeline = await createPipeline(
     dataDir,
     {
-      translate: (branch, commit) => translateBranch(localRepo, models?.translate, branch, commit),
+      translate: (branch, commit) => translateBranch(repo, models?.translate, branch, commit),
       build: buildAt,
       async deploy(branch, build) {
         live.set(branch, build);
@@ -190,7 +141,7 @@ export async function openServices(config: Config, log: (line: string) => void):
   const seen = new Map<Branch, string>();
   async function watch() {
     for (const branch of branches) {
-      const head = await resolveBranch(git, branch).catch(() => null);
+      const head = await repo.head(branch).catch(() => null);
       if (!head || seen.get(branch) === head) continue;
       seen.set(branch, head);
       if (head !== live.get(branch)!.commit) await pipeline.ensure(branch, head);
@@ -213,7 +164,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     rateLimits,
     urls,
     secrets: { adminToken: adminToken.value, adminTokenGenerated: adminToken.generated, sessionSecret: sessionSecret.value },
-    repoBackend: { name: config.REPO_BACKEND, configured: config.REPO_BACKEND === 'local' },
+    repoBackend: { name: config.REPO_BACKEND, configured: true },
     dataDir,
     startedAt: Date.now(),
     async close() {
@@ -223,4 +174,50 @@ export async function openServices(config: Config, log: (line: string) => void):
       await rateLimits.close();
     },
   };
+}
+
+/** The local backend: a bare git repository under DATA_DIR, seeded from CONTENT_DIR on first start. */
+async function openLocal(config: Config, dataDir: string, log: (line: string) => void): Promise<ContentRepo> {
+  const git = await openLocalRepo(join(dataDir, 'content.git'), log);
+  if (!(await resolveBranch(git, 'main'))) {
+    const files = await readContentDir(resolve(config.CONTENT_DIR));
+    const { problems } = loadContent(files);
+    if (problems.length) {
+      throw new StartupError(`The content in ${config.CONTENT_DIR}/ is invalid, so the repository was not created:\n${problems.map(formatProblem).join('\n')}`);
+    }
+    await seedRepo(git, files);
+  }
+  if (!(await resolveBranch(git, 'dev'))) {
+    await git.run(['update-ref', 'refs/heads/dev', (await resolveBranch(git, 'main'))!, '']);
+  }
+  return createContentRepo(git);
+}
+
+/**
+ * The github backend: GITHUB_REPOSITORY through GITHUB_API_URL with GITHUB_TOKEN. The start stops with one line
+ * when the API is unreachable, the token is refused or cannot read the repository, or a branch is missing; a
+ * token that may read but not write is a warning (the site serves, writes answer 502 naming the permission).
+ */
+async function openGitHub(config: Config, log: (line: string) => void): Promise<ContentRepo> {
+  const opened = await openGitHubRepo({
+    token: config.GITHUB_TOKEN!,
+    repository: config.GITHUB_REPOSITORY!,
+    apiUrl: config.GITHUB_API_URL,
+    writeIntervalMs: config.GITHUB_WRITE_INTERVAL_MS,
+    log,
+  }).catch((error: unknown) => {
+    throw new StartupError((error as Error).message);
+  });
+  if (!opened.canWrite)
+    log(`GITHUB_TOKEN may read ${config.GITHUB_REPOSITORY} but not write to it (it needs "Contents: Read and write"); admin writes will answer 502`);
+  for (const branch of branches) {
+    await opened.repo.head(branch).catch((error: unknown) => {
+      throw new StartupError(
+        error instanceof AppError && error.code === 'repo_not_configured'
+          ? `GITHUB_REPOSITORY ${config.GITHUB_REPOSITORY} has no branch "${branch}"; create it (from main) and start again.`
+          : `GITHUB_REPOSITORY ${config.GITHUB_REPOSITORY}: ${(error as Error).message}`,
+      );
+    });
+  }
+  return opened.repo;
 }

@@ -1,0 +1,108 @@
+// What every repository backend checks before it writes, whatever stores the content: writable paths, the
+// per-file base sha (409 on a stale one), and the whole tree as it would be after the change. Lifted out of
+// the local backend so the github backend answers exactly the same way.
+import { createHash } from 'node:crypto';
+import { AppError, type Problem } from '../contract/errors.ts';
+import { loadContent } from '../content/tree.ts';
+import { assertWritablePath } from '../content/paths.ts';
+import type { TreeFile } from './local-repo.server.ts';
+
+export const REGULAR = new Set(['100644', '100755']);
+
+export interface FileChange {
+  path: string;
+  content?: string;
+  delete?: true;
+  /** Blob sha the change was based on (null: the file must not exist yet). */
+  sha?: string | null;
+}
+
+export interface RepoFiles {
+  tree: TreeFile[];
+  texts: Map<string, string>;
+}
+
+/** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
+export function irregularProblems(tree: TreeFile[]): Problem[] {
+  return tree
+    .filter((e) => !REGULAR.has(e.mode))
+    .map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
+}
+
+export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
+  const byPath = new Map(tree.map((e) => [e.path, e]));
+  const seen = new Set<string>();
+  for (const change of changes) {
+    assertWritablePath(change.path);
+    if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
+    seen.add(change.path);
+    const existing = byPath.get(change.path);
+    // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
+    // outside push put one into); writing to it is refused.
+    if (existing && !REGULAR.has(existing.mode) && !change.delete)
+      throw new AppError('forbidden_path', `"${change.path}" is a symlink or submodule in the repository and cannot be written through.`);
+    const segments = change.path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = byPath.get(segments.slice(0, i).join('/'));
+      if (prefix) throw new AppError('forbidden_path', `"${prefix.path}" is a file or symlink, so "${change.path}" cannot be written under it.`);
+    }
+  }
+}
+
+export function checkBase(changes: FileChange[], tree: TreeFile[]): void {
+  const byPath = new Map(tree.map((e) => [e.path, e]));
+  for (const change of changes) {
+    const current = byPath.get(change.path)?.sha ?? null;
+    if (change.sha !== undefined && change.sha !== current) {
+      throw new AppError(
+        'repo_error',
+        `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`,
+        { status: 409, details: { path: change.path, currentSha: current } },
+      );
+    }
+    if (change.delete && !current) throw new AppError('not_found', `"${change.path}" does not exist on this branch, so it cannot be deleted.`);
+  }
+}
+
+/** Problems of the whole tree of `files` with `changes` applied (irregular files included). */
+export function problemsWith({ tree, texts }: RepoFiles, changes: FileChange[]): Problem[] {
+  const files = new Map(texts);
+  for (const change of changes) {
+    if (change.delete) files.delete(change.path);
+    else files.set(change.path, change.content!);
+  }
+  const { problems } = loadContent(files);
+  problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
+  return problems;
+}
+
+/** The 422 a change with problems answers. */
+export function invalidChange(problems: Problem[]): AppError {
+  return new AppError(
+    'invalid',
+    `The change would leave the content invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written.`,
+    { errors: problems },
+  );
+}
+
+/** The files of a commit made from `parent` with `changes` applied (`blobs`: each written file's sha). */
+export function filesAfter(parent: RepoFiles, changes: FileChange[], blobs: Map<string, string>): RepoFiles {
+  const byPath = new Map(parent.tree.map((e) => [e.path, e]));
+  const texts = new Map(parent.texts);
+  for (const change of changes) {
+    if (change.delete) {
+      byPath.delete(change.path);
+      texts.delete(change.path);
+    } else {
+      byPath.set(change.path, { path: change.path, mode: '100644', sha: blobs.get(change.path)!, size: Buffer.byteLength(change.content!, 'utf8') });
+      texts.set(change.path, change.content!);
+    }
+  }
+  return { tree: [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), texts };
+}
+
+/** The sha git gives a blob with this text (so a backend knows a file's sha without asking for it). */
+export function blobSha(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
