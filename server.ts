@@ -18,6 +18,8 @@ import { ConfigError, loadConfig, type Config } from './operations/server/config
 import { openServices, StartupError, type Corpus, type Services } from './operations/server/services.server.ts';
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
+import { connectSharedState } from './operations/server/shared-state.server.ts';
+import { createLoginThrottle } from './operations/server/login-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
 import { chatEndpoints } from './operations/adapters/chat.server.ts';
 import { clientIp } from './operations/adapters/client-ip.server.ts';
@@ -69,8 +71,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
-  const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken);
-  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger });
+  // Console sessions and the login throttle: in this process, or in Redis shared with the other instances.
+  const shared = connectSharedState(config.RATE_LIMIT_STORE);
+  const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken, shared.redis);
+  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle: createLoginThrottle(shared.redis) });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
@@ -153,6 +157,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     streamsEnd.abort();
     for (const server of servers) server.closeAllConnections();
     const pipelineDone = await within(services.close(), left());
+    await shared.close();
     if (!answered) logger.warn({ event: 'shutdown', open: inFlight.size }, 'the grace ran out: requests still open were cut');
     if (!pipelineDone) logger.warn({ event: 'shutdown' }, 'the grace ran out before the pipeline was idle: its run is marked interrupted at the next start');
     return { clean: answered && pipelineDone };
@@ -181,6 +186,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
                 ),
               );
               await services.close();
+              await shared.close();
               return { clean: true };
             })()
           : drain(options.graceMs);

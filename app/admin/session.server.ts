@@ -19,9 +19,9 @@ export function safeNext(next: string | null | undefined): string {
 }
 
 /** Redirects to sign-in (coming back here afterwards) unless the request carries a console session. */
-export function requireEditor(request: Request, context: AppLoadContext): void {
+export async function requireEditor(request: Request, context: AppLoadContext): Promise<void> {
   const { vitae, branch, ip } = vitaeContext(context);
-  const principal = vitae.principal({ branch, ip, request });
+  const principal = await vitae.principal({ branch, ip, request });
   if (principal.kind === 'admin') return;
   const url = new URL(request.url);
   throw redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`);

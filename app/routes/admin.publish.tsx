@@ -11,7 +11,7 @@ import type { DeployRunOut } from '../admin/types.ts';
 import { Shortcut, timeAgo, TroubleNotice } from '../admin/ui.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireEditor(request, context);
+  await requireEditor(request, context);
   const [dev, main, comparison] = await Promise.all([
     asEditor(request, context, 'admin_deploy_status', { branch: 'dev', limit: 5 }),
     asEditor(request, context, 'admin_deploy_status', { branch: 'main', limit: 5 }),

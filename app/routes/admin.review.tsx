@@ -20,7 +20,7 @@ import { ConsoleLink, consoleHref, formErrors, Shortcut, timeAgo, TroubleNotice,
 const CommitForm = z.object({ message: adminCommitChanges.input.shape.message, changes: z.string().min(2) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireEditor(request, context);
+  await requireEditor(request, context);
   return { branch: branchOf(request) };
 }
 

@@ -17,7 +17,7 @@ export const handle = { console: true };
 export const meta: MetaFunction = () => [{ title: 'Console · Vitae' }, { name: 'robots', content: 'noindex, nofollow' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireEditor(request, context);
+  await requireEditor(request, context);
   return { branch: branchOf(request) };
 }
 

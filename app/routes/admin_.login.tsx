@@ -24,7 +24,7 @@ const SignIn = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { vitae, branch, ip } = vitaeContext(context);
   // Already signed in: straight on.
-  if (vitae.principal({ branch, ip, request }).kind === 'admin') throw redirect(safeNext(new URL(request.url).searchParams.get('next')));
+  if ((await vitae.principal({ branch, ip, request })).kind === 'admin') throw redirect(safeNext(new URL(request.url).searchParams.get('next')));
   return null;
 }
 

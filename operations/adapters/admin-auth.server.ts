@@ -6,6 +6,7 @@ import type { Branch } from '../contract/shared.ts';
 import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../server/auth.server.ts';
 import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
+import { createLoginThrottle, type LoginThrottle } from '../server/login-throttle.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import type { Logger } from '../server/log.server.ts';
 import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
@@ -13,12 +14,11 @@ import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type End
 /** Reads one request header (node or Fetch). */
 export type Headers = (name: string) => string | undefined;
 
-const LOGIN_LIMIT = 5; // failed logins per IP…
-const LOGIN_WINDOW_MS = 15 * 60 * 1000; // …per quarter of an hour
-
 export interface AdminAuthDeps {
   adminToken: string;
   sessions: SessionStore;
+  /** Failed sign-ins per address (default: kept in this process). */
+  throttle?: LoginThrottle;
   urls: SiteUrls;
   /** Where sign-in events go (never the token or the cookie). */
   logger?: Pick<Logger, 'info' | 'warn'>;
@@ -26,11 +26,10 @@ export interface AdminAuthDeps {
 
 export type AdminAuth = ReturnType<typeof createAdminAuth>;
 
-export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAuthDeps) {
+export function createAdminAuth({ adminToken, sessions, urls, logger, throttle = createLoginThrottle() }: AdminAuthDeps) {
   // One budget per IP for the whole service: the main and preview listeners share it, so a second
-  // listener does not double the guesses an address gets.
+  // listener does not double the guesses an address gets (nor does a second instance, with Redis).
   // Attempts are counted when they start and kept when they fail.
-  const attempts = new Map<string, { count: number; resetAt: number }>();
 
   const siteOrigin = (branch: Branch) => new URL(urls.of(branch)).origin;
   const secure = (branch: Branch) => siteOrigin(branch).startsWith('https:');
@@ -57,7 +56,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
   }
 
   /** Who is calling: bearer first, then the session cookie; a cookie write from another site is refused. */
-  function principal(headers: Headers, method: string, branch: Branch): Principal {
+  async function principal(headers: Headers, method: string, branch: Branch): Promise<Principal> {
     if (bearerToken(headers('authorization')) !== undefined) {
       try {
         requireBearer(headers('authorization'), adminToken);
@@ -66,7 +65,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
         return { kind: 'refused', error: error as AppError };
       }
     }
-    const session = sessions.verify(readCookie(headers, branch));
+    const session = await sessions.verify(readCookie(headers, branch));
     if (!session) return anonymous;
     const write = method !== 'GET' && method !== 'HEAD';
     if (write && !sameOrigin(headers, branch)) {
@@ -83,26 +82,16 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
    * requests whose bodies arrive later were all counted when their headers came, so sending many at once buys
    * no extra guesses. Returns the refund, for an attempt that turns out not to be a guess.
    */
-  function countAttempt(ip: string): () => void {
-    const now = Date.now();
-    let entry = attempts.get(ip);
-    if (!entry || entry.resetAt <= now) {
-      entry = { count: 0, resetAt: now + LOGIN_WINDOW_MS };
-      attempts.set(ip, entry);
-      if (attempts.size > 10_000) for (const [key, value] of attempts) if (value.resetAt <= now) attempts.delete(key);
-    }
-    if (entry.count >= LOGIN_LIMIT) {
-      const retry = Math.ceil((entry.resetAt - now) / 1000);
+  async function countAttempt(ip: string): Promise<() => Promise<void>> {
+    const attempt = await throttle.attempt(ip);
+    if (!attempt.allowed) {
+      const retry = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
       logger?.warn({ event: 'auth', action: 'login', outcome: 'throttled', ip, retryAfter: retry }, 'login throttled');
       throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {
         headers: { 'Retry-After': String(retry) },
       });
     }
-    entry.count++;
-    const counted = entry;
-    return () => {
-      counted.count = Math.max(0, counted.count - 1);
-    };
+    return attempt.refund;
   }
 
   /**
@@ -110,24 +99,24 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
    * reads it (the request body): the attempt is counted before it runs. Returns the Set-Cookie value.
    */
   async function login({ token: tokenOrReader, ip, headers, branch }: { token: unknown; ip: string; headers: Headers; branch: Branch }): Promise<string> {
-    const refund = countAttempt(ip);
+    const refund = await countAttempt(ip);
     let token: unknown;
     try {
       token = typeof tokenOrReader === 'function' ? await (tokenOrReader as () => Promise<unknown>)() : tokenOrReader;
     } catch (error) {
-      refund(); // an unreadable body is not a guess
+      await refund(); // an unreadable body is not a guess
       throw error;
     }
     if (typeof token !== 'string' || !token) {
-      refund();
+      await refund();
       throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
     }
     if (!tokenMatches(token, adminToken)) {
       logger?.warn({ event: 'auth', action: 'login', outcome: 'failed', ip, branch }, 'login failed');
       throw unauthorized('The admin token is not valid.');
     }
-    attempts.delete(ip); // the right token: every attempt of this address is refunded
-    const previous = sessions.verify(readCookie(headers, branch));
+    await throttle.clear(ip); // the right token: every attempt of this address is refunded
+    const previous = await sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
     const { cookieValue, maxAgeSeconds } = await sessions.create();
     logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch }, 'login ok');
@@ -136,7 +125,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
 
   /** Ends the session of the request's cookie (if any) and returns the Set-Cookie value that clears it. */
   async function logout({ headers, branch }: { headers: Headers; branch: Branch }): Promise<string> {
-    const session = sessions.verify(readCookie(headers, branch));
+    const session = await sessions.verify(readCookie(headers, branch));
     if (session) {
       if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
       await sessions.destroy(session);
@@ -149,8 +138,8 @@ export function createAdminAuth({ adminToken, sessions, urls, logger }: AdminAut
     {
       methods: ['GET'],
       path: '/api/admin/whoami',
-      handle({ req, res, method, branch }) {
-        const who = principal(headerOf(req), method, branch);
+      async handle({ req, res, method, branch }) {
+        const who = await principal(headerOf(req), method, branch);
         if (who.kind === 'refused') throw who.error;
         if (who.kind !== 'admin') throw unauthorized();
         sendJson(req, res, 200, { authenticated: true, via: who.via }, { 'Cache-Control': 'no-store' });

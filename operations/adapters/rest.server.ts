@@ -25,7 +25,7 @@ export interface RestDeps {
   layer: Implementation;
   corpus: Corpus;
   /** Who is calling (bearer token or console session), for admin operations. */
-  authenticate(request: EdgeRequest): Principal;
+  authenticate(request: EdgeRequest): Principal | Promise<Principal>;
 }
 
 export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
@@ -33,7 +33,7 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
 
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method } = request;
-    const principal = op.auth === 'admin' ? authenticate(request) : anonymous;
+    const principal = op.auth === 'admin' ? await authenticate(request) : anonymous;
     // Checked before the body is read: nobody without credentials gets a request body parsed.
     if (op.auth === 'admin') authorize(principal);
     const cors = op.auth === 'public' && (method === 'GET' || method === 'HEAD') ? PUBLIC_CORS : {};

@@ -26,7 +26,7 @@ export interface SiteFeatures {
 
 /** `corpus` is accepted and unused: what the site reads about itself now comes through the get_site operation. */
 export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; corpus?: Corpus; features: SiteFeatures }) {
-  const principalOf = (caller: CallerOfPage): Principal =>
+  const principalOf = async (caller: CallerOfPage): Promise<Principal> =>
     caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous;
   return {
     async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
@@ -34,7 +34,7 @@ export function createSiteGateway({ layer, auth, features }: { layer: Implementa
       const { output } = await layer.invoke(op, input, {
         branch: caller.branch,
         ip: caller.ip,
-        principal: principalOf(caller),
+        principal: await principalOf(caller),
         signal: caller.request?.signal,
       });
       return output;

@@ -1,7 +1,12 @@
 // Console sessions: a signed, HttpOnly cookie naming a server-side session record. Logout deletes the
 // record; changing ADMIN_TOKEN revokes every session made with the old one; login always makes a new id.
+// The records live in a JSON file under DATA_DIR (one instance), or in Redis when RATE_LIMIT_STORE points
+// at one, so that a session opened on one instance works on every other and a logout anywhere ends it
+// everywhere: every check reads the record, nothing is cached per instance.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { AppError } from '../contract/errors.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 
 interface SessionRecord {
@@ -13,38 +18,90 @@ interface SessionRecord {
 
 const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
-export async function createSessionStore(dataDir: string, secret: string, adminToken: string) {
-  const file = join(dataDir, 'sessions.json');
+export interface SessionStore {
+  create(): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
+  /** The session id of a valid cookie value, else undefined. */
+  verify(cookieValue: string | undefined): Promise<string | undefined>;
+  destroy(id: string): Promise<void>;
+}
+
+/** Where session records are kept: a map persisted to a file, or Redis keys that expire with the session. */
+interface RecordStore {
+  get(id: string): Promise<SessionRecord | undefined>;
+  set(id: string, record: SessionRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+export async function createSessionStore(dataDir: string, secret: string, adminToken: string, redis?: Redis): Promise<SessionStore> {
   const tokenDigest = createHash('sha256').update(adminToken).digest('hex');
-  const records = new Map(Object.entries(await readJson<Record<string, SessionRecord>>(file, {})));
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
-  const persist = () => writeFileAtomic(file, JSON.stringify(Object.fromEntries(records)), 0o600);
+  const records = redis ? redisRecords(redis) : await fileRecords(join(dataDir, 'sessions.json'));
 
   return {
-    async create(): Promise<{ cookieValue: string; maxAgeSeconds: number }> {
+    async create() {
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
-      for (const [key, r] of records) if (r.expiresAt < now) records.delete(key);
-      records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: tokenDigest });
-      await persist();
+      await records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: tokenDigest });
       return { cookieValue: `${id}.${sign(id)}`, maxAgeSeconds: LIFETIME_MS / 1000 };
     },
-    /** The session id of a valid cookie value, else undefined. */
-    verify(cookieValue: string | undefined): string | undefined {
+    async verify(cookieValue) {
       if (!cookieValue) return undefined;
       const [id, mac] = cookieValue.split('.');
       if (!id || !mac) return undefined;
       const expected = Buffer.from(sign(id));
       const given = Buffer.from(mac);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-      const record = records.get(id);
+      const record = await records.get(id);
       if (!record || record.expiresAt < Date.now() || record.token !== tokenDigest) return undefined;
       return id;
     },
-    async destroy(id: string): Promise<void> {
+    destroy: (id) => records.delete(id),
+  };
+}
+
+async function fileRecords(file: string): Promise<RecordStore> {
+  const records = new Map(Object.entries(await readJson<Record<string, SessionRecord>>(file, {})));
+  const persist = () => writeFileAtomic(file, JSON.stringify(Object.fromEntries(records)), 0o600);
+  return {
+    get: async (id) => records.get(id),
+    async set(id, record) {
+      const now = Date.now();
+      for (const [key, r] of records) if (r.expiresAt < now) records.delete(key);
+      records.set(id, record);
+      await persist();
+    },
+    async delete(id) {
       if (records.delete(id)) await persist();
     },
   };
 }
 
-export type SessionStore = Awaited<ReturnType<typeof createSessionStore>>;
+/**
+ * One key per session, named by a digest of its id (a copy of Redis holds no cookie), expiring with it.
+ * A Redis that cannot be reached refuses: a session is not honoured unchecked, and a sign-in or sign-out
+ * that could not be recorded says so (503) instead of pretending.
+ */
+function redisRecords(redis: Redis): RecordStore {
+  const key = (id: string) => `vitae:session:${createHash('sha256').update(id).digest('hex')}`;
+  const unavailable = (error: unknown) => new AppError('unavailable', `The session store (Redis) cannot be reached: ${(error as Error).message}`);
+  return {
+    async get(id) {
+      try {
+        const text = await redis.get(key(id));
+        return text ? (JSON.parse(text) as SessionRecord) : undefined;
+      } catch {
+        return undefined; // not verifiable now: treated as signed out
+      }
+    },
+    async set(id, record) {
+      await redis.set(key(id), JSON.stringify(record), 'PX', Math.max(1, record.expiresAt - Date.now())).catch((error: unknown) => {
+        throw unavailable(error);
+      });
+    },
+    async delete(id) {
+      await redis.del(key(id)).catch((error: unknown) => {
+        throw unavailable(error);
+      });
+    },
+  };
+}
