@@ -3,21 +3,14 @@
 // process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory after
 // start, one commit → live, the longest a reader waited meanwhile (GET /api/health every 10 ms), and the
 // latency of the entry list and of search. The 1× row is the baseline of the same run.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
-import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { editUntilLive, load, percentile, printTable, probeHealth } from './lib.ts';
+import { startServerProcess } from '../testing/server-process.ts';
+import { buildProduction, editUntilLive, load, percentile, printTable, probeHealth, residentMb } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
-
-/** Resident memory of the server process, MB (Linux). */
-function residentMb(server: ServerProcess): number {
-  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -45,6 +38,7 @@ async function searchLatency(url: string, runs = 100): Promise<number> {
 
 export async function benchGrowth(options: { sizes?: number[] } = {}) {
   const sizes = options.sizes ?? [1, 10];
+  buildProduction(); // measured as production runs it: build/server.mjs
   const rows: Array<Record<string, string>> = [];
   for (const times of sizes) {
     const content = grownContent(times);
@@ -52,9 +46,9 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
     const env = { ADMIN_TOKEN: TOKEN, CONTENT_DIR: content, PREVIEW_PORT: '0', LOG_LEVEL: 'error' };
     const timeout = 30 * 60_000;
     try {
-      const [first, fresh] = await timed(() => startServerProcess(dataDir, env, timeout));
+      const [first, fresh] = await timed(() => startServerProcess(dataDir, env, timeout, { bundle: true }));
       await first.stop();
-      const [server, restart] = await timed(() => startServerProcess(dataDir, env, timeout));
+      const [server, restart] = await timed(() => startServerProcess(dataDir, env, timeout, { bundle: true }));
       const rss = residentMb(server);
       const entries = await (await fetch(`${server.url}/api/v1/entries`)).arrayBuffer();
       const { live, stall } = await commitToLive(server.url);

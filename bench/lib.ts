@@ -1,11 +1,12 @@
 // Benchmark helpers: child-process servers on loopback, autocannon runs and a table printer.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess } from '../testing/server-process.ts';
+import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
 
 export { freePort } from '../testing/server-process.ts';
 
@@ -21,6 +22,17 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+}
+
+/** A server process's resident memory (VmRSS) in MB. */
+export function residentMb(server: ServerProcess): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
+/** Builds what production runs (`npm run build`: the web app and build/server.mjs) so a bench measures this tree. */
+export function buildProduction(): void {
+  const result = spawnSync(process.execPath, ['scripts/start.mjs', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error('npm run build failed');
 }
 
 export function startProcess(args: string[], env: Record<string, string>): ChildProcess {
@@ -71,12 +83,12 @@ export async function load(
 
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
   console.log(`\n## ${title}`);
-  const columns = Object.keys(rows[0] ?? {});
-  const width = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const width = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(width[i]!)).join(' | ') + ' |';
   console.log(line(columns));
   console.log(line(width.map((w) => '-'.repeat(w))));
-  for (const row of rows) console.log(line(columns.map((c) => String(row[c]))));
+  for (const row of rows) console.log(line(columns.map((c) => String(row[c] ?? ''))));
 }
 
 export const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) + '×' : 'n/a');

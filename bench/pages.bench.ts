@@ -3,14 +3,13 @@
 // same run, 64 connections); the first render of a page after a deploy against a cached answer; what
 // rendering every sitemap page at deploy would cost (the alternative to rendering lazily); and the cache's
 // memory once every sitemap page was asked for, at 1× and 10× the demo content.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
 import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { besideBaseline, editUntilLive, freePort, printTable, startProcess, waitFor } from './lib.ts';
+import { besideBaseline, editUntilLive, freePort, printTable, residentMb, startProcess, waitFor } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const GZIP = { 'Accept-Encoding': 'gzip' };
@@ -35,8 +34,6 @@ async function timedGet(url: string): Promise<number> {
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
   return performance.now() - started;
 }
-
-const residentMb = (server: ServerProcess) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 interface CacheFigures {
   pages: number;

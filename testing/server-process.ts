@@ -1,6 +1,7 @@
-// Test and bench support: the real server (`node --import tsx server.ts`) as a child process in its own
-// process group over a given DATA_DIR, so it can be killed the hard way (SIGKILL to the whole group, git
-// children included) and restarted over the same data.
+// Test and bench support: the real server (`node --import tsx server.ts`, or with `bundle` the production
+// bundle `build/server.mjs` that `npm run build` makes) as a child process in its own process group over a
+// given DATA_DIR, so it can be killed the hard way (SIGKILL to the whole group, git children included) and
+// restarted over the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -30,10 +31,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+  { bundle = false }: { bundle?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const previewPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, bundle ? ['build/server.mjs'] : ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
     env: {

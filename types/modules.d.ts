@@ -21,7 +21,7 @@ declare module 'wink-nlp-utils' {
 }
 declare module 'autocannon' {
   interface Result {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
@@ -33,6 +33,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     method?: string;
     body?: string;
+    /** Cycled through in order by every connection. */
+    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string>; body?: string }>;
   }): Promise<Result>;
   export default autocannon;
 }
