@@ -14,8 +14,14 @@ export interface Bm25Options<F extends string> {
 }
 
 export interface Bm25Index {
+  /** How many documents it holds. */
+  readonly size: number;
   /** Document indices and scores, best first; ties keep the documents' order. */
   search(tokens: readonly string[], limit: number): Array<[number, number]>;
+  /** The postings of a token: the documents that hold it (ascending) and its score in each; undefined when no document does. */
+  postings(token: string): { docs: Int32Array; scores: Float64Array; idf: number } | undefined;
+  /** The idf a token held by no document would have: the most a token can weigh. */
+  readonly maxIdf: number;
 }
 
 type Tokens = (text: string) => readonly string[];
@@ -65,8 +71,10 @@ export async function createBm25<F extends string>(
   const count = documents.length;
   const average = totalLength / count;
   const scores: Float64Array[] = [];
-  for (const { docs, tf } of postings) {
+  const idfs = new Float64Array(postings.length);
+  for (const [term, { docs, tf }] of postings.entries()) {
     const idf = Math.log((count - docs.length + 0.5) / (docs.length + 0.5) + k);
+    idfs[term] = idf;
     const out = new Float64Array(docs.length);
     for (let i = 0; i < docs.length; i++) {
       const f = tf[i]!;
@@ -78,19 +86,81 @@ export async function createBm25<F extends string>(
   }
   const docsOf = postings.map((p) => Int32Array.from(p.docs));
 
+  // One score per document, reused by every search (searches are synchronous), and the documents touched.
+  const totals = new Float64Array(count);
+  const touched = new Int32Array(count);
+  const marked = new Uint8Array(count);
+
   return {
+    size: count,
+    maxIdf: Math.log((count + 0.5) / 0.5 + k),
+    postings(token) {
+      const term = termIds.get(token);
+      return term === undefined ? undefined : { docs: docsOf[term]!, scores: scores[term]!, idf: idfs[term]! };
+    },
     search(query, limit) {
-      const totals = new Map<number, number>();
+      let n = 0;
       for (const token of query) {
         const term = termIds.get(token);
         if (term === undefined) continue;
         const docs = docsOf[term]!;
         const values = scores[term]!;
-        for (let i = 0; i < docs.length; i++) totals.set(docs[i]!, (totals.get(docs[i]!) ?? 0) + values[i]!);
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i]!;
+          if (!marked[doc]) {
+            marked[doc] = 1;
+            touched[n++] = doc;
+          }
+          totals[doc]! += values[i]!;
+        }
       }
-      return [...totals].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, Math.max(limit, 1));
+      const best = topK(touched, n, totals, Math.max(limit, 1));
+      const out = best.map((doc): [number, number] => [doc, totals[doc]!]);
+      for (let i = 0; i < n; i++) {
+        totals[touched[i]!] = 0;
+        marked[touched[i]!] = 0;
+      }
+      return out;
     },
   };
+}
+
+/**
+ * The `k` best of `ids[0..n)` by `score`, best first, ties in ascending id: a bounded heap whose root is the
+ * weakest kept, so the cost is n·log k instead of sorting every match.
+ */
+export function topK(ids: Int32Array, n: number, score: ArrayLike<number>, k: number): number[] {
+  const heap: number[] = [];
+  // a is weaker than b: a lower score, or the same score and a later id.
+  const weaker = (a: number, b: number) => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && weaker(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && weaker(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (let j = 0; j < n; j++) {
+    const id = ids[j]!;
+    if (heap.length < k) {
+      heap.push(id);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!weaker(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (weaker(heap[0]!, id)) {
+      heap[0] = id;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => score[b]! - score[a]! || a - b);
 }
 
 const round4 = (x: number) => Number(x.toFixed(4));

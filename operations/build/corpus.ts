@@ -81,7 +81,7 @@ export async function createBuild(
     await pause();
   }
   // main and dev at one commit differ only in their site's address: one index serves both.
-  const search = sibling ? rebased(sibling.search, sibling.siteUrl, siteUrl) : await createSearchIndex(passages, pause);
+  const search = sibling ? rebased(sibling.search, sibling.siteUrl, siteUrl) : await createSearchIndex(passages, { pause, related: model.relatedTerms });
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
@@ -100,7 +100,7 @@ function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
   if (from === to) return index;
   return {
     size: index.size,
-    search: (query, limit) => index.search(query, limit).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
+    search: (query, limit, options) => index.search(query, limit, options).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
   };
 }
 
@@ -123,8 +123,6 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
   entries.sort(
     (a, b) => b.period.start.localeCompare(a.period.start) || Number(b.period.end === null) - Number(a.period.end === null) || a.slug.localeCompare(b.slug),
   );
-  if (passages) for (const entry of entries) if (entry.translated) passages.push(...entryPassages(entry));
-
   const lenses: LensRecord[] = [];
   for (const id of lensIds) {
     const file = model.lenses.get(id);
@@ -146,8 +144,14 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
     const url = pageUrl(siteUrl, locale, `/documents/${name}`);
     const record: DocumentRecord = { name, title: fields.title, summary: fields.summary, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
     documents.set(name, record);
-    if (translated) {
-      if (passages) for (const text of splitPassages(body)) passages.push({ locale, slug: name, kind: 'document', title: record.title, text, url });
+    if (translated && passages) {
+      // A section's heading describes it: it counts with the record's fields, above the body text.
+      let heading = '';
+      for (const text of splitPassages(body)) {
+        const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
+        if (first) heading = first;
+        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: [fields.summary, heading].join(' '), text, url });
+      }
     }
   }
 
@@ -155,6 +159,13 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
   for (const [slug, file] of model.skills) {
     const { fields, body, translated } = resolve(model, file, locale);
     skills.set(slug, { name: fields.name, description: body, translated });
+  }
+
+  if (passages) {
+    // An entry is also found by its lenses' and skills' names, in the locale's words where translated.
+    const lensTitle = (id: LensId) => lenses.find((l) => l.id === id)?.title ?? id;
+    const skillName = (slug: string) => skills.get(slug)?.name ?? slug;
+    for (const entry of entries) if (entry.translated) passages.push(...entryPassages(entry, lensTitle, skillName));
   }
 
   const brief = resolve(model, model.brief, locale);
@@ -196,8 +207,9 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
   };
 }
 
-function entryPassages(e: EntryRecord): Passage[] {
-  const base = { locale: e.locale, slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, url: e.url };
+function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string): Passage[] {
+  const meta = [e.organisation, e.tags.join(' '), e.skills.map(skillName).join(' '), e.lenses.map(lensTitle).join(' '), e.keyResult].join(' \n');
+  const base = { locale: e.locale, slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, meta, url: e.url };
   const texts = [
     `${e.summary} ${e.keyResult}`,
     ...splitPassages(e.overview),

@@ -7,6 +7,7 @@ import { loadContent } from '../content/tree.ts';
 import { createBuild } from './corpus.ts';
 import { createSearchIndex, splitPassages } from './search.ts';
 import { tokenize } from './tokenize.ts';
+import { foldHan } from './analyse.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
 const build = await createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
@@ -58,6 +59,33 @@ describe('search quality', () => {
     assert.deepEqual(build.search.search('zzzxxqq', 10), []);
   });
 
+  it('returns nothing as a match when the record holds only the common part of a question', () => {
+    // "worked" and "industry" are everywhere in a career; "shipbuilding" is nowhere in this profile
+    assert.deepEqual(build.search.search('Has she worked in the shipbuilding industry?', 10), []);
+    assert.ok(build.search.search('Has she worked in the shipbuilding industry?', 10, { unsure: true }).length > 0, 'it matched, without confidence');
+    for (const hit of build.search.search('hotel guest assistant', 10)) assert.ok(hit.confidence > 0.5 && hit.confidence <= 1, `${hit.slug} ${hit.confidence}`);
+  });
+
+  it('finds entries through the names of their lenses and skills', () => {
+    // "Smart contracts" is a skill of the wallet kit, not a word of its text
+    const skill = build.model.skills.get('smart-contracts')!.fields.name;
+    assert.ok(build.search.search(skill, 5).some((h) => h.slug === 'wallet-onboarding-kit'));
+  });
+
+  it('returns the section that matched best, not the first lines', () => {
+    const hit = build.search.search('Esperanto language level', 5).find((h) => h.slug === 'credentials');
+    assert.ok(hit, 'credentials found');
+    assert.match(hit.passage, /Esperanto/);
+  });
+
+  it('analyses a query in the locale it is said to be in, and matches the English text too', () => {
+    const fr = build.search.search('traductions bénévoles', 5, { locale: 'fr' });
+    assert.equal(fr[0]?.slug, 'libera-tradukado-volunteer');
+    assert.equal(localeOf(fr[0].url), 'fr');
+    // an English query with a French locale still finds English text
+    assert.ok(build.search.search('overbookings channel manager', 5, { locale: 'fr' }).some((h) => h.slug === 'pms-channel-bridge'));
+  });
+
   it('only indexes text that is really in a language (no English fallbacks under another locale)', () => {
     const stale = build.search.search('Más de la mitad de las preguntas habituales', 10).find((r) => r.slug === 'concierge-copilot');
     assert.equal(stale, undefined, 'the stale Spanish translation is served in English and not indexed as Spanish');
@@ -65,15 +93,17 @@ describe('search quality', () => {
 });
 
 describe('tokenize', () => {
-  it('folds case and accents and stems Latin words', () => {
+  // Each language's analysis is tested in analyse.test.ts; here, that tokenize is it.
+  it('folds case and accents and stems Latin words (English by default)', () => {
     assert.deepEqual(tokenize('Évaluations'), tokenize('evaluation'));
     assert.deepEqual(tokenize('Hotels'), tokenize('hotel'));
+    assert.deepEqual(tokenize('évaluations', 'fr'), tokenize('evaluation', 'fr'));
   });
-  it('segments Japanese and Chinese into words and bigrams', () => {
-    const ja = tokenize('機械学習の評価');
-    assert.ok(ja.includes('評価'));
-    assert.ok(ja.some((t) => t.includes('学習')));
-    assert.ok(tokenize('临床笔记摘要').length >= 2);
+  it('segments Japanese and Chinese into words and bigrams, traditional characters folded to simplified', () => {
+    const ja = tokenize('機械学習の評価', 'ja');
+    assert.ok(ja.includes(foldHan('評価')), ja.join(' '));
+    assert.ok(ja.includes('学习'), ja.join(' '));
+    assert.ok(tokenize('临床笔记摘要', 'zh').length >= 2);
   });
   it('drops stop words', () => {
     assert.deepEqual(tokenize('the and of'), []);
@@ -81,6 +111,21 @@ describe('tokenize', () => {
 });
 
 describe('createSearchIndex', () => {
+  it('adds related words at query time, and counts them for the word they stand for', async () => {
+    const passages = [
+      { locale: 'en' as const, slug: 'a', kind: 'entry' as const, title: 'Front office', text: 'Ran the reception desk of a harbour hotel', url: 'u' },
+      { locale: 'en' as const, slug: 'b', kind: 'entry' as const, title: 'Photo zine', text: 'Night photographs of a city', url: 'v' },
+    ];
+    const plain = await createSearchIndex(passages);
+    const related = await createSearchIndex(passages, { related: { en: [['recruiter', 'reception'], ['receptionist', 'reception']] } });
+    assert.deepEqual(plain.search('receptionist', 5), []);
+    assert.deepEqual(
+      related.search('receptionist', 5).map((h) => h.slug),
+      ['a'],
+    );
+    assert.equal(related.search('receptionist', 5)[0]!.confidence, 1);
+  });
+
   it('works on tiny corpora too', async () => {
     const index = await createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
     assert.equal(index.search('hotel', 5)[0]?.slug, 'a');

@@ -1,87 +1,284 @@
-// Full-text search over passages of every entry and document in every locale (BM25F, bm25.ts).
-// Built once per build and never changed afterwards.
+// Full-text search over passages of every entry and document in every locale (BM25F, bm25.ts), one index
+// per locale so that each language's text is analysed in that language (analyse.ts). A query is analysed
+// in its own language (its script, the `locale` it comes with, or the language whose words and stop words it
+// uses) and matched against that locale's text and the English text; related words (content/search/) are
+// added at query time. Every hit carries a `confidence`: how much of the question (its words weighted by how
+// rare they are) the record contains. At CONFIDENT or below nothing is a match, so a question the profile cannot
+// answer gets no results rather than the least bad ones. Built once per build and never changed afterwards.
 import type { RootContent } from 'mdast';
+import type { Locale } from '../contract/shared.ts';
 import { parseMarkdown } from '../content/markdown.ts';
-import { createBm25 } from './bm25.ts';
+import { analyse, isTraditional, scriptOf, stopWords } from './analyse.ts';
+import { createBm25, topK, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from './pause.ts';
-import { tokenize, tokenizeCached } from './tokenize.ts';
+import { tokenizeCached } from './tokenize.ts';
 
 export interface Passage {
-  /** Language of the passage's text; used to prefer passages in the language of the query. */
-  locale: string;
+  /** Language of the passage's text: it is analysed in that language and found by queries in it. */
+  locale: Locale;
   slug: string;
   kind: 'entry' | 'document';
   title: string;
+  /** What describes the record, weighted above body text: organisation, tags, skills, lenses, key result, a section's heading. */
+  meta?: string;
   text: string;
   url: string;
 }
 
-export interface SearchHit extends Omit<Passage, 'text' | 'locale'> {
+export interface SearchHit extends Omit<Passage, 'text' | 'locale' | 'meta'> {
   passage: string;
   score: number;
+  /** How much of the query the record holds, 0–1: the query's words weighted by their idf, a related word counting for its word. */
+  confidence: number;
+}
+
+export interface SearchOptions {
+  /** The language the query is written in, when known; otherwise told by its script and words. */
+  locale?: Locale;
+  /** Also return records that are not confident matches (for diagnosis; the service never does). */
+  unsure?: boolean;
 }
 
 export interface SearchIndex {
   readonly size: number;
-  search(query: string, limit: number): SearchHit[];
+  search(query: string, limit: number, options?: SearchOptions): SearchHit[];
+}
+
+/** Per locale, groups of related words or phrases (a recruiter's words beside a profile's). */
+export type RelatedTerms = Partial<Record<Locale, ReadonlyArray<readonly string[]>>>;
+
+/** Field weights: what describes a record counts above its body text. */
+export const FIELD_WEIGHTS = { title: 3, meta: 2, text: 1 };
+/** A record is a match when it holds more than this share of the query (half: a question of two ideas needs both). */
+export const CONFIDENT = 0.5;
+/** A related word weighs this much of the word it stands for in the ranking. */
+const RELATED_WEIGHT = 0.5;
+/** Passages in English, when the query is in another language, weigh this much: they match, but the query's own language comes first. */
+const ENGLISH_WEIGHT = 0.7;
+/** Passages in another Chinese or Japanese locale than the query's (the same characters, once folded). */
+const HAN_WEIGHT = 0.85;
+
+interface LocaleIndex {
+  engine: Bm25Index;
+  /** local document → passage */
+  passages: Int32Array;
+}
+
+interface Concept {
+  /** The query's token and the related tokens that stand for it. */
+  tokens: string[];
+}
+
+interface Part {
+  locale: Locale;
+  weight: number;
+  /** Tokens and their weights in the ranking. */
+  terms: Array<[string, number]>;
+  concepts: Concept[];
 }
 
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
-export async function createSearchIndex(passages: readonly Passage[], pause: Pause = noPause): Promise<SearchIndex> {
-  // Passages are tokenised through the cache, so a rebuild after a small change tokenises only the text
-  // that changed; queries are tokenised afresh.
-  const engine = await createBm25<'title' | 'text'>(passages, tokenizeCached, { fieldWeights: { title: 2, text: 1 }, k1: 1.2, b: 0.75, k: 1 }, pause);
-  // Which words each language uses, to tell which languages a query is written in.
-  const vocabulary = new Map<string, Set<string>>();
-  for (const p of passages) {
-    const words = vocabulary.get(p.locale) ?? new Set<string>();
-    for (const token of tokenizeCached(p.title)) words.add(token);
-    for (const token of tokenizeCached(p.text)) words.add(token);
-    vocabulary.set(p.locale, words);
-    await pause();
+export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause; related?: RelatedTerms } = {}): Promise<SearchIndex> {
+  const pause = options.pause ?? noPause;
+  const byLocale = new Map<Locale, number[]>();
+  passages.forEach((p, i) => {
+    const list = byLocale.get(p.locale) ?? [];
+    list.push(i);
+    byLocale.set(p.locale, list);
+  });
+  const indexes = new Map<Locale, LocaleIndex>();
+  for (const [locale, ids] of byLocale) {
+    // Passages are tokenised through the cache, so a rebuild after a small change tokenises only the text that changed.
+    const docs = ids.map((i) => ({ title: passages[i]!.title, meta: passages[i]!.meta ?? '', text: passages[i]!.text }));
+    const engine = await createBm25(docs, tokenizeCached(locale), { fieldWeights: FIELD_WEIGHTS, k1: 1.2, b: 0.75, k: 1 }, pause);
+    indexes.set(locale, { engine, passages: Int32Array.from(ids) });
   }
+
+  // Records (an entry or a document, in every locale), and each one's documents per locale index.
+  const recordIds = new Map<string, number>();
+  const recordOf = new Int32Array(passages.length);
+  const recordDocs: Array<Map<Locale, number[]>> = [];
+  for (const [locale, { passages: ids }] of indexes) {
+    ids.forEach((passage, doc) => {
+      const p = passages[passage]!;
+      const key = `${p.kind}:${p.slug}`;
+      let record = recordIds.get(key);
+      if (record === undefined) recordIds.set(key, (record = recordDocs.push(new Map()) - 1));
+      recordOf[passage] = record;
+      const docs = recordDocs[record]!.get(locale) ?? [];
+      docs.push(doc);
+      recordDocs[record]!.set(locale, docs);
+    });
+  }
+  await pause();
+  const related = relatedGroups(options.related ?? {});
+
+  const totals = new Float64Array(passages.length);
+  const touched = new Int32Array(passages.length);
+  const marked = new Uint8Array(passages.length);
+  const recordBest = new Float64Array(recordDocs.length);
+  const recordPassage = new Int32Array(recordDocs.length);
+  const recordsTouched = new Int32Array(recordDocs.length);
+
+  /** Which locales' text to match, with what weight, and the query's tokens in each. */
+  function plan(query: string, locale: Locale | undefined): Part[] {
+    const script = scriptOf(query);
+    const candidates: Locale[] =
+      script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
+    let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
+    if (!locale || !candidates.includes(locale)) {
+      let best = -1;
+      for (const candidate of candidates) {
+        const fit = languageFit(query, candidate, indexes.get(candidate)?.engine);
+        if (fit > best) [best, primary] = [fit, candidate];
+      }
+    }
+    const parts: Part[] = [part(query, primary, 1, primary)];
+    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(query, other, HAN_WEIGHT, other));
+    if (primary !== 'en') parts.push(part(query, 'en', ENGLISH_WEIGHT, primary));
+    return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
+  }
+
+  /** The query's tokens for one locale's text; words that are stop words in the query's own language are left out. */
+  function part(query: string, locale: Locale, weight: number, language: Locale): Part {
+    const own = language in stopWords && language !== locale ? stopWords[language as keyof typeof stopWords] : undefined;
+    const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '')) ? ' ' : w)) : query;
+    const tokens = [...new Set(analyse(text, locale, true))];
+    const concepts: Concept[] = tokens.map((t) => ({ tokens: [t] }));
+    const terms = new Map<string, number>(tokens.map((t) => [t, 1]));
+    for (const group of related.get(locale) ?? []) {
+      const present = group.filter((member) => member.every((t) => terms.get(t) === 1));
+      if (!present.length) continue;
+      const others = group.filter((member) => !present.includes(member)).flat();
+      for (const member of present) {
+        for (const concept of concepts) if (member.includes(concept.tokens[0]!)) concept.tokens.push(...others.filter((t) => !concept.tokens.includes(t)));
+      }
+      for (const t of others) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
+    }
+    return { locale, weight, terms: [...terms], concepts };
+  }
+
+  /** Confidence of a record: the idf-weighted share of the query's concepts some passage of it holds, in the best-fitting locale. */
+  function confidence(record: number, parts: readonly Part[]): number {
+    let best = 0;
+    for (const { locale, concepts } of parts) {
+      const docs = recordDocs[record]!.get(locale);
+      if (!docs) continue;
+      const { engine } = indexes.get(locale)!;
+      let held = 0;
+      let total = 0;
+      for (const concept of concepts) {
+        const own = engine.postings(concept.tokens[0]!);
+        const weight = own ? own.idf : engine.maxIdf;
+        total += weight;
+        if (concept.tokens.some((t) => holds(engine.postings(t)?.docs, docs))) held += weight;
+      }
+      if (total > 0) best = Math.max(best, held / total);
+    }
+    return best;
+  }
+
   return {
     size: passages.length,
-    search(query, limit) {
-      const tokens = tokenize(query);
-      const preferred = queryLocales(tokens, vocabulary);
-      // Ask for more than `limit`: several passages of one record collapse into its best one.
-      const raw = engine.search(tokens, Math.min(passages.length, limit * 8 + 20));
-      const ranked = raw
-        .map(([id, score]) => {
-          const p = passages[Number(id)]!;
-          return { p, score: preferred.has(p.locale) ? score : score * OTHER_LANGUAGE_WEIGHT };
-        })
-        .sort((a, b) => b.score - a.score);
-      const seen = new Set<string>();
-      const hits: SearchHit[] = [];
-      for (const { p, score } of ranked) {
-        const key = `${p.kind}:${p.slug}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        hits.push({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: Math.round(score * 1000) / 1000, url: p.url });
-        if (hits.length >= limit) break;
+    search(query, limit, options = {}) {
+      const parts = plan(query, options.locale);
+      let n = 0;
+      for (const { locale, weight, terms } of parts) {
+        const { engine, passages: ids } = indexes.get(locale)!;
+        for (const [token, termWeight] of terms) {
+          const postings = engine.postings(token);
+          if (!postings) continue;
+          const w = weight * termWeight;
+          const { docs, scores } = postings;
+          for (let i = 0; i < docs.length; i++) {
+            const passage = ids[docs[i]!]!;
+            if (!marked[passage]) {
+              marked[passage] = 1;
+              touched[n++] = passage;
+            }
+            totals[passage]! += w * scores[i]!;
+          }
+        }
       }
+      // Each record's best passage: the section that matched best is the one shown.
+      let records = 0;
+      for (let i = 0; i < n; i++) {
+        const passage = touched[i]!;
+        const record = recordOf[passage]!;
+        if (recordBest[record] === 0) recordsTouched[records++] = record;
+        if (totals[passage]! > recordBest[record]! || (totals[passage] === recordBest[record] && passage < recordPassage[record]!)) {
+          recordBest[record] = totals[passage]!;
+          recordPassage[record] = passage;
+        }
+      }
+      const ranked = topK(recordsTouched, records, recordBest, Math.max(limit, 1) + 10);
+      const hits: SearchHit[] = [];
+      for (const record of ranked) {
+        if (hits.length >= limit) break;
+        const sure = confidence(record, parts);
+        if (sure <= CONFIDENT && !options.unsure) continue;
+        const p = passages[recordPassage[record]!]!;
+        hits.push({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: round3(recordBest[record]!), confidence: round3(sure), url: p.url });
+      }
+      for (let i = 0; i < n; i++) {
+        totals[touched[i]!] = 0;
+        marked[touched[i]!] = 0;
+      }
+      for (let i = 0; i < records; i++) recordBest[recordsTouched[i]!] = 0;
       return hits;
     },
   };
 }
 
-/** Passages in a language the query is not written in still match, but rank below those that are. */
-const OTHER_LANGUAGE_WEIGHT = 0.6;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** The languages whose vocabulary covers most of the query's words; English wins ties (it is the source text). */
-function queryLocales(tokens: string[], vocabulary: Map<string, Set<string>>): Set<string> {
-  let best = 0;
-  let winners: string[] = [];
-  for (const [locale, words] of vocabulary) {
-    const covered = tokens.filter((t) => words.has(t)).length;
-    if (covered > best) [best, winners] = [covered, [locale]];
-    else if (covered === best) winners.push(locale);
+/** Whether a posting list (ascending) holds any of `docs`. */
+function holds(postings: Int32Array | undefined, docs: readonly number[]): boolean {
+  if (!postings) return false;
+  for (const doc of docs) {
+    let lo: number = 0;
+    let hi: number = postings.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (postings[mid] === doc) return true;
+      if (postings[mid]! < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
   }
-  if (winners.includes('en')) return new Set(['en']);
-  return new Set(winners);
+  return false;
+}
+
+const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
+  eo: /[ĉĝĥĵŝŭ]|\b[cghjsu]x|\b(?:cxu|ĉu)\b/i,
+  es: /[ñ¿¡]/,
+  fr: /[çœèêëîïû]|\b(?:qu|l|d|j|n|c)['’]\p{L}/iu,
+};
+
+/** How well a query fits a language: its tokens that the language's text holds, its stop words, its letters. */
+function languageFit(query: string, locale: Locale, engine: Bm25Index | undefined): number {
+  let fit = 0;
+  if (engine) for (const token of new Set(analyse(query, locale, true))) if (engine.postings(token)) fit++;
+  const stops = stopWords[locale as keyof typeof stopWords];
+  if (stops) {
+    const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
+    for (const { segment, isWordLike } of segmenter.segment(query)) {
+      if (isWordLike && stops.has(segment.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, ''))) fit++;
+    }
+  }
+  if (LATIN_HINTS[locale]?.test(query)) fit += 2;
+  return fit;
+}
+
+/** Related-word groups per locale, analysed: each member a list of tokens. Chinese groups serve both scripts. */
+function relatedGroups(related: RelatedTerms): Map<Locale, string[][][]> {
+  const out = new Map<Locale, string[][][]>();
+  for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
+    const analysed = groups.map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0)).filter((g) => g.length > 1);
+    const targets: Locale[] = locale === 'zh' || locale === 'zh-hant' ? ['zh', 'zh-hant'] : [locale];
+    for (const target of targets) out.set(target, [...(out.get(target) ?? []), ...analysed]);
+  }
+  return out;
 }
 
 /**

@@ -72,6 +72,19 @@ export const SiteFile = z.strictObject({
   links: z.array(ProofLink).default([]),
 });
 
+/**
+ * content/search/related-terms.json: per locale, groups of words or phrases that mean nearly the same to
+ * someone searching the profile (a recruiter's words beside the profile's own). A query holding one member
+ * of a group also looks for the others.
+ */
+export const RelatedTermsFile = z
+  .strictObject({
+    groups: z
+      .partialRecord(z.enum(locales), z.array(z.array(Text.max(60)).min(2, 'a group relates at least two words or phrases').max(20)).max(500))
+      .describe('Per locale (en, zh, zh-hant, ja, fr, es, eo), groups of related words or phrases; search adds the others of a group to a query holding one'),
+  })
+  .describe('Related words that search adds to a query');
+
 const Source = z.string().min(1).describe('Hash of the English fields this translation was made from');
 
 export const EntryTranslationFields = z.strictObject({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import { documentNames, lensIds, locales, type DocumentName, type Kind, type LensId, type Locale } from '../contract/shared.ts';
 import { parseJsonFile, parseMarkdownFile } from './front-matter.ts';
-import { corpusFolders, fileKinds, SiteFile, translatableFields, type FileKind } from './schema.ts';
+import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, translatableFields, type FileKind } from './schema.ts';
 import { sourceHash } from './source-hash.ts';
 
 /** path (relative to the repository root, e.g. `content/brief.md`) → file text */
@@ -16,6 +16,7 @@ export type SkillFields = z.output<typeof fileKinds.skill.fields>;
 export type DocumentFields = z.output<typeof fileKinds.document.fields>;
 export type BriefFields = z.output<typeof fileKinds.brief.fields>;
 export type Site = z.output<typeof SiteFile>;
+export type RelatedTerms = z.output<typeof RelatedTermsFile>['groups'];
 
 export interface SourceFile<F> {
   path: string;
@@ -46,19 +47,25 @@ export interface ContentModel {
   documents: Map<DocumentName, SourceFile<DocumentFields>>;
   /** sourcePath → locale → translation */
   translations: Map<string, Map<Locale, TranslationFile>>;
+  /** Related words search adds to a query (content/search/related-terms.json; none when the file is absent). */
+  relatedTerms: RelatedTerms;
 }
 
 export type Located =
   | { kind: 'site' }
+  | { kind: 'related-terms' }
   | { kind: FileKind; id: string; entryKind?: Kind }
   | { kind: 'translation'; locale: Exclude<Locale, 'en'>; sourcePath: string }
   | { kind: 'unknown'; reason: string };
+
+export const RELATED_TERMS_PATH = 'content/search/related-terms.json';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Where a path sits in the content tree, or why it has no place there. */
 export function locate(path: string): Located {
   if (path === 'content/site.json') return { kind: 'site' };
+  if (path === RELATED_TERMS_PATH) return { kind: 'related-terms' };
   if (path === 'content/brief.md') return { kind: 'brief', id: 'brief' };
   const i18n = /^content\/i18n\/([^/]+)\/(.+)$/.exec(path);
   if (i18n) {
@@ -68,7 +75,7 @@ export function locate(path: string): Located {
     }
     const sourcePath = `content/${i18n[2]}`;
     const target = locate(sourcePath);
-    if (target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'site') {
+    if (target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'site' || target.kind === 'related-terms') {
       return { kind: 'unknown', reason: `translations mirror a source path, and "${sourcePath}" is not a translatable source file` };
     }
     return { kind: 'translation', locale: locale, sourcePath };
@@ -102,6 +109,7 @@ export interface LoadResult {
 export function loadContent(files: ContentFiles): LoadResult {
   const problems: Problem[] = [];
   let site: Site | undefined;
+  let relatedTerms: RelatedTerms = {};
   let brief: SourceFile<BriefFields> | undefined;
   const entries = new Map<string, EntryFile>();
   const lenses = new Map<LensId, SourceFile<LensFields>>();
@@ -120,6 +128,12 @@ export function loadContent(files: ContentFiles): LoadResult {
       const parsed = parseJsonFile(path, text, SiteFile);
       problems.push(...parsed.problems);
       site = parsed.data;
+      continue;
+    }
+    if (where.kind === 'related-terms') {
+      const parsed = parseJsonFile(path, text, RelatedTermsFile);
+      problems.push(...parsed.problems);
+      if (parsed.data) relatedTerms = parsed.data.groups;
       continue;
     }
     if (where.kind === 'translation') {
@@ -207,7 +221,7 @@ export function loadContent(files: ContentFiles): LoadResult {
   }
 
   if (problems.length || !site || !brief) return { problems };
-  return { model: { site, brief, entries, lenses, skills, documents, translations }, problems };
+  return { model: { site, brief, entries, lenses, skills, documents, translations, relatedTerms }, problems };
 }
 
 function lineOfKey(text: string, key: string): number | undefined {

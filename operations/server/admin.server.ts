@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import type { adminOperations } from '../contract/admin.ts';
 import { documentNames, kinds, lensIds, locales, tags, type Branch, type DocumentName, type LensId } from '../contract/shared.ts';
-import { fileKinds, SiteFile, translatableFields } from '../content/schema.ts';
+import { fileKinds, RelatedTermsFile, SiteFile, translatableFields } from '../content/schema.ts';
 import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
 import { createTwoFilesPatch } from 'diff';
 import type { CommitOutcome, ContentRepo } from '../repo/content-repo.server.ts';
-import { loadContent, locate, type ContentModel } from '../content/tree.ts';
+import { loadContent, locate, RELATED_TERMS_PATH, type ContentModel } from '../content/tree.ts';
 import { localeRecords } from '../build/corpus.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
@@ -137,7 +137,7 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       const locale = where.kind === 'translation' ? where.locale : input.locale;
       const target = where.kind === 'translation' ? locate(where.sourcePath) : where;
       const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems };
-      if (!model || target.kind === 'unknown' || target.kind === 'translation') return { ...empty, kind: null };
+      if (!model || target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'related-terms') return { ...empty, kind: null };
       const view = localeRecords(model, locale, urls.of(input.branch));
       const labels = {
         skills: Object.fromEntries([...view.skills].map(([slug, skill]) => [slug, skill.name])),
@@ -232,6 +232,7 @@ function describeContentSchema(skills: string[]) {
         translationFields: ['source', ...translatableFields[kind as keyof typeof fileKinds]],
       })),
       { kind: 'site', pattern: 'content/site.json', body: 'none (JSON file)', fields: fields(SiteFile), translationFields: [] },
+      { kind: 'related-terms', pattern: RELATED_TERMS_PATH, body: 'none (JSON file)', fields: fields(RelatedTermsFile), translationFields: [] },
     ],
     kinds: [...kinds],
     tags: [...tags],

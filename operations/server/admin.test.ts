@@ -45,7 +45,8 @@ const q = (params: Record<string, string>) => new URLSearchParams(params).toStri
 describe('admin_schema GET /api/admin/schema', () => {
   it('describes every file kind with typed fields, vocabularies, writable paths and the editing conventions', async () => {
     const schema = adminSchema.output.parse(assertOk(await api.get('/api/admin/schema')));
-    assert.deepEqual(schema.fileKinds.map((k) => k.kind).sort(), ['brief', 'document', 'entry', 'lens', 'site', 'skill']);
+    assert.deepEqual(schema.fileKinds.map((k) => k.kind).sort(), ['brief', 'document', 'entry', 'lens', 'related-terms', 'site', 'skill']);
+    assert.equal(schema.fileKinds.find((k) => k.kind === 'related-terms')!.pattern, 'content/search/related-terms.json');
     const entry = schema.fileKinds.find((k) => k.kind === 'entry')!;
     const field = (name: string) => entry.fields.find((f) => f.name === name)!;
     assert.equal(field('title').required, true);

@@ -1,0 +1,177 @@
+// Text analysis per language, shared by indexing and querying. A text is split into words by
+// Intl.Segmenter (CJK included, with ICU's dictionaries) and each word becomes the tokens of its language:
+// - English: case and accents folded, stop words dropped, Porter-stemmed (wink-nlp-utils), as before.
+// - French and Spanish: elisions cut (l', qu'), stop words dropped, Snowball-stemmed (@orama/stemmers) on
+//   the accented word, then accents folded, so "evaluation" typed without accents meets "évaluation".
+// - Esperanto: the x-system folded (cx → c), accents folded (ĉ → c), and the regular endings cut: nouns,
+//   adjectives and adverbs (-o, -a, -e with plural -j and accusative -n) and verbs (-as, -is, -os, -us, -u, -i).
+// - Chinese and Japanese: traditional characters folded to simplified (opencc-js), so a question in one script
+//   finds text in the other; Han text gives character bigrams (a text's over every run of Han characters, a
+//   query's within its words and across runs of one-character words, so a query's bigrams are always among a
+//   text's that contain it); kana words are kept whole except hiragana-only ones (particles, endings).
+// Latin words inside CJK text (AI, Python) are treated as English.
+import { stemmer as frenchStem } from '@orama/stemmers/french';
+import { stemmer as spanishStem } from '@orama/stemmers/spanish';
+import * as OpenCC from 'opencc-js/t2cn';
+import nlp from 'wink-nlp-utils';
+import type { Locale } from '../contract/shared.ts';
+import { memoize } from './memo.ts';
+
+const HAN = /\p{Script=Han}/u;
+const HAN_ONLY = /^\p{Script=Han}+$/u;
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const MARKS = /\p{M}+/gu;
+
+/** Traditional Chinese characters to simplified ones (Taiwan and Hong Kong variants included). */
+const toSimplified = OpenCC.Converter({ from: 'tw', to: 'cn' });
+const toSimplifiedHk = OpenCC.Converter({ from: 'hk', to: 'cn' });
+/** Folds traditional Han characters to simplified ones; other text is unchanged. */
+export function foldHan(text: string): string {
+  return HAN.test(text) ? toSimplifiedHk(toSimplified(text)) : text;
+}
+/** Whether a text is written in traditional characters (folding changes it). */
+export function isTraditional(text: string): boolean {
+  return HAN.test(text) && foldHan(text) !== text;
+}
+
+const fold = (word: string) => word.normalize('NFKD').replace(MARKS, '');
+const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean).map(fold));
+
+/** Stop words per language, folded: words too common to tell passages apart (BM25's idf does the rest). */
+export const stopWords = {
+  en: words(
+    'a an and are as at be been but by for from has had have having he her hers him his i in into is it its of on or our she that the their them they this to was were ' +
+      'what when where which who whom why will with you your yours about did does do doing done how me my tell than then there these those also can could would should ' +
+      'any ever some much many more most very so if not no yes just any anything something such been being am noa',
+  ),
+  fr: words(
+    'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +
+      "s y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles " +
+      'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes',
+  ),
+  es: words(
+    'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
+      'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
+      'alguno algún algo tiene tienen tenido hay está están era desde hasta',
+  ),
+  eo: words(
+    'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
+      'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis',
+  ),
+} as const;
+/** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
+const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什']);
+const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
+
+type LatinLanguage = keyof typeof stopWords;
+const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
+
+/** Cuts a French or Esperanto elision (l', qu', d') or an English possessive ('s); keeps other words whole. */
+function elide(word: string, language: LatinLanguage): string {
+  const parts = word.split(/['’]/);
+  if (parts.length === 1) return word;
+  if (language === 'en') return parts[0]!;
+  return parts[parts.length - 1]!;
+}
+
+const esperantoX = (word: string) => word.replace(/([cghjsu])x/g, (_, c: string) => c);
+const ESPERANTO_ENDING = /(?:[oae]j?n?|as|is|os|us|u|i)$/;
+
+/** The token of one Latin-script word in a language, or '' when it is a stop word or too short to mean much. */
+function latinToken(segment: string, language: LatinLanguage): string {
+  const lower = elide(segment.toLowerCase(), language);
+  if (/\d/.test(lower)) return fold(lower);
+  switch (language) {
+    case 'en': {
+      const folded = fold(lower);
+      if (folded.length < 2 || stopWords.en.has(folded)) return '';
+      return /^[a-z]+$/.test(folded) ? nlp.string.stem(folded) : folded;
+    }
+    case 'fr':
+    case 'es': {
+      const folded = fold(lower);
+      if (folded.length < 2 || stopWords[language].has(folded)) return '';
+      return fold((language === 'fr' ? frenchStem : spanishStem)(lower));
+    }
+    case 'eo': {
+      const folded = fold(esperantoX(lower));
+      if (folded.length < 2 || stopWords.eo.has(folded)) return '';
+      const root = folded.replace(ESPERANTO_ENDING, '');
+      return root.length >= 2 ? root : folded;
+    }
+  }
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+function segmenter(locale: Locale): Intl.Segmenter {
+  const tag = locale === 'zh-hant' ? 'zh' : locale;
+  let s = segmenters.get(tag);
+  if (!s) segmenters.set(tag, (s = new Intl.Segmenter(tag, { granularity: 'word' })));
+  return s;
+}
+
+const latinTokens = Object.fromEntries(
+  (Object.keys(stopWords) as LatinLanguage[]).map((language) => [language, memoize((segment: string) => latinToken(segment, language), 100_000)]),
+) as Record<LatinLanguage, (segment: string) => string>;
+
+function hanBigrams(chars: readonly string[], out: string[]): void {
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const [a, b] = [chars[i]!, chars[i + 1]!];
+    if (ZH_STOP_CHARS.has(a) || ZH_STOP_CHARS.has(b)) continue;
+    const bigram = a + b;
+    if (!ZH_STOP_BIGRAMS.has(bigram)) out.push(bigram);
+  }
+}
+
+/**
+ * The tokens of a text in a locale. `query` analyses a question: Han bigrams are taken within words and
+ * across runs of one-character words only, so that a question's bigrams are ones a text containing its
+ * words would also have, and not noise that would count as unmatched words.
+ */
+export function analyse(text: string, locale: Locale, query = false): string[] {
+  const language = latinOf[locale];
+  const tokens: string[] = [];
+  const normalised = foldHan(text.normalize('NFKC'));
+  let run: string[] = []; // the current run of Han characters
+  let singles = true; // whether the run is made only of one-character words (for a query)
+  const flush = () => {
+    if (run.length >= 2 && (!query || singles)) hanBigrams(run, tokens);
+    run = [];
+    singles = true;
+  };
+  for (const { segment, isWordLike } of segmenter(locale).segment(normalised)) {
+    if (!isWordLike) {
+      flush();
+      continue;
+    }
+    if (HAN_ONLY.test(segment)) {
+      const chars = [...segment];
+      if (query && chars.length > 1) {
+        flush();
+        hanBigrams(chars, tokens);
+        continue;
+      }
+      if (chars.length > 1) singles = false;
+      run.push(...chars);
+      continue;
+    }
+    flush();
+    if (CJK.test(segment)) {
+      if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) tokens.push(segment);
+      continue;
+    }
+    const token = latinTokens[language](segment);
+    if (token) tokens.push(token);
+  }
+  flush();
+  return tokens;
+}
+
+/** Whether a text has kana (so it is Japanese) or Han characters (Chinese or Japanese). */
+export function scriptOf(text: string): 'kana' | 'han' | 'latin' {
+  if (KANA.test(text)) return 'kana';
+  if (HAN.test(text)) return 'han';
+  return 'latin';
+}

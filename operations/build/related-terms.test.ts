@@ -1,0 +1,39 @@
+// content/search/related-terms.json: validated with the rest of the tree, optional, and applied by the build's search.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { readContentDir } from '../repo/local-repo.server.ts';
+import { loadContent, RELATED_TERMS_PATH } from '../content/tree.ts';
+import { locales } from '../contract/shared.ts';
+import { createBuild } from './corpus.ts';
+
+const files = await readContentDir(resolve('content'));
+
+describe('related terms', () => {
+  it('ship for every locale', () => {
+    const { model, problems } = loadContent(files);
+    assert.deepEqual(problems, []);
+    for (const locale of locales) assert.ok((model!.relatedTerms[locale]?.length ?? 0) > 0, locale);
+  });
+
+  it('are checked like any content file', () => {
+    const broken = new Map(files).set(RELATED_TERMS_PATH, JSON.stringify({ groups: { en: [['lonely']], xx: [] } }));
+    const { model, problems } = loadContent(broken);
+    assert.equal(model, undefined);
+    assert.ok(problems.some((p) => p.path === RELATED_TERMS_PATH && /at least 2/.test(p.message)), JSON.stringify(problems));
+    assert.ok(problems.some((p) => p.path === RELATED_TERMS_PATH && /xx/.test(`${p.pointer} ${p.message}`)), JSON.stringify(problems));
+  });
+
+  it('are optional, and what the subject adds is applied at query time', async () => {
+    const without = new Map(files);
+    without.delete(RELATED_TERMS_PATH);
+    const bare = loadContent(without).model!;
+    assert.deepEqual(bare.relatedTerms, {});
+    const query = 'zymurgy hotel guests';
+    const plain = await createBuild(bare, { commit: 'a', siteUrl: 'http://site' });
+    assert.deepEqual(plain.search.search(query, 5), [], 'an unknown word leaves half the question unanswered');
+    const extended = loadContent(new Map(without).set(RELATED_TERMS_PATH, JSON.stringify({ groups: { en: [['zymurgy', 'copilot']] } }))).model!;
+    const build = await createBuild(extended, { commit: 'b', siteUrl: 'http://site' });
+    assert.equal(build.search.search(query, 5)[0]?.slug, 'concierge-copilot');
+  });
+});
