@@ -80,8 +80,15 @@ export const SearchResult = z
     slug: z.string().describe('Entry slug, or document name'),
     kind: z.enum(['entry', 'document']),
     title: z.string(),
-    passage: z.string(),
-    score: z.number(),
+    passage: z.string().describe('The section of the record that matched best'),
+    score: z.number().describe('BM25F score: orders the results of one query'),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        'Share of the query the record holds (its words weighted by rarity; related words count): comparable across queries. Only results above 0.5 are returned',
+      ),
     url: z.string(),
   })
   .meta({ id: 'SearchResult' });
@@ -192,12 +199,15 @@ export const listLenses = defineOperation({
 export const searchSubject = defineOperation({
   name: 'search_subject',
   summary: 'Search every entry and document, in every language',
-  description: 'The best-matching passages, best first, each with its slug. A question in Japanese finds Japanese passages.',
+  description:
+    'The best-matching passages, best first, each with its slug and a confidence. A question in Japanese finds Japanese passages; ' +
+    'a query is matched against the text of its language and the English. No results means the profile does not cover the question.',
   rest: { method: 'GET', path: '/api/v1/search', rename: { query: 'q' } },
   cli: 'search <query>',
   input: z.object({
     query: z.string().trim().min(1, 'give a search query').max(500).describe('Words or a question, in any supported language'),
     limit: wholeNumber(z.number().int().min(1).max(50)).default(10).describe('How many passages, 1–50 (default 10)'),
+    locale: Locale.optional().describe('Language the query is written in, when known; otherwise it is told from its script and words'),
   }),
   output: z.object({ query: z.string(), results: z.array(SearchResult) }).meta({ id: 'SearchResults' }),
   auth: 'public',
@@ -208,6 +218,7 @@ export const searchSubject = defineOperation({
     valid: [
       { summary: 'A question in Japanese', input: { query: 'ホテル', limit: 5 } },
       { summary: 'Words in English', input: { query: 'hotel guests' } },
+      { summary: 'A question in French, said to be French', input: { query: 'A-t-elle dirigé une équipe ?', locale: 'fr' } },
     ],
     invalid: [
       { summary: 'An empty query', input: { query: '   ' } },

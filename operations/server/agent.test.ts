@@ -118,6 +118,24 @@ describe('POST /api/chat', () => {
     assert.match(model.requests[before]!.body.messages[0].content, /Answer in Japanese/);
   });
 
+  it('is told when search finds nothing confident, and cannot cite a slug no tool returned', async () => {
+    model.script(
+      { toolCalls: [{ name: 'search_subject', arguments: { query: 'salaire attendu', locale: 'fr' } }] },
+      { text: 'Le profil ne le dit pas (salary-expectations-noa). Voir (concierge-copilot).', chunks: 9 },
+    );
+    const before = model.requests.length;
+    const res = await chat({ messages: [{ role: 'user', content: 'Quel salaire attend-elle ?' }], locale: 'fr', events: true });
+    const { events, answer } = parseEvents(await res.text());
+    const sent = model.requests.slice(before);
+    assert.match(sent[0]!.body.messages[0].content, /profile does not say/);
+    assert.match(sent[0]!.body.messages[0].content, /Cite only slugs a tool returned/);
+    const toolMessage = JSON.parse(sent[1]!.body.messages.find((m: any) => m.role === 'tool').content);
+    assert.deepEqual(toolMessage.results, [], 'nothing is a confident match');
+    assert.match(toolMessage.note, /profile does not say/);
+    assert.equal(answer, 'Le profil ne le dit pas. Voir.');
+    assert.deepEqual(events.at(-1).sources, []);
+  });
+
   it('rejects invalid bodies with 400 and one problem per field, before any model call', async () => {
     const before = model.requests.length;
     const cases: Array<[unknown, string]> = [

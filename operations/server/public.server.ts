@@ -100,7 +100,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
     },
 
     search_subject(input, { branch }) {
-      return { query: input.query, results: corpus.build(branch).search.search(input.query, input.limit) };
+      return { query: input.query, results: corpus.build(branch).search.search(input.query, input.limit, { locale: input.locale }) };
     },
 
     get_site(input, { branch }) {
