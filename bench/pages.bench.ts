@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
 import { startServerProcess, type ServerProcess } from '../testing/server-process.ts';
-import { besideBaseline, editUntilLive, freePort, printTable, residentMb, startProcess, waitFor } from './lib.ts';
+import { besideBaseline, buildProduction, editUntilLive, freePort, printTable, residentMb, startProcess, waitFor } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const GZIP = { 'Accept-Encoding': 'gzip' };
@@ -90,6 +90,7 @@ async function afterDeploy(server: ServerProcess) {
 }
 
 export async function benchPages(options: { duration: number; sizes: number[] }) {
+  buildProduction();
   const memory: Array<Record<string, string>> = [];
   const deploys: Array<Record<string, string>> = [];
   for (const times of options.sizes) {
@@ -99,6 +100,7 @@ export async function benchPages(options: { duration: number; sizes: number[] })
       dataDir,
       { ADMIN_TOKEN: TOKEN, PREVIEW_PORT: '0', LOG_LEVEL: 'error', ...(content ? { CONTENT_DIR: content } : {}) },
       30 * 60_000,
+      { bundle: true },
     );
     try {
       if (times === 1) await throughput(server, options.duration);

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../testing/server-process.ts';
-import { percentile, printTable, probeHealth } from './lib.ts';
+import { percentile, printTable, probeHealth, buildProduction } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
@@ -16,9 +16,10 @@ export async function benchWriters(options: { writers?: number } = {}) {
   const writers = options.writers ?? 50;
   const dataDir = await mkdtemp(join(tmpdir(), 'vitae-bench-writers-'));
   const env = { ADMIN_TOKEN: TOKEN, PREVIEW_PORT: '0', LOG_LEVEL: 'error' };
+  buildProduction();
   try {
     let started = performance.now();
-    let server = await startServerProcess(dataDir, env);
+    let server = await startServerProcess(dataDir, env, 60_000, { bundle: true });
     const freshStart = performance.now() - started;
     const idle = probeHealth(server.url);
     await new Promise((r) => setTimeout(r, 2_000));
@@ -54,7 +55,7 @@ export async function benchWriters(options: { writers?: number } = {}) {
     await server.stop();
 
     started = performance.now();
-    server = await startServerProcess(dataDir, env);
+    server = await startServerProcess(dataDir, env, 60_000, { bundle: true });
     const restart = performance.now() - started;
     await server.stop();
 
