@@ -7,7 +7,7 @@ import bm25 from 'wink-bm25-text-search';
 import { readContentDir } from '../repo/local-repo.server.ts';
 import { loadContent } from '../content/tree.ts';
 import { localeRecords } from './corpus.ts';
-import { createBm25 } from './bm25.ts';
+import { createBm25, topK } from './bm25.ts';
 import { splitPassages } from './search.ts';
 import { tokenize } from './tokenize.ts';
 import { locales } from '../contract/shared.ts';
@@ -48,5 +48,17 @@ describe('BM25F', () => {
     let pauses = 0;
     await createBm25(documents.slice(0, 50), tokenize, { fieldWeights: { title: 2, text: 1 } }, () => void pauses++);
     assert.ok(pauses >= 50);
+  });
+
+  it('selects the top k as a full sort would, ties in ascending id', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    for (const [n, k] of [[0, 5], [1, 5], [50, 10], [1000, 10], [1000, 1000], [300, 1]] as const) {
+      // few distinct scores, so that ties are many
+      const score = Float64Array.from({ length: n }, () => Math.floor(random() * 20) / 4);
+      const ids = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
+      const sorted = [...ids].sort((a, b) => score[b]! - score[a]! || a - b).slice(0, k);
+      assert.deepEqual(topK(ids, n, score, k), sorted, `n=${n} k=${k}`);
+    }
   });
 });

@@ -112,6 +112,13 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
   return { fields: { ...file.fields, ...translated }, body: translation.body || file.body, translated: true };
 }
 
+/** The passages a build's search index holds, in every locale (for measuring search on its own). */
+export function searchPassages(model: ContentModel, siteUrl: string): Passage[] {
+  const passages: Passage[] = [];
+  for (const locale of locales) localeView(model, locale, siteUrl.replace(/\/+$/, ''), passages);
+  return passages;
+}
+
 /** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */
 export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string): LocaleView {
   return localeView(model, locale, siteUrl.replace(/\/+$/, ''), null);

@@ -126,28 +126,39 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
     const script = scriptOf(query);
     const candidates: Locale[] =
       script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
+    const analysed = new Map<Locale, string[]>();
+    const tokensIn = (l: Locale) => {
+      let tokens = analysed.get(l);
+      if (!tokens) analysed.set(l, (tokens = [...new Set(analyse(query, l, true))]));
+      return tokens;
+    };
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
-    if (!locale || !candidates.includes(locale)) {
+    if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
+      const words = script === 'latin' ? latinWords(query) : [];
       let best = -1;
       for (const candidate of candidates) {
-        const fit = languageFit(query, candidate, indexes.get(candidate)?.engine);
+        const fit = languageFit(tokensIn(candidate), words, query, candidate, indexes.get(candidate)?.engine);
         if (fit > best) [best, primary] = [fit, candidate];
       }
     }
-    const parts: Part[] = [part(query, primary, 1, primary)];
-    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(query, other, HAN_WEIGHT, other));
-    if (primary !== 'en') parts.push(part(query, 'en', ENGLISH_WEIGHT, primary));
+    const parts: Part[] = [part(tokensIn(primary), primary, 1)];
+    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(tokensIn(other), other, HAN_WEIGHT));
+    if (primary !== 'en') {
+      // The English text is matched by the query's words that are not stop words of its own language.
+      const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
+      const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
+      parts.push(part([...new Set(analyse(text, 'en', true))], 'en', ENGLISH_WEIGHT));
+    }
     return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
   }
 
-  /** The query's tokens for one locale's text; words that are stop words in the query's own language are left out. */
-  function part(query: string, locale: Locale, weight: number, language: Locale): Part {
-    const own = language in stopWords && language !== locale ? stopWords[language as keyof typeof stopWords] : undefined;
-    const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '')) ? ' ' : w)) : query;
-    const tokens = [...new Set(analyse(text, locale, true))];
+  /** A part of the plan: the query's tokens in one locale's text, with the related words they bring. */
+  function part(tokens: readonly string[], locale: Locale, weight: number): Part {
     const concepts: Concept[] = tokens.map((t) => ({ tokens: [t] }));
     const terms = new Map<string, number>(tokens.map((t) => [t, 1]));
-    for (const group of related.get(locale) ?? []) {
+    const groups = new Set<string[][]>();
+    for (const t of tokens) for (const group of related.get(locale)?.get(t) ?? []) groups.add(group);
+    for (const group of groups) {
       const present = group.filter((member) => member.every((t) => terms.get(t) === 1));
       if (!present.length) continue;
       const others = group.filter((member) => !present.includes(member)).flat();
@@ -255,28 +266,43 @@ const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
   fr: /[çœèêëîïû]|\b(?:qu|l|d|j|n|c)['’]\p{L}/iu,
 };
 
+const foldWord = (word: string) => word.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
+/** The words of a Latin-script query, lowercased and without accents. */
+function latinWords(query: string): string[] {
+  const out: string[] = [];
+  for (const { segment, isWordLike } of wordSegmenter.segment(query)) if (isWordLike) out.push(foldWord(segment));
+  return out;
+}
+
 /** How well a query fits a language: its tokens that the language's text holds, its stop words, its letters. */
-function languageFit(query: string, locale: Locale, engine: Bm25Index | undefined): number {
+function languageFit(tokens: readonly string[], words: readonly string[], query: string, locale: Locale, engine: Bm25Index | undefined): number {
   let fit = 0;
-  if (engine) for (const token of new Set(analyse(query, locale, true))) if (engine.postings(token)) fit++;
-  const stops = stopWords[locale as keyof typeof stopWords];
-  if (stops) {
-    const segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
-    for (const { segment, isWordLike } of segmenter.segment(query)) {
-      if (isWordLike && stops.has(segment.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, ''))) fit++;
-    }
-  }
+  if (engine) for (const token of tokens) if (engine.postings(token)) fit++;
+  const stops = stopWords[locale as keyof typeof stopWords] as ReadonlySet<string> | undefined;
+  if (stops) for (const word of words) if (stops.has(word)) fit++;
   if (LATIN_HINTS[locale]?.test(query)) fit += 2;
   return fit;
 }
 
-/** Related-word groups per locale, analysed: each member a list of tokens. Chinese groups serve both scripts. */
-function relatedGroups(related: RelatedTerms): Map<Locale, string[][][]> {
-  const out = new Map<Locale, string[][][]>();
+/**
+ * Related-word groups per locale, analysed (each member a list of tokens), by the tokens their members hold.
+ * Chinese groups serve both scripts.
+ */
+function relatedGroups(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
+  const lists = new Map<Locale, string[][][]>();
   for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
     const analysed = groups.map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0)).filter((g) => g.length > 1);
     const targets: Locale[] = locale === 'zh' || locale === 'zh-hant' ? ['zh', 'zh-hant'] : [locale];
-    for (const target of targets) out.set(target, [...(out.get(target) ?? []), ...analysed]);
+    for (const target of targets) lists.set(target, [...(lists.get(target) ?? []), ...analysed]);
+  }
+  const out = new Map<Locale, Map<string, string[][][]>>();
+  for (const [locale, groups] of lists) {
+    const byToken = new Map<string, string[][][]>();
+    for (const group of groups) {
+      for (const token of new Set(group.flat())) byToken.set(token, [...(byToken.get(token) ?? []), group]);
+    }
+    out.set(locale, byToken);
   }
   return out;
 }
