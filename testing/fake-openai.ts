@@ -1,5 +1,5 @@
 // A scripted OpenAI-compatible server for tests: real HTTP on loopback, the real wire format (streamed
-// and non-streamed Chat Completions with tool_calls, JSON structured output, audio transcriptions).
+// and non-streamed Chat Completions with tool_calls, JSON structured output, audio transcriptions, embeddings).
 // Each request takes the next scripted reply; every request is recorded, and so is an aborted one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,24 @@ export interface FakeOpenAI {
   /** A reply for requests after the script runs out (default: a short text answer). */
   fallback: Reply;
   transcript: string;
+  /** The vector `/embeddings` answers for a text (default: words hashed into 64 dimensions, deterministic). */
+  embed: (text: string) => number[];
   close(): Promise<void>;
+}
+
+/** Deterministic vectors: each word (lower case, accents folded) adds 1 to a dimension chosen by its hash. */
+export function hashedWords(text: string, dims = 64): number[] {
+  const vector = new Array<number>(dims).fill(0);
+  for (const word of text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
+    vector[(h >>> 0) % dims]! += 1;
+  }
+  return vector;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,7 +58,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const queue: Reply[] = [];
   const requests: RecordedRequest[] = [];
   let counter = 0;
-  const fake: Partial<FakeOpenAI> = { requests, fallback: { text: 'The profile does not say.' }, transcript: 'What did Noa build at Orbitale?' };
+  const fake: Partial<FakeOpenAI> = {
+    requests,
+    fallback: { text: 'The profile does not say.' },
+    transcript: 'What did Noa build at Orbitale?',
+    embed: (text) => hashedWords(text),
+  };
 
   // Each request takes the next reply; the handler is async, and node:http does not await it.
   const server: Server = createServer((req, res) => void answer(req, res));
@@ -63,6 +85,19 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if (req.url?.endsWith('/audio/transcriptions')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ text: fake.transcript, language: 'english', duration: 1.2 }));
+      return;
+    }
+    if (req.url?.endsWith('/embeddings')) {
+      const input: string[] = typeof record.body?.input === 'string' ? [record.body.input] : (record.body?.input ?? []);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fake.embed!(text) })),
+          model: record.body?.model ?? 'fake',
+          usage: { prompt_tokens: input.length, total_tokens: input.length },
+        }),
+      );
       return;
     }
     if (!req.url?.endsWith('/chat/completions')) {

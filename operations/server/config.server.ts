@@ -31,6 +31,7 @@ const EnvSchema = z
     CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
     TRANSLATE_MODEL: z.string().min(1).default('gpt-4o-mini'),
     TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
+    EMBEDDING_MODEL: z.string().min(1).optional(),
     TRUST_PROXY: Flag.default(false),
     RATE_LIMIT_STORE: z.union([z.literal('memory'), z.string().regex(/^rediss?:\/\//, 'must be "memory" or a redis:// URL')]).default('memory'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
@@ -46,6 +47,9 @@ const EnvSchema = z
       .default(64),
   })
   .superRefine((env, ctx) => {
+    if (env.EMBEDDING_MODEL && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: 'needs a model provider: set OPENAI_API_KEY, or OPENAI_BASE_URL' });
+    }
     if (env.REPO_BACKEND === 'github' && !env.GITHUB_REPOSITORY) {
       ctx.addIssue({ code: 'custom', path: ['GITHUB_REPOSITORY'], message: 'is required when REPO_BACKEND=github (owner/name)' });
     }

@@ -1,13 +1,17 @@
 // The model provider: @ai-sdk/openai through Chat Completions, so any OpenAI-compatible server works
 // (OpenAI, Ollama, llama.cpp, vLLM) via OPENAI_BASE_URL. Absent when nothing is configured, and then the
 // provider's code is never loaded (the model SDKs are imported on first use: about 40 MB a process without chat does not need).
-import type { LanguageModel, TranscriptionModel } from 'ai';
+import type { EmbeddingModel, LanguageModel, TranscriptionModel } from 'ai';
 import type { Config } from './config.server.ts';
+import type { EmbedTexts } from '../build/embeddings.ts';
 
 export interface Models {
   chat: LanguageModel;
   translate: LanguageModel;
   transcription: TranscriptionModel;
+  /** With EMBEDDING_MODEL: texts → vectors through the provider's embeddings endpoint (hybrid search). */
+  embedTexts?: EmbedTexts;
+  embeddingModel?: string;
 }
 
 export async function createModels(config: Config): Promise<Models | undefined> {
@@ -19,6 +23,15 @@ export async function createModels(config: Config): Promise<Models | undefined> 
     chat: provider.chat(config.CHAT_MODEL),
     translate: provider.chat(config.TRANSLATE_MODEL),
     transcription: provider.transcription(config.TRANSCRIBE_MODEL),
+    ...(config.EMBEDDING_MODEL ? { embedTexts: embedder(provider.embedding(config.EMBEDDING_MODEL)), embeddingModel: config.EMBEDDING_MODEL } : {}),
+  };
+}
+
+function embedder(model: EmbeddingModel): EmbedTexts {
+  return async (texts, signal) => {
+    const { embedMany } = await import('ai');
+    const { embeddings } = await embedMany({ model, values: texts, maxRetries: 2, abortSignal: signal });
+    return embeddings;
   };
 }
 
