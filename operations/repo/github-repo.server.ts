@@ -98,7 +98,8 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
       // is ours to set so tests need not wait (its `write` group is the documented place, `state.write`).
       write: spacedWrites(options.writeIntervalMs ?? 1000),
     },
-    retry: { retries: 3, retryAfterBaseValue: options.retryBaseMs ?? 1000 },
+    // 5xx and network failures are retried; answers that will not change are not (409: a merge conflict, 304: not modified).
+    retry: { retries: 3, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [304, 400, 401, 403, 404, 409, 410, 422, 451] },
   });
 
   const withLock = createKeyedLock();

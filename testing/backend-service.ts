@@ -1,0 +1,57 @@
+// Test support: the service in process on either repository backend. `local` is `startTestService` as it
+// is; `github` starts a GitHub emulator seeded from the same content folder and points the service at it
+// (REPO_BACKEND=github, GITHUB_API_URL, GITHUB_TOKEN, GITHUB_REPOSITORY). Either way `gitDir` is the bare git
+// repository behind the backend, for tests that look at it (or push to it) with plain git.
+import { join, resolve } from 'node:path';
+import { startTestService, type TestService } from './service.ts';
+import { startGitHubEmulator, type GitHubEmulator } from './github-emulator.ts';
+
+export type BackendName = 'local' | 'github';
+export const backends: BackendName[] = ['local', 'github'];
+
+export interface BackendService extends TestService {
+  backend: BackendName;
+  /** The bare repository holding the content (DATA_DIR/content.git, or the emulator's). */
+  gitDir: string;
+  /** The emulator, on `github`. */
+  emulator?: GitHubEmulator;
+}
+
+export async function startServiceOn(
+  backend: BackendName,
+  env: Record<string, string> = {},
+  options: { site?: boolean; emulator?: GitHubEmulator } = {},
+): Promise<BackendService> {
+  if (backend === 'local') {
+    const service = await startTestService(env, options);
+    return { ...service, backend, gitDir: join(service.dataDir, 'content.git') };
+  }
+  const owned = !options.emulator;
+  const emulator = options.emulator ?? (await startGitHubEmulator({ seedDir: resolve(env.CONTENT_DIR ?? 'content') }));
+  try {
+    const service = await startTestService(
+      {
+        REPO_BACKEND: 'github',
+        GITHUB_API_URL: emulator.url,
+        GITHUB_TOKEN: emulator.token,
+        GITHUB_REPOSITORY: emulator.repository,
+        GITHUB_WRITE_INTERVAL_MS: '0',
+        ...env,
+      },
+      options,
+    );
+    return {
+      ...service,
+      backend,
+      gitDir: emulator.bareDir,
+      emulator,
+      async stop() {
+        await service.stop();
+        if (owned) await emulator.close();
+      },
+    };
+  } catch (error) {
+    if (owned) await emulator.close();
+    throw error;
+  }
+}
