@@ -9,7 +9,7 @@
 // (its version is checked against package.json's engines); `npm ci --omit=dev` links this checkout's
 // node_modules unless VITAE_WORKFLOW_NPM_CI=1 (then it runs, from the npm cache where it can: slow).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,7 +151,7 @@ function jobOrder(jobs: Record<string, JobYaml>): string[] {
 }
 const needsOf = (job: JobYaml) => (job.needs === undefined ? [] : Array.isArray(job.needs) ? job.needs : [job.needs]);
 
-function runWorkflow(push: Push, work: string): Map<string, JobRun> {
+async function runWorkflow(push: Push, work: string): Promise<Map<string, JobRun>> {
   const workflow = parse(text) as { jobs: Record<string, JobYaml>; env?: Record<string, unknown> };
   const runs = new Map<string, JobRun>();
   const github = { sha: push.sha, ref: `refs/heads/${push.branch}`, ref_name: push.branch, event_name: 'push', repository: 'owner/profile' };
@@ -207,14 +207,10 @@ function runWorkflow(push: Push, work: string): Map<string, JobRun> {
           assert.equal(script.trim(), 'npm ci --omit=dev', 'installs what package-lock.json pins, without the dev tooling');
           symlinkSync(join(root, 'node_modules'), join(workspace, 'node_modules'), 'dir');
         } else {
-          const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
-            cwd: workspace,
-            env: env as NodeJS.ProcessEnv,
-            encoding: 'utf8',
-            maxBuffer: 64 * 1024 * 1024,
-          });
-          output = `${result.stdout}${result.stderr}`;
-          if (result.status !== 0) status = 'failure';
+          // Asynchronously: a step may call a server of this process (the scripted model).
+          const result = await runScript(script, workspace, env);
+          output = result.output;
+          if (result.code !== 0) status = 'failure';
         }
       }
       const outputs: Record<string, string> = {};
@@ -231,6 +227,18 @@ function runWorkflow(push: Push, work: string): Map<string, JobRun> {
       for (const [key, value] of Object.entries(job.outputs ?? {})) jobRun.outputs[key] = interpolate(value, { ...base, needs, steps });
   }
   return runs;
+}
+
+/** A `run:` script as Actions runs it on Linux: bash with -e and pipefail, in the workspace. */
+function runScript(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: env as NodeJS.ProcessEnv });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 /** What the two actions the workflow uses do, as far as the steps after them can tell. */
@@ -311,9 +319,9 @@ describe(WORKFLOW, () => {
     assert.deepEqual(jobOrder((parse(text) as { jobs: Record<string, JobYaml> }).jobs), ['translate', 'build', 'deploy']);
   });
 
-  it('without a model secret: translate is skipped with a note, the pushed commit is built, and deploy names it', { timeout: 180_000 }, () => {
+  it('without a model secret: translate is skipped with a note, the pushed commit is built, and deploy names it', { timeout: 180_000 }, async () => {
     const sha = push('dev', ENTRY, (t) => `${t.trimEnd()}\n\nA paragraph added on dev.\n`, 'Edit an entry on dev');
-    const runs = runWorkflow({ origin, branch: 'dev', sha }, work);
+    const runs = await runWorkflow({ origin, branch: 'dev', sha }, work);
     assert.deepEqual(statuses(runs), { translate: 'success', build: 'success', deploy: 'success' }, failed(runs));
     const translate = runs.get('translate')!;
     assert.deepEqual(
@@ -343,9 +351,9 @@ describe(WORKFLOW, () => {
     });
     after(() => model.close());
 
-    it('commits the stale translations as one commit on the branch, and builds and names that commit', { timeout: 240_000 }, () => {
+    it('commits the stale translations as one commit on the branch, and builds and names that commit', { timeout: 240_000 }, async () => {
       const sha = push('main', ENTRY, (t) => `${t.trimEnd()}\n\nA paragraph added on main.\n`, 'Edit an entry on main');
-      const runs = runWorkflow({ origin, branch: 'main', sha, vars: { OPENAI_BASE_URL: model.url } }, work);
+      const runs = await runWorkflow({ origin, branch: 'main', sha, vars: { OPENAI_BASE_URL: model.url } }, work);
       assert.deepEqual(statuses(runs), { translate: 'success', build: 'success', deploy: 'success' }, failed(runs));
       const translated = git(origin, 'rev-parse', 'refs/heads/main');
       assert.notEqual(translated, sha, 'the translations were pushed');
@@ -360,9 +368,9 @@ describe(WORKFLOW, () => {
     });
   });
 
-  it('an invalid commit fails the build with the file and line, and is never deployed', { timeout: 180_000 }, () => {
+  it('an invalid commit fails the build with the file and line, and is never deployed', { timeout: 180_000 }, async () => {
     const sha = push('dev', ENTRY, (t) => t.replace(/^start: .*$/m, 'start: not-a-date'), 'Break an entry');
-    const runs = runWorkflow({ origin, branch: 'dev', sha }, work);
+    const runs = await runWorkflow({ origin, branch: 'dev', sha }, work);
     assert.deepEqual(statuses(runs), { translate: 'success', build: 'failure', deploy: 'skipped' });
     const build = runs.get('build')!.steps.find((s) => s.status === 'failure')!;
     assert.match(build.output, new RegExp(`::error file=${ENTRY.replace(/\./g, '\\.')}`));
