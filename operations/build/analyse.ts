@@ -44,25 +44,30 @@ export const stopWords = {
   en: words(
     'a an and are as at be been but by for from has had have having he her hers him his i in into is it its of on or our she that the their them they this to was were ' +
       'what when where which who whom why will with you your yours about did does do doing done how me my tell than then there these those also can could would should ' +
-      'any ever some much many more most very so if not no yes just any anything something such been being am noa',
+      'any ever some much many more most very so if not no yes just anything something such being am get got made make done give given ' +
+      'noa',
   ),
   fr: words(
     'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +
       "s y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles " +
-      'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes',
+      'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes ' +
+      'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont',
   ),
   es: words(
     'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
       'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
-      'alguno algún algo tiene tienen tenido hay está están era desde hasta',
+      'alguno algún algo tiene tienen tenido hay está están era desde hasta antes después durante otro otra otros otras mucho muchos poco nada ' +
+      'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra',
   ),
   eo: words(
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
-      'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis',
+      'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis ' +
+      // an ending cut from its word by a hyphen ("SDK-on"), and the article's elided form
+      'o on oj ojn a an aj ajn e en n j l',
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
-const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什']);
+const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样']);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 
 type LatinLanguage = keyof typeof stopWords;

@@ -52,6 +52,10 @@ export type RelatedTerms = Partial<Record<Locale, ReadonlyArray<readonly string[
 export const FIELD_WEIGHTS = { title: 3, meta: 2, text: 1 };
 /** A record is a match when it holds more than this share of the query (half: a question of two ideas needs both). */
 export const CONFIDENT = 0.5;
+/** How many records beyond three times the limit are weighed for their confidence. */
+const CANDIDATES = 20;
+/** How much a record's confidence weighs in its rank (its score times confidence to this power). */
+const COORDINATION = 0.5;
 /** A related word weighs this much of the word it stands for in the ranking. */
 const RELATED_WEIGHT = 0.5;
 /** Passages in English, when the query is in another language, weigh this much: they match, but the query's own language comes first. */
@@ -223,15 +227,19 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
           recordPassage[record] = passage;
         }
       }
-      const ranked = topK(recordsTouched, records, recordBest, Math.max(limit, 1) + 10);
-      const hits: SearchHit[] = [];
-      for (const record of ranked) {
-        if (hits.length >= limit) break;
-        const sure = confidence(record, parts);
-        if (sure <= CONFIDENT && !options.unsure) continue;
+      // The best candidates by BM25F, then ranked by their score times their confidence: a record that holds
+      // the whole question comes before one that holds its most frequent word many times (Lucene's "coord").
+      const candidates = topK(recordsTouched, records, recordBest, Math.max(limit, 1) * 3 + CANDIDATES);
+      const scored = candidates
+        .map((record) => ({ record, sure: confidence(record, parts) }))
+        .filter(({ sure }) => sure > CONFIDENT || options.unsure)
+        .map(({ record, sure }) => ({ record, sure, score: recordBest[record]! * sure ** COORDINATION }))
+        .sort((a, b) => b.score - a.score || a.record - b.record)
+        .slice(0, limit);
+      const hits = scored.map(({ record, sure, score }): SearchHit => {
         const p = passages[recordPassage[record]!]!;
-        hits.push({ slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: round3(recordBest[record]!), confidence: round3(sure), url: p.url });
-      }
+        return { slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: round3(score), confidence: round3(sure), url: p.url };
+      });
       for (let i = 0; i < n; i++) {
         totals[touched[i]!] = 0;
         marked[touched[i]!] = 0;
