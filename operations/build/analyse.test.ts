@@ -11,6 +11,11 @@ describe('English', () => {
     same('Évaluations', 'evaluation', 'en');
     same('café', 'Cafe', 'en');
   });
+  it('takes irregular verb forms to their verb before stemming', () => {
+    same('spoken', 'speaking', 'en');
+    same('She led teams', 'leading team', 'en');
+    same('written', 'writes', 'en');
+  });
   it("cuts a possessive and keeps numbers whole", () => {
     assert.deepEqual(analyse("Noa's team of 12", 'en'), ['team', '12']);
   });

@@ -1,6 +1,7 @@
 // Text analysis per language, shared by indexing and querying. A text is split into words by
 // Intl.Segmenter (CJK included, with ICU's dictionaries) and each word becomes the tokens of its language:
-// - English: case and accents folded, stop words dropped, Porter-stemmed (wink-nlp-utils), as before.
+// - English: case and accents folded, stop words dropped, Porter-stemmed (wink-nlp-utils) as before, irregular
+//   verb forms first taken to their verb (spoken → speak).
 // - French and Spanish: elisions cut (l', qu'), stop words dropped, Snowball-stemmed (@orama/stemmers) on
 //   the accented word, then accents folded, so "evaluation" typed without accents meets "évaluation".
 // - Esperanto: the x-system folded (cx → c), accents folded (ĉ → c), and the regular endings cut: nouns,
@@ -70,6 +71,20 @@ export const stopWords = {
 const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样']);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 
+/** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
+const IRREGULAR = new Map(
+  (
+    'spoke:speak spoken:speak wrote:write written:write led:lead ran:run built:build taught:teach won:win held:hold grew:grow grown:grow ' +
+    'began:begin begun:begin brought:bring thought:think sold:sell met:meet took:take taken:take went:go gone:go chose:choose chosen:choose ' +
+    'drove:drive driven:drive flew:fly flown:fly kept:keep left:leave paid:pay spent:spend stood:stand understood:understand ' +
+    'sought:seek fought:fight caught:catch bought:buy found:find felt:feel heard:hear knew:know known:know shown:show showed:show ' +
+    'told:tell saw:see seen:see rose:rise risen:rise drew:draw drawn:draw broke:break broken:break sent:send overseen:oversee oversaw:oversee ' +
+    'undertook:undertake undertaken:undertake'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 type LatinLanguage = keyof typeof stopWords;
 const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
 
@@ -92,7 +107,7 @@ function latinToken(segment: string, language: LatinLanguage): string {
     case 'en': {
       const folded = fold(lower);
       if (folded.length < 2 || stopWords.en.has(folded)) return '';
-      return /^[a-z]+$/.test(folded) ? nlp.string.stem(folded) : folded;
+      return /^[a-z]+$/.test(folded) ? nlp.string.stem(IRREGULAR.get(folded) ?? folded) : folded;
     }
     case 'fr':
     case 'es': {
