@@ -35,6 +35,8 @@ export interface EmulatorRequest {
   path: string;
   url: URL;
   status: number;
+  /** For POST /graphql: `createCommitOnBranch` (the mutation) or `query` (blob reads). */
+  operation?: string;
 }
 
 export interface RouteContext {
@@ -56,7 +58,7 @@ export interface RouteContext {
 export type RouteHandler = (context: RouteContext) => void | Promise<void>;
 
 export interface Faults {
-  /** The next n requests (matching `match` when given) are answered with `status` (default 502). */
+  /** The next n requests (matching `match` when given, tried on "METHOD /path" plus " createCommitOnBranch" or " query" for GraphQL) are answered with `status` (default 502). */
   serverErrors: { count: number; status?: number; match?: RegExp };
   /** The next n requests (matching `match`) are rate limited: 'secondary' (403 + retry-after), 'primary' (403 + x-ratelimit-remaining 0) or 429. */
   rateLimit: { count: number; kind?: 'secondary' | 'primary' | '429'; retryAfterSeconds?: number; match?: RegExp };
@@ -562,7 +564,8 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     } catch {
       // left as sent
     }
-    const record: EmulatorRequest = { method, path, url, status: 0 };
+    const operation = path === '/graphql' ? (/createCommitOnBranch/.test(raw.toString('utf8')) ? 'createCommitOnBranch' : 'query') : undefined;
+    const record: EmulatorRequest = { method, path, url, status: 0, ...(operation ? { operation } : {}) };
     requests.push(record);
     const rateHeaders = () => ({
       'x-ratelimit-limit': String(rate.limit),
@@ -593,7 +596,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       const given = /^(?:token|bearer)\s+(.+)$/i.exec(auth)?.[1];
       if (given !== token) return problem(401, 'Bad credentials');
 
-      const matches = (m?: RegExp) => !m || m.test(`${method} ${path}`);
+      const matches = (m?: RegExp) => !m || m.test(`${method} ${path}${operation ? ` ${operation}` : ''}`);
       if (faults.rateLimit.count > 0 && matches(faults.rateLimit.match)) {
         faults.rateLimit.count--;
         const kind = faults.rateLimit.kind ?? 'secondary';
