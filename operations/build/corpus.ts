@@ -157,7 +157,7 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
       for (const text of splitPassages(body)) {
         const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
         if (first) heading = first;
-        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: [fields.summary, heading].join(' '), text, url });
+        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url });
       }
     }
   }
@@ -216,7 +216,7 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
 
 function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string): Passage[] {
   const meta = [e.organisation, e.tags.join(' '), e.skills.map(skillName).join(' '), e.lenses.map(lensTitle).join(' '), e.keyResult].join(' \n');
-  const base = { locale: e.locale, slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, meta, url: e.url };
+  const base = { locale: e.locale, slug: e.slug, kind: 'entry' as const, title: `${e.title} — ${e.organisation}`, url: e.url };
   const texts = [
     `${e.summary} ${e.keyResult}`,
     ...splitPassages(e.overview),
@@ -224,5 +224,7 @@ function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillN
     [...e.achievements, ...e.keyResults].join(' '),
     e.whyItMatters,
   ].filter((t) => t.trim());
-  return texts.map((text) => ({ ...base, text }));
+  // The record's fields go with its lead passage only: repeated on every passage they would lengthen each
+  // one (BM25 reads a longer passage as less about any one word), and the record's confidence counts them anyway.
+  return texts.map((text, i) => ({ ...base, ...(i === 0 ? { meta } : {}), text }));
 }
