@@ -1,7 +1,7 @@
 // Per-language analysis: stemming, folding, stop words and segmentation, with examples in every language.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyse, foldHan, isTraditional, scriptOf } from './analyse.ts';
+import { analyse, analyseQuery, foldHan, isTraditional, scriptOf } from './analyse.ts';
 
 const same = (a: string, b: string, locale: Parameters<typeof analyse>[1]) => assert.deepEqual(analyse(a, locale), analyse(b, locale), `${a} / ${b} (${locale})`);
 
@@ -89,6 +89,13 @@ describe('Chinese', () => {
     // every bigram of a query is among the bigrams of a text that holds its words
     const text = new Set(analyse('她在一家饭店柜台工作过，经验丰富。', 'zh'));
     for (const token of analyse('饭店柜台工作经验', 'zh', true)) assert.ok(text.has(token), token);
+  });
+});
+
+describe('analyseQuery', () => {
+  it("groups a Han word's bigrams, so that a long word counts as one word of the question", () => {
+    assert.deepEqual(analyseQuery('她在航空公司工作過嗎？', 'zh-hant'), [['航空', '空公', '公司'], ['工作']]);
+    assert.deepEqual(analyseQuery('Has she led hotel teams?', 'en'), [['lead'], ['hotel'], ['team']]);
   });
 });
 

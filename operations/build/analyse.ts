@@ -68,7 +68,7 @@ export const stopWords = {
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
-const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样']);
+const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样', '多大', '多久', '多长', '几个', '几年', '哪个', '哪家', '哪种', '什么样']);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 
 /** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
@@ -151,13 +151,30 @@ function hanBigrams(chars: readonly string[], out: string[]): void {
  * words would also have, and not noise that would count as unmatched words.
  */
 export function analyse(text: string, locale: Locale, query = false): string[] {
+  return analyseWords(text, locale, query).flat();
+}
+
+/**
+ * A question's words, each as its tokens: one token for a Latin or kana word, the bigrams of a Han word (or
+ * of a run of one-character words). A long Han word counts as one word, not as many as it has bigrams.
+ */
+export function analyseQuery(text: string, locale: Locale): string[][] {
+  return analyseWords(text, locale, true);
+}
+
+function analyseWords(text: string, locale: Locale, query: boolean): string[][] {
   const language = latinOf[locale];
-  const tokens: string[] = [];
+  const words: string[][] = [];
   const normalised = foldHan(text.normalize('NFKC'));
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
+  const bigrams = (chars: readonly string[]) => {
+    const out: string[] = [];
+    hanBigrams(chars, out);
+    if (out.length) words.push(out);
+  };
   const flush = () => {
-    if (run.length >= 2 && (!query || singles)) hanBigrams(run, tokens);
+    if (run.length >= 2 && (!query || singles)) bigrams(run);
     run = [];
     singles = true;
   };
@@ -170,7 +187,7 @@ export function analyse(text: string, locale: Locale, query = false): string[] {
       const chars = [...segment];
       if (query && chars.length > 1) {
         flush();
-        hanBigrams(chars, tokens);
+        bigrams(chars);
         continue;
       }
       if (chars.length > 1) singles = false;
@@ -179,14 +196,14 @@ export function analyse(text: string, locale: Locale, query = false): string[] {
     }
     flush();
     if (CJK.test(segment)) {
-      if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) tokens.push(segment);
+      if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) words.push([segment]);
       continue;
     }
     const token = latinTokens[language](segment);
-    if (token) tokens.push(token);
+    if (token) words.push([token]);
   }
   flush();
-  return tokens;
+  return words;
 }
 
 /** Whether a text has kana (so it is Japanese) or Han characters (Chinese or Japanese). */

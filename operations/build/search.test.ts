@@ -111,6 +111,13 @@ describe('tokenize', () => {
 });
 
 describe('createSearchIndex', () => {
+  it('lets a related word stand for a whole word of the query only, not a part of a Han word', async () => {
+    const index = await createSearchIndex([{ locale: 'zh', slug: 'a', kind: 'entry', title: '顾问', text: '为多家企业提供咨询服务', url: 'u' }], {
+      related: { zh: [['公司', '企业']] },
+    });
+    assert.equal(index.search('公司', 5)[0]?.slug, 'a', '公司 stands for 企业');
+    assert.deepEqual(index.search('航空公司', 5), [], '航空公司 is not 企业');
+  });
   it('adds related words at query time, and counts them for the word they stand for', async () => {
     const passages = [
       { locale: 'en' as const, slug: 'a', kind: 'entry' as const, title: 'Front office', text: 'Ran the reception desk of a harbour hotel', url: 'u' },

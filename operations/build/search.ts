@@ -8,7 +8,7 @@
 import type { RootContent } from 'mdast';
 import type { Locale } from '../contract/shared.ts';
 import { parseMarkdown } from '../content/markdown.ts';
-import { analyse, isTraditional, scriptOf, stopWords } from './analyse.ts';
+import { analyse, analyseQuery, isTraditional, scriptOf, stopWords } from './analyse.ts';
 import { createBm25, topK, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from './pause.ts';
@@ -70,8 +70,10 @@ interface LocaleIndex {
 }
 
 interface Concept {
-  /** The query's token and the related tokens that stand for it. */
-  tokens: string[];
+  /** The tokens of one word of the query (a Han word's bigrams, or a single token). */
+  own: string[];
+  /** Related tokens that stand for the word. */
+  related: string[];
 }
 
 interface Part {
@@ -130,44 +132,50 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
     const script = scriptOf(query);
     const candidates: Locale[] =
       script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
-    const analysed = new Map<Locale, string[]>();
-    const tokensIn = (l: Locale) => {
-      let tokens = analysed.get(l);
-      if (!tokens) analysed.set(l, (tokens = [...new Set(analyse(query, l, true))]));
-      return tokens;
+    const analysed = new Map<Locale, string[][]>();
+    const wordsIn = (l: Locale) => {
+      let words = analysed.get(l);
+      if (!words) analysed.set(l, (words = analyseQuery(query, l)));
+      return words;
     };
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
       let best = -1;
       for (const candidate of candidates) {
-        const fit = languageFit(tokensIn(candidate), words, query, candidate, indexes.get(candidate)?.engine);
+        const fit = languageFit(new Set(wordsIn(candidate).flat()), words, query, candidate, indexes.get(candidate)?.engine);
         if (fit > best) [best, primary] = [fit, candidate];
       }
     }
-    const parts: Part[] = [part(tokensIn(primary), primary, 1)];
-    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(tokensIn(other), other, HAN_WEIGHT));
+    const parts: Part[] = [part(wordsIn(primary), primary, 1)];
+    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT));
     if (primary !== 'en') {
       // The English text is matched by the query's words that are not stop words of its own language.
       const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
       const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
-      parts.push(part([...new Set(analyse(text, 'en', true))], 'en', ENGLISH_WEIGHT));
+      parts.push(part(analyseQuery(text, 'en'), 'en', ENGLISH_WEIGHT));
     }
     return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
   }
 
   /** A part of the plan: the query's tokens in one locale's text, with the related words they bring. */
-  function part(tokens: readonly string[], locale: Locale, weight: number): Part {
-    const concepts: Concept[] = tokens.map((t) => ({ tokens: [t] }));
-    const terms = new Map<string, number>(tokens.map((t) => [t, 1]));
+  function part(words: readonly string[][], locale: Locale, weight: number): Part {
+    const concepts: Concept[] = [...new Map(words.map((w) => [w.join(' '), w])).values()].map((own) => ({ own, related: [] }));
+    // A word weighs one in the ranking, however many bigrams it has.
+    const terms = new Map<string, number>();
+    for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
+    const ownTokens = new Set(terms.keys());
     const groups = new Set<string[][]>();
-    for (const t of tokens) for (const group of related.get(locale)?.get(t) ?? []) groups.add(group);
+    for (const t of ownTokens) for (const group of related.get(locale)?.get(t) ?? []) groups.add(group);
     for (const group of groups) {
-      const present = group.filter((member) => member.every((t) => terms.get(t) === 1));
+      const present = group.filter((member) => member.every((t) => ownTokens.has(t)));
       if (!present.length) continue;
       const others = group.filter((member) => !present.includes(member)).flat();
       for (const member of present) {
-        for (const concept of concepts) if (member.includes(concept.tokens[0]!)) concept.tokens.push(...others.filter((t) => !concept.tokens.includes(t)));
+        for (const concept of concepts) {
+          // a related word stands for a whole word of the query (公司 does not stand for 航空公司)
+          if (concept.own.every((t) => member.includes(t))) concept.related.push(...others.filter((t) => !concept.related.includes(t)));
+        }
       }
       for (const t of others) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
     }
@@ -183,11 +191,19 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
       const { engine } = indexes.get(locale)!;
       let held = 0;
       let total = 0;
-      for (const concept of concepts) {
-        const own = engine.postings(concept.tokens[0]!);
-        const weight = own ? own.idf : engine.maxIdf;
+      for (const { own, related } of concepts) {
+        // A word weighs its tokens' mean idf (a token no passage holds, the most); it is held in full when a
+        // related word is, else for the share of its tokens (a Han word's bigrams) the record holds.
+        let weight = 0;
+        let share = 0;
+        for (const t of own) {
+          const postings = engine.postings(t);
+          weight += postings ? postings.idf : engine.maxIdf;
+          if (holds(postings?.docs, docs)) share++;
+        }
+        weight /= own.length;
         total += weight;
-        if (concept.tokens.some((t) => holds(engine.postings(t)?.docs, docs))) held += weight;
+        held += weight * (related.some((t) => holds(engine.postings(t)?.docs, docs)) ? 1 : share / own.length);
       }
       if (total > 0) best = Math.max(best, held / total);
     }
@@ -284,7 +300,7 @@ function latinWords(query: string): string[] {
 }
 
 /** How well a query fits a language: its tokens that the language's text holds, its stop words, its letters. */
-function languageFit(tokens: readonly string[], words: readonly string[], query: string, locale: Locale, engine: Bm25Index | undefined): number {
+function languageFit(tokens: Iterable<string>, words: readonly string[], query: string, locale: Locale, engine: Bm25Index | undefined): number {
   let fit = 0;
   if (engine) for (const token of tokens) if (engine.postings(token)) fit++;
   const stops = stopWords[locale as keyof typeof stopWords] as ReadonlySet<string> | undefined;
