@@ -71,8 +71,9 @@ export default defineConfig({
   },
   webServer: [
     {
-      // `npm test` has built the web app already; on its own, Playwright builds it first.
-      command: `${process.env.VITAE_WEB_BUILT ? '' : 'npx remix build && '}node --import tsx server.ts`,
+      // What production runs (`npm run serve`: build/server.mjs in production mode). `npm test` has built it
+      // already; on its own, Playwright builds it first.
+      command: `${process.env.VITAE_WEB_BUILT ? '' : 'node scripts/start.mjs build && '}node scripts/start.mjs serve`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

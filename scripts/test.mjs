@@ -38,7 +38,8 @@ function check(label, command, args) {
 
 // Tests of the site's pages start the service with the web app, so the web build comes first: always for the
 // whole suite (it must be the build of this tree), for a chosen few only when there is none yet.
-const web = () => check('web build (remix build)', 'npx', ['remix', 'build']);
+// The production build (`npm run build`: the web app and the service's bundle), which the browser tests then serve.
+const web = () => check('production build (npm run build)', process.execPath, ['scripts/start.mjs', 'build']);
 if (only.length && !existsSync('build/index.js') && !(await web())) process.exit(1);
 if (!only.length) {
   const results = await Promise.all([
