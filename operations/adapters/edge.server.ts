@@ -12,6 +12,7 @@ import type { HttpMethod } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
+import { noteUnexpectedError } from '../server/log.server.ts';
 
 export interface EdgeRequest {
   req: IncomingMessage;
@@ -362,15 +363,23 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
   res.end();
 }
 
-/** The status, error body and headers of anything thrown: AppErrors as they are, anything else as a 500 that says nothing. */
-export function errorResponse(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  if (error instanceof AppError) return { status: error.status, body: error.toBody(), headers: error.headers ?? {} };
-  console.error('[vitae] unexpected error:', error);
+/**
+ * The status, error body and headers of anything thrown: AppErrors as they are, anything else as a 500 that says
+ * nothing (the error itself goes to the log, on the request's line).
+ */
+export function errorResponse(error: unknown, req?: IncomingMessage): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof AppError) {
+    // An operation's unexpected failure, already worded for the caller: its cause goes on the request's log line.
+    if (error.code === 'internal' && error.cause !== undefined && req) noteUnexpectedError(req, error.cause);
+    return { status: error.status, body: error.toBody(), headers: error.headers ?? {} };
+  }
+  if (req) noteUnexpectedError(req, error);
+  else console.error('[vitae] unexpected error:', error);
   return { status: 500, body: { code: 'internal', message: 'Something went wrong on our side; the server log has the details.' }, headers: {} };
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, headers: Record<string, string> = {}): void {
-  const { status, body, headers: extra } = errorResponse(error);
+  const { status, body, headers: extra } = errorResponse(error, req);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -55,9 +55,9 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { status?: number; errors?: Problem[]; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
+    options: { status?: number; errors?: Problem[]; headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.status = options.status ?? errorTable[code].status;

@@ -87,7 +87,7 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (error instanceof AppError) throw error;
         if (ctx.signal?.aborted) throw new AppError('unavailable', 'The request was cancelled.');
         options.logError(`[vitae] ${op.name} failed unexpectedly`, error);
-        throw new AppError('internal', 'Something went wrong on our side; the server log has the details.');
+        throw new AppError('internal', 'Something went wrong on our side; the server log has the details.', { cause: error });
       }
     },
   };

@@ -87,6 +87,19 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Requests whose answer is logged, and the unexpected error (a 500) each one met, logged on its request line. */
+const observed = new WeakSet<IncomingMessage>();
+const unexpected = new WeakMap<IncomingMessage, unknown>();
+
+/**
+ * Records an error nobody expected (the 500 that says nothing to the caller), to be logged with the request's
+ * id, method and route on its request line. A request no request log watches gets it on stderr at once.
+ */
+export function noteUnexpectedError(req: IncomingMessage, error: unknown): void {
+  if (observed.has(req)) unexpected.set(req, error);
+  else console.error('[vitae] unexpected error:', error);
+}
+
 /**
  * Called by the edge for every request once its route is known: echoes the request id and logs one line
  * when the answer is finished (or the client went away). `route` is the endpoint's path template, `page`
@@ -95,6 +108,7 @@ export function requestIdOf(req: IncomingMessage): string {
 export function requestLog(logger: Logger, ipOf: (req: IncomingMessage) => string) {
   return function observe(req: IncomingMessage, res: ServerResponse, branch: Branch, route: string | undefined): void {
     const id = requestIdOf(req);
+    observed.add(req);
     res.setHeader('X-Request-Id', id);
     if (!logger.isLevelEnabled('info') && !logger.isLevelEnabled('error')) return;
     const started = performance.now();
@@ -118,6 +132,7 @@ export function requestLog(logger: Logger, ipOf: (req: IncomingMessage) => strin
           ip,
           branch,
           ...(res.writableFinished ? {} : { aborted: true }),
+          ...(unexpected.has(req) ? { err: unexpected.get(req) } : {}),
         },
         'request',
       );

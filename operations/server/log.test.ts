@@ -83,6 +83,30 @@ describe('request logs', () => {
   });
 });
 
+describe('unexpected errors', () => {
+  it('answer a 500 that says nothing, and log the error itself on the request line, under its request id', async () => {
+    const repo = service.services.repo;
+    const history = repo.history;
+    repo.history = () => Promise.reject(new TypeError('kaboom in /srv/vitae/operations/repo'));
+    try {
+      const res = await fetch(`${url}/api/admin/history?branch=main`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      assert.equal(res.status, 500);
+      const body = (await res.json()) as { code: string; message: string };
+      assert.equal(body.code, 'internal');
+      assert.doesNotMatch(body.message, /kaboom|\/srv\//, 'the caller learns nothing of the inside');
+      const record = await recordOf(res.headers.get('x-request-id')!);
+      assert.equal(record.level, 'error');
+      assert.equal(record.status, 500);
+      assert.equal(record.route, '/api/admin/history');
+      assert.equal(record.err?.type, 'TypeError');
+      assert.match(record.err?.message, /kaboom/);
+      assert.match(record.err?.stack, /TypeError: kaboom/);
+    } finally {
+      repo.history = history;
+    }
+  });
+});
+
 describe('sign-in events, pipeline events and secrets', () => {
   it('logs login failed / ok and logout, a write and its run, and never a token, cookie, Authorization header or body', async () => {
     const login = (token: string, headers: Record<string, string> = {}) =>
