@@ -18,7 +18,7 @@ import { ConfigError, loadConfig, type Config } from './operations/server/config
 import { openServices, StartupError, type Corpus, type Services } from './operations/server/services.server.ts';
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
-import { connectSharedState } from './operations/server/shared-state.server.ts';
+import { connectSharedState, shareEvents } from './operations/server/shared-state.server.ts';
 import { createLoginThrottle } from './operations/server/login-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
 import { chatEndpoints } from './operations/adapters/chat.server.ts';
@@ -30,6 +30,7 @@ import { createPageCache, markdownTwinPath } from './operations/adapters/page-ca
 import { headersOf, pageSecurity } from './operations/adapters/page-headers.server.ts';
 import { createStaticFiles } from './operations/adapters/static-files.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
+import { githubWebhookEndpoint } from './operations/adapters/github-webhook.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
@@ -82,6 +83,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
+    // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
+    githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
   ];

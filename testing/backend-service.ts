@@ -5,8 +5,11 @@
 import { join, resolve } from 'node:path';
 import { startTestService, type TestService } from './service.ts';
 import { startGitHubEmulator, type GitHubEmulator } from './github-emulator.ts';
+import { addActions, type EmulatedActions } from './github-emulator-actions.ts';
 
 export type BackendName = 'local' | 'github';
+/** GITHUB_WEBHOOK_SECRET of a service started on github here (tests that sign webhook deliveries use it). */
+export const WEBHOOK_SECRET = 'backend-service-webhook-secret';
 export const backends: BackendName[] = ['local', 'github'];
 
 export interface BackendService extends TestService {
@@ -15,6 +18,8 @@ export interface BackendService extends TestService {
   gitDir: string;
   /** The emulator, on `github`. */
   emulator?: GitHubEmulator;
+  /** Its Actions (runs of the publish workflow, webhooks to this service), on `github`. */
+  actions?: EmulatedActions;
 }
 
 export async function startServiceOn(
@@ -28,6 +33,8 @@ export async function startServiceOn(
   }
   const owned = !options.emulator;
   const emulator = options.emulator ?? (await startGitHubEmulator({ seedDir: resolve(env.CONTENT_DIR ?? 'content') }));
+  // The publish runs happen in (emulated) GitHub Actions, which tells the service by webhook.
+  const actions = addActions(emulator, { secret: WEBHOOK_SECRET });
   try {
     const service = await startTestService(
       {
@@ -36,18 +43,27 @@ export async function startServiceOn(
         GITHUB_TOKEN: emulator.token,
         GITHUB_REPOSITORY: emulator.repository,
         GITHUB_WRITE_INTERVAL_MS: '0',
+        GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
         ...env,
       },
       options,
     );
+    const hook = `${service.url}/api/admin/github/webhook`;
+    actions.webhookUrls.push(hook);
     return {
       ...service,
       backend,
       gitDir: emulator.bareDir,
       emulator,
+      actions,
       async stop() {
+        actions.webhookUrls.splice(actions.webhookUrls.indexOf(hook), 1);
         await service.stop();
-        if (owned) await emulator.close();
+        if (owned) {
+          actions.stop();
+          await actions.settled();
+          await emulator.close();
+        }
       },
     };
   } catch (error) {

@@ -53,8 +53,8 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
   }
 
   function runView(run: Run) {
-    const { retryOf: _retryOf, sourceCommit: _sourceCommit, ...rest } = run;
-    return { ...rest, url: `${urls.base}/api/admin/deploys?branch=${run.branch}#${run.id}`, siteUrl: urls.of(run.branch) };
+    const { retryOf: _retryOf, sourceCommit: _sourceCommit, url, ...rest } = run;
+    return { ...rest, url: url ?? `${urls.base}/api/admin/deploys?branch=${run.branch}#${run.id}`, siteUrl: urls.of(run.branch) };
   }
 
   return {

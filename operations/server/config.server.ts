@@ -20,6 +20,7 @@ const EnvSchema = z
       .regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name')
       .optional(),
     GITHUB_API_URL: Url.default('https://api.github.com'),
+    GITHUB_WEBHOOK_SECRET: z.string().optional(),
     /** Least milliseconds between two GitHub writes (GitHub asks for one second; tests against the emulator pass 0). */
     GITHUB_WRITE_INTERVAL_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60000).default(1000),
     BASE_URL: Url.optional(),
@@ -58,6 +59,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['GITHUB_TOKEN'],
         message: 'is required when REPO_BACKEND=github (a fine-grained token with Contents: Read and write)',
+      });
+    }
+    if (env.REPO_BACKEND === 'github' && !env.GITHUB_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GITHUB_WEBHOOK_SECRET'],
+        message: "is required when REPO_BACKEND=github (the secret of the repository's webhook to /api/admin/github/webhook)",
       });
     }
   });

@@ -31,6 +31,8 @@ export interface Run {
   retryOf?: string;
   /** When the translate stage committed on top, the commit the run was queued for. */
   sourceCommit?: string;
+  /** Where the run can be seen: a GitHub Actions run's page (github backend); else the admin API's own address. */
+  url?: string;
 }
 
 export interface StageResult {

@@ -15,6 +15,7 @@ import type { Config } from './config.server.ts';
 import { loadOrCreateSecret } from './secrets.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 import { createPipeline, type Pipeline } from './pipeline.server.ts';
+import { createActionsPipeline, type GitHubEvent } from './actions-pipeline.server.ts';
 import { createModels, type Models } from './models.server.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
@@ -36,6 +37,8 @@ export interface Services {
   repo: ContentRepo;
   corpus: Corpus;
   pipeline: Pipeline;
+  /** github backend: what GitHub's webhook said (a push, a workflow run); the runs are read again. */
+  githubEvent?: (event: GitHubEvent) => void;
   /** The model provider, when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
   models: Models | undefined;
   rateLimits: RateLimits;
@@ -120,22 +123,30 @@ export async function openServices(config: Config, log: (line: string) => void):
   }
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
-  // The seam where a commit becomes a run. Both backends run translate → build → deploy here, in the service,
-  // for the commits it sees (its own, and pushes the watcher below notices); the github backend's runs move to
-  // GitHub Actions by replacing this pipeline with one that follows the workflow runs.
-  const pipeline = await createPipeline(
-    dataDir,
-    {
-      translate: (branch, commit) => translateBranch(repo, models?.translate, branch, commit),
-      build: buildAt,
-      async deploy(branch, build) {
-        live.set(branch, build);
-        deployed[branch] = build.commit;
-        await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
-      },
-    },
-    log,
-  );
+  // The seam where a commit becomes a run. The local backend runs translate → build → deploy here, in the
+  // service, for the commits it sees (its own, and pushes the watcher below notices); the github backend's runs
+  // are GitHub Actions runs of .github/workflows/publish.yml, which this pipeline follows (actions-pipeline.server.ts):
+  // a run that succeeded is built here from its commit and deployed, a failed one never is.
+  const deploy = async (branch: Branch, build: Build) => {
+    live.set(branch, build);
+    deployed[branch] = build.commit;
+    await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
+  };
+  const actions =
+    config.REPO_BACKEND === 'github'
+      ? createActionsPipeline({
+          token: config.GITHUB_TOKEN!,
+          repository: config.GITHUB_REPOSITORY!,
+          apiUrl: config.GITHUB_API_URL,
+          build: buildAt,
+          deploy,
+          live: (branch) => live.get(branch)!.commit,
+          log,
+        })
+      : undefined;
+  const pipeline: Pipeline =
+    actions ??
+    (await createPipeline(dataDir, { translate: (branch, commit) => translateBranch(repo, models?.translate, branch, commit), build: buildAt, deploy }, log));
   await pipeline.recover();
 
   const seen = new Map<Branch, string>();
@@ -160,6 +171,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     repo,
     corpus: { build: (branch) => live.get(branch)! },
     pipeline,
+    ...(actions ? { githubEvent: (event: GitHubEvent) => actions.notice(event) } : {}),
     models,
     rateLimits,
     urls,

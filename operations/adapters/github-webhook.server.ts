@@ -1,0 +1,50 @@
+// POST /api/admin/github/webhook: what GitHub tells the service about its content repository — a push (an edit
+// made outside the service), a workflow run requested or completed — so that it reads the runs and deploys a
+// finished one without waiting for the next poll. No bearer token: the body is signed with the webhook's
+// secret (GITHUB_WEBHOOK_SECRET) in X-Hub-Signature-256, checked with @octokit/webhooks-methods over the raw
+// bytes; a missing or wrong signature is 401 and nothing happens. The payload is trusted only for which
+// branch to look at: what is deployed is always read back from the Actions API.
+import { verify } from '@octokit/webhooks-methods';
+import { AppError } from '../contract/errors.ts';
+import type { GitHubEvent } from '../server/actions-pipeline.server.ts';
+import { readBody, sendEmpty, sendJson, type Endpoint } from './edge.server.ts';
+
+export const WEBHOOK_PATH = '/api/admin/github/webhook';
+/** GitHub sends at most 25 MB; a push of a content repository is far smaller, and nothing here needs more. */
+const WEBHOOK_LIMIT = 5 * 1024 * 1024;
+
+/** The branch and, for a push, the new head, from the few fields read of a payload. */
+export function eventOf(name: string, payload: unknown): GitHubEvent | undefined {
+  const body = (payload ?? {}) as { ref?: unknown; after?: unknown; workflow_run?: { head_branch?: unknown } };
+  if (name === 'push' && typeof body.ref === 'string' && body.ref.startsWith('refs/heads/'))
+    return { name, branch: body.ref.slice('refs/heads/'.length), ...(typeof body.after === 'string' ? { after: body.after } : {}) };
+  if (name === 'workflow_run' && typeof body.workflow_run?.head_branch === 'string') return { name, branch: body.workflow_run.head_branch };
+  return undefined;
+}
+
+export function githubWebhookEndpoint({ secret, onEvent }: { secret: string | undefined; onEvent: ((event: GitHubEvent) => void) | undefined }): Endpoint {
+  const refuse = (message: string) => new AppError('unauthorized', message);
+  return {
+    methods: ['POST'],
+    path: WEBHOOK_PATH,
+    async handle({ req, res }) {
+      if (!secret || !onEvent)
+        throw new AppError('repo_not_configured', 'The GitHub webhook is only answered with REPO_BACKEND=github and GITHUB_WEBHOOK_SECRET.');
+      const signature = req.headers['x-hub-signature-256'];
+      if (typeof signature !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(signature)) throw refuse('Missing or malformed X-Hub-Signature-256.');
+      const raw = (await readBody(req, WEBHOOK_LIMIT)).toString('utf8');
+      if (!(await verify(secret, raw, signature).catch(() => false))) throw refuse('The X-Hub-Signature-256 signature does not match the webhook secret.');
+      const name = String(req.headers['x-github-event'] ?? '');
+      if (name === 'ping') return sendJson(req, res, 200, { ok: true }, { 'Cache-Control': 'no-store' });
+      let payload: unknown;
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        throw new AppError('bad_request', 'The webhook body is not JSON (set the webhook’s content type to application/json).');
+      }
+      const event = eventOf(name, payload);
+      if (event) onEvent(event);
+      sendEmpty(res, 204, { 'Cache-Control': 'no-store' });
+    },
+  };
+}

@@ -1,0 +1,307 @@
+// The publish pipeline of the github backend: the runs are GitHub Actions runs of .github/workflows/publish.yml
+// (translate → build → deploy, one job each), read from the Actions API, and the service only follows them.
+// When a branch's newest completed run succeeded, this instance builds the commit its deploy job names (the
+// translations' commit, else the pushed one) with the service's own build code and swaps it in; a commit whose
+// run failed is never served. Every instance does the same from the same runs, so several instances behind a
+// load balancer converge on the same commit without talking to each other (docs/deploy.md says why this and
+// not the run's artifact).
+//
+// The runs are read when GitHub says something changed (the webhook, see github-webhook.server.ts), when this
+// service pushed a commit, and otherwise every `pollMs` as a fallback, with ETags: an unchanged list costs a
+// 304, which GitHub does not count against the rate limit.
+import { Octokit } from '@octokit/rest';
+import type { Branch } from '../contract/shared.ts';
+import { branches } from '../contract/shared.ts';
+import type { Run, RunStatus, Stage, StageName, StageStatus } from './pipeline.server.ts';
+
+export interface ActionsPipelineOptions<B> {
+  token: string;
+  /** owner/name */
+  repository: string;
+  apiUrl: string;
+  /** The workflow file's name (default publish.yml). */
+  workflow?: string;
+  build(branch: Branch, commit: string): Promise<B>;
+  deploy(branch: Branch, build: B): Promise<void>;
+  /** The commit this instance serves on a branch. */
+  live(branch: Branch): string;
+  log?: (line: string) => void;
+  /** The fallback poll (default 30 s; 0 = never). */
+  pollMs?: number;
+}
+
+/** What GitHub says about a change: a push, or a workflow run that was requested or completed. */
+export interface GitHubEvent {
+  name: string;
+  branch?: string;
+  /** For a push: the commit the branch now points at. */
+  after?: string;
+}
+
+interface ApiRun {
+  id: number;
+  head_branch: string | null;
+  head_sha: string;
+  status: string | null;
+  conclusion: string | null;
+  html_url: string;
+  created_at: string;
+}
+interface ApiJob {
+  id: number;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  steps?: Array<{ name: string; conclusion: string | null }>;
+}
+
+const STAGES: StageName[] = ['translate', 'build', 'deploy'];
+const SHA = /\b[0-9a-f]{40}\b/;
+
+/** The web address of a repository's pages, from the API's address (github.com, GitHub Enterprise, an emulator). */
+function webBase(apiUrl: string): string {
+  if (/^https:\/\/api\.github\.com\/?$/.test(apiUrl)) return 'https://github.com';
+  return apiUrl.replace(/\/api\/v3\/?$/, '').replace(/\/+$/, '');
+}
+
+function runStatus(run: { status: string | null; conclusion: string | null }): RunStatus {
+  if (run.status !== 'completed') return run.status === 'in_progress' ? 'running' : 'queued';
+  if (run.conclusion === 'success') return 'success';
+  if (run.conclusion === 'cancelled' || run.conclusion === 'skipped') return 'cancelled';
+  return 'failure';
+}
+function stageStatus(job: ApiJob): StageStatus {
+  if (job.status !== 'completed') return job.status === 'in_progress' ? 'running' : 'queued';
+  if (job.conclusion === 'success') return 'success';
+  if (job.conclusion === 'skipped') return 'skipped';
+  if (job.conclusion === 'cancelled') return 'cancelled';
+  return 'failure';
+}
+
+/** A run record from a workflow run and its jobs (stages = jobs; the deploy job's name carries the commit it publishes). */
+export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: string[] = []): Run & { url: string } {
+  const stages: Stage[] = STAGES.map((name) => {
+    const job = jobs.find((j) => j.name.split(' ')[0] === name);
+    if (!job) return { name, status: run.status === 'completed' ? 'cancelled' : 'queued', startedAt: null, finishedAt: null };
+    const stage: Stage = { name, status: stageStatus(job), startedAt: job.started_at, finishedAt: job.completed_at };
+    // translate ran, but its Translate step was skipped: no model secret is set in the repository.
+    if (name === 'translate' && stage.status === 'success' && job.steps?.find((s) => s.name === 'Translate')?.conclusion === 'skipped') {
+      stage.status = 'skipped';
+      stage.note = 'no model provider configured for the workflow (the secret OPENAI_API_KEY or the variable OPENAI_BASE_URL)';
+    }
+    return stage;
+  });
+  const deployed = SHA.exec(jobs.find((j) => j.name.startsWith('deploy'))?.name ?? '')?.[0];
+  const status = runStatus(run);
+  const failed = stages.find((s) => s.status === 'failure');
+  return {
+    id: String(run.id),
+    branch,
+    commit: deployed ?? run.head_sha,
+    ...(deployed && deployed !== run.head_sha ? { sourceCommit: run.head_sha } : {}),
+    status,
+    stages,
+    createdAt: run.created_at,
+    ...(status === 'failure'
+      ? { error: failed ? `${failed.name} failed: ${why.length ? why.slice(0, 5).join('; ') : 'see the run on GitHub'}` : `the run ended: ${run.conclusion}` }
+      : {}),
+    url: run.html_url,
+  };
+}
+
+export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
+  const [owner, repo] = options.repository.split('/') as [string, string];
+  const workflow = options.workflow ?? 'publish.yml';
+  const log = options.log ?? (() => {});
+  const octokit = new Octokit({
+    auth: options.token,
+    baseUrl: options.apiUrl,
+    userAgent: 'vitae-actions',
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  const actionsPage = `${webBase(options.apiUrl)}/${options.repository}/actions/workflows/${workflow}`;
+
+  const runs = new Map<Branch, Run[]>(branches.map((b) => [b, []]));
+  /** Commits this service knows were pushed but whose run GitHub has not listed yet. */
+  const pending = new Map<Branch, Map<string, Run>>(branches.map((b) => [b, new Map()]));
+  const listEtags = new Map<Branch, string>();
+  /** Jobs of completed runs never change: kept, with the annotations that say why a failed one failed. */
+  const finishedJobs = new Map<number, { jobs: ApiJob[]; why: string[] }>();
+  /** The newest run whose commit this instance tried to deploy, per branch (one attempt per run). */
+  const attempted = new Map<Branch, number>();
+  const listeners = new Set<(run: Run) => void>();
+  const refreshing = new Map<Branch, Promise<void>>();
+  const again = new Set<Branch>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const tell = (run: Run) => {
+    for (const listener of listeners) listener(run);
+  };
+
+  async function jobsOf(run: ApiRun): Promise<{ jobs: ApiJob[]; why: string[] }> {
+    const kept = finishedJobs.get(run.id);
+    if (kept) return kept;
+    const { data } = await octokit.rest.actions.listJobsForWorkflowRun({ owner, repo, run_id: run.id, per_page: 100 });
+    const jobs = data.jobs as ApiJob[];
+    const why: string[] = [];
+    // A failed job's error annotations (the ::error lines of scripts/publish.ts: file, line, message); a job is a check run.
+    for (const job of jobs.filter((j) => j.conclusion === 'failure')) {
+      const { data: notes } = await octokit.rest.checks
+        .listAnnotations({ owner, repo, check_run_id: job.id, per_page: 20 })
+        .catch(() => ({ data: [] as Array<{ path: string; start_line: number; message: string | null; annotation_level: string | null }> }));
+      for (const note of notes)
+        if (note.annotation_level === 'failure' && note.message) why.push(`${note.path ? `${note.path}:${note.start_line}: ` : ''}${note.message}`);
+    }
+    if (run.status === 'completed') finishedJobs.set(run.id, { jobs, why });
+    return { jobs, why };
+  }
+
+  async function readRuns(branch: Branch): Promise<boolean> {
+    let data: { workflow_runs: ApiRun[] };
+    try {
+      const etag = listEtags.get(branch);
+      const res = await octokit.rest.actions.listWorkflowRuns({
+        owner,
+        repo,
+        workflow_id: workflow,
+        branch,
+        per_page: 20,
+        headers: etag ? { 'if-none-match': etag } : {},
+      });
+      if (res.headers.etag) listEtags.set(branch, res.headers.etag);
+      data = res.data;
+    } catch (error) {
+      if ((error as { status?: number }).status === 304) return false;
+      throw error;
+    }
+    const before = new Map(runs.get(branch)!.map((r) => [r.id, JSON.stringify(r)]));
+    const records: Run[] = [];
+    for (const run of data.workflow_runs) {
+      if (run.head_branch !== branch) continue;
+      const { jobs, why } = await jobsOf(run);
+      records.push(runRecord(branch, run, jobs, why));
+    }
+    runs.set(branch, records);
+    // A commit GitHub now lists a run for needs no placeholder.
+    for (const commit of pending.get(branch)!.keys())
+      if (records.some((r) => r.commit === commit || r.sourceCommit === commit)) pending.get(branch)!.delete(commit);
+    for (const record of records) if (before.get(record.id) !== JSON.stringify(record)) tell(record);
+    return true;
+  }
+
+  /** Deploys the commit of the branch's newest completed run, when it succeeded and is not served yet. */
+  async function follow(branch: Branch) {
+    const newest = runs.get(branch)!.find((r) => r.status === 'success' || r.status === 'failure' || r.status === 'cancelled');
+    if (!newest || newest.status !== 'success') return; // a failed newest run: the last good build stays
+    const id = Number(newest.id);
+    if ((attempted.get(branch) ?? 0) >= id || options.live(branch) === newest.commit) return;
+    attempted.set(branch, id);
+    try {
+      await options.deploy(branch, await options.build(branch, newest.commit));
+      log(`[vitae] ${branch}: run ${newest.id} succeeded; serving ${newest.commit.slice(0, 7)}`);
+    } catch (error) {
+      log(`[vitae] ${branch}: run ${newest.id} succeeded but ${newest.commit.slice(0, 7)} could not be built here: ${(error as Error).message}`);
+    }
+  }
+
+  /** Reads the branch's runs (at most one read at a time per branch; a request meanwhile reads once more after it). */
+  function refresh(branch: Branch): Promise<void> {
+    const current = refreshing.get(branch);
+    if (current) {
+      again.add(branch);
+      return current;
+    }
+    const work = (async () => {
+      do {
+        again.delete(branch);
+        try {
+          await readRuns(branch);
+          await follow(branch);
+        } catch (error) {
+          log(`[vitae] ${branch}: could not read the Actions runs: ${(error as Error).message.split('\n')[0]}`);
+        }
+      } while (again.has(branch) && !stopped);
+    })().finally(() => refreshing.delete(branch));
+    refreshing.set(branch, work);
+    return work;
+  }
+
+  function placeholder(branch: Branch, commit: string): Run {
+    return {
+      id: `pending-${commit.slice(0, 12)}`,
+      branch,
+      commit,
+      status: 'queued',
+      stages: STAGES.map((name) => ({ name, status: 'queued', startedAt: null, finishedAt: null })),
+      createdAt: new Date().toISOString(),
+      url: actionsPage,
+    };
+  }
+
+  async function enqueue(branch: Branch, commit: string): Promise<Run> {
+    const known = runs.get(branch)!.find((r) => r.commit === commit || r.sourceCommit === commit) ?? pending.get(branch)!.get(commit);
+    if (known) return known;
+    const run = placeholder(branch, commit);
+    pending.get(branch)!.set(commit, run);
+    tell(run);
+    void refresh(branch);
+    return run;
+  }
+
+  const all = (branch: Branch) => [...pending.get(branch)!.values(), ...runs.get(branch)!];
+
+  return {
+    /** Starts following: reads both branches now and then every pollMs. */
+    async recover(): Promise<void> {
+      for (const branch of branches) void refresh(branch);
+      const every = options.pollMs ?? 30_000;
+      if (every > 0) {
+        timer = setInterval(() => branches.forEach((b) => void refresh(b)), every);
+        timer.unref();
+      }
+    },
+    enqueue,
+    /** A head seen on the branch (the service's watcher, a push webhook): its run is expected. */
+    async ensure(branch: Branch, commit: string): Promise<Run | undefined> {
+      if (all(branch).some((r) => r.commit === commit || r.sourceCommit === commit)) return undefined;
+      return enqueue(branch, commit);
+    },
+    list(branch: Branch, limit: number): Run[] {
+      return all(branch)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+        .slice(0, limit);
+    },
+    get: (id: string) => branches.flatMap((b) => all(b)).find((r) => r.id === id),
+    onChange(listener: (run: Run) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** What GitHub told the webhook (or another instance told this one): read what changed. */
+    notice(event: GitHubEvent): void {
+      const branch = branches.find((b) => b === event.branch);
+      if (!branch) return;
+      if (event.name === 'push' && event.after && SHA.test(event.after)) void this.ensure(branch, event.after);
+      else void refresh(branch);
+    },
+    refresh,
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      await Promise.all([...refreshing.values()]);
+    },
+    /** Resolves when no read is under way and no run of either branch is queued or running. */
+    async idle(): Promise<void> {
+      for (;;) {
+        await Promise.all([...refreshing.values()]);
+        if (!branches.some((b) => all(b).some((r) => r.status === 'queued' || r.status === 'running'))) return;
+        await new Promise((r) => setTimeout(r, 50));
+        await Promise.all(branches.map((b) => refresh(b)));
+      }
+    },
+  };
+}
+
+export type ActionsPipeline = ReturnType<typeof createActionsPipeline>;

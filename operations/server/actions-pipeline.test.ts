@@ -1,0 +1,126 @@
+// The github backend's publish pipeline is GitHub Actions: on the emulator (testing/github-emulator-actions.ts)
+// every push runs the workflow's three jobs and a signed webhook tells the service, which lists the runs as its
+// deploy runs (stages = jobs, url = the run's page) and serves the commit of a run that succeeded — never one
+// whose run failed. The webhook endpoint refuses a missing or wrong signature.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sign } from '@octokit/webhooks-methods';
+import { startServiceOn, WEBHOOK_SECRET, type BackendService } from '../../testing/backend-service.ts';
+import { englishOnlyContent } from '../../testing/content-fixture.ts';
+import { skillFile } from '../../testing/content-git.ts';
+import { adminHttp, assertError } from '../../testing/admin-http.ts';
+
+const TOKEN = 'actions-pipeline-admin-token-4f1e';
+let service: BackendService;
+const api = adminHttp(() => service.url, TOKEN);
+const live = async () => ((await (await service.get('/api/health')).json()) as { content: { commit: string } }).content.commit;
+const deploys = async (branch = 'main') => (await api.get(`/api/admin/deploys?branch=${branch}`)).body.runs as Array<Record<string, any>>;
+
+before(async () => {
+  service = await startServiceOn('github', { ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() });
+});
+after(() => service.stop());
+
+describe('publishing through GitHub Actions', () => {
+  it('serves a commit once its run succeeded, and lists the run with its jobs and its page', async () => {
+    const write = await api.put({ path: 'content/skills/rust.md', content: skillFile('rust'), message: 'Add Rust' });
+    assert.equal(write.status, 200, write.text);
+    const sha = write.body.commit.sha as string;
+    const run = await service.actions!.completed('main', sha);
+    await service.actions!.settled();
+    await service.services.pipeline.idle();
+    assert.equal(await live(), sha);
+    const [latest] = await deploys();
+    assert.equal(latest!.id, String(run.id));
+    assert.equal(latest!.commit, sha);
+    assert.equal(latest!.status, 'success');
+    assert.equal(latest!.url, run.html_url);
+    assert.deepEqual(
+      latest!.stages.map((s: any) => `${s.name}:${s.status}`),
+      ['translate:skipped', 'build:success', 'deploy:success'],
+    );
+    assert.match(latest!.stages[0].note, /no model provider/);
+  });
+
+  it('never serves a commit whose run failed: the previous build stays live, and the run says why', async () => {
+    const before = await live();
+    service.actions!.switches.fail = () => true;
+    try {
+      const write = await api.put({ path: 'content/skills/zig.md', content: skillFile('zig'), message: 'Add Zig' });
+      assert.equal(write.status, 200, write.text);
+      const sha = write.body.commit.sha as string;
+      await service.actions!.completed('main', sha);
+      await service.actions!.settled();
+      await service.services.pipeline.idle();
+      assert.equal(await live(), before);
+      const [latest] = await deploys();
+      assert.equal(latest!.commit, sha);
+      assert.equal(latest!.status, 'failure');
+      assert.match(latest!.error, /^build failed: .*failed by the test switch/);
+      assert.deepEqual(
+        latest!.stages.map((s: any) => `${s.name}:${s.status}`),
+        ['translate:skipped', 'build:failure', 'deploy:skipped'],
+      );
+    } finally {
+      service.actions!.switches.fail = () => false;
+    }
+  });
+
+  it('notices a push made outside the service (the push webhook) and publishes it after its run', async () => {
+    const sha = await service.emulator!.push('dev', [{ path: 'content/skills/ocaml.md', content: skillFile('ocaml') }], 'Pushed from a laptop');
+    await service.actions!.completed('dev', sha);
+    await service.actions!.settled();
+    await service.services.pipeline.idle();
+    const health = await (await fetch(`${service.devUrl}/api/health`)).json();
+    assert.equal(health.content.commit, sha);
+    assert.ok(service.actions!.deliveries.some((d) => d.event === 'push' && d.status === 204));
+    assert.ok(service.actions!.deliveries.some((d) => d.event === 'workflow_run' && d.status === 204));
+  });
+});
+
+describe('POST /api/admin/github/webhook', () => {
+  const body = JSON.stringify({ ref: 'refs/heads/main', after: '0'.repeat(40) });
+  const deliver = (headers: Record<string, string>, payload = body) =>
+    fetch(`${service.url}/api/admin/github/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', ...headers },
+      body: payload,
+    });
+
+  it('answers 401 without a signature, with a wrong one, or one of another body; no bearer token is asked for', async () => {
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'X-Hub-Signature-256': 'sha256=' + '0'.repeat(64) },
+      { 'X-Hub-Signature-256': await sign('another-secret', body) },
+      { 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, body + ' ') },
+      { 'X-Hub-Signature-256': 'sha1=abc', Authorization: `Bearer ${TOKEN}` },
+    ];
+    for (const headers of attempts) {
+      const res = await deliver(headers);
+      const text = await res.text();
+      assert.equal(res.status, 401, `${JSON.stringify(headers)}: ${text}`);
+      assert.equal(JSON.parse(text).code, 'unauthorized');
+    }
+  });
+
+  it('takes a signed delivery (204), and answers a ping', async () => {
+    assert.equal((await deliver({ 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, body) })).status, 204);
+    const ping = JSON.stringify({ zen: 'Keep it logically awesome.' });
+    assert.equal((await deliver({ 'X-GitHub-Event': 'ping', 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, ping) }, ping)).status, 200);
+  });
+
+  it('is not answered on the local backend', async () => {
+    const { startTestService } = await import('../../testing/service.ts');
+    const local = await startTestService({ CONTENT_DIR: englishOnlyContent() });
+    try {
+      const res = await fetch(`${local.url}/api/admin/github/webhook`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'X-Hub-Signature-256': await sign('x', '{}') },
+      });
+      assertError({ status: res.status, headers: res.headers, body: await res.json(), text: '' }, 503, 'repo_not_configured');
+    } finally {
+      await local.stop();
+    }
+  });
+});

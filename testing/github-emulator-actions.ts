@@ -1,0 +1,282 @@
+// Test support: GitHub Actions on the GitHub emulator. Every push to main or dev (through the API or an outside
+// `emulator.push`) starts a run of the publish workflow with its three jobs (translate → build → deploy), as
+// .github/workflows/publish.yml declares them; the run completes — its build job validates the content at the
+// commit as scripts/publish.ts does and fails (with annotations naming file and line) when it is invalid, or when
+// a switch says so — and each change is delivered as a signed webhook (`workflow_run`, and `push` for branch
+// moves) to the configured URLs, as GitHub does. The service reads the runs through the REST endpoints added
+// here with the emulator's `route` hook (list a workflow's runs, one run, a run's jobs), with ETags.
+import { sign } from '@octokit/webhooks-methods';
+import { loadContent } from '../operations/content/tree.ts';
+import type { Problem } from '../operations/contract/errors.ts';
+import { createContentRepo } from '../operations/repo/content-repo.server.ts';
+import type { GitHubEmulator, RefUpdate } from './github-emulator.ts';
+
+export type JobName = 'translate' | 'build' | 'deploy';
+type Status = 'queued' | 'in_progress' | 'completed';
+type Conclusion = 'success' | 'failure' | 'cancelled' | 'skipped' | null;
+
+export interface EmulatedJob {
+  id: number;
+  run_id: number;
+  name: string;
+  status: Status;
+  conclusion: Conclusion;
+  started_at: string | null;
+  completed_at: string | null;
+  html_url: string;
+  steps: Array<{ name: string; number: number; status: Status; conclusion: Conclusion }>;
+}
+
+export interface EmulatedRun {
+  id: number;
+  name: string;
+  path: string;
+  event: 'push';
+  head_branch: string;
+  head_sha: string;
+  status: Status;
+  conclusion: Conclusion;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+  run_started_at: string;
+  jobs: EmulatedJob[];
+}
+
+export interface ActionsOptions {
+  /** Where webhooks go (each gets every delivery), e.g. the service's /api/admin/github/webhook. */
+  webhookUrls?: string[];
+  /** The webhook secret (GITHUB_WEBHOOK_SECRET). */
+  secret: string;
+}
+
+export interface EmulatedActions {
+  runs: EmulatedRun[];
+  /** Webhook URLs; may be changed at any time (e.g. once the service listens). */
+  webhookUrls: string[];
+  /** Switches: runs whose head commit this says fail at the build job; `hold` keeps new runs queued until `release`. */
+  switches: { fail: (sha: string) => boolean; hold: boolean };
+  /** Annotations of failed jobs (the check-run annotations API), by job id. */
+  annotations: Map<number, Array<{ path: string; start_line: number; end_line: number; annotation_level: 'failure'; message: string }>>;
+  /** Completes held runs (each as its switch says). */
+  release(): Promise<void>;
+  /** Resolves when the run for `sha` (on `branch`) has completed and its webhook was delivered. */
+  completed(branch: string, sha: string): Promise<EmulatedRun>;
+  /** Every webhook delivery: event name and the status the receiver answered. */
+  deliveries: Array<{ event: string; url: string; status: number }>;
+  /** Resolves when no delivery is in flight. */
+  settled(): Promise<void>;
+  stop(): void;
+}
+
+const WORKFLOW = '.github/workflows/publish.yml';
+const added = new WeakMap<GitHubEmulator, EmulatedActions>();
+
+/** Adds Actions to an emulator (once: a second call returns the first, whose webhookUrls the caller may extend). */
+export function addActions(emulator: GitHubEmulator, options: ActionsOptions): EmulatedActions {
+  const existing = added.get(emulator);
+  if (existing) return existing;
+  const runs: EmulatedRun[] = [];
+  /** The head each run was started for, per branch: a branch moved by plain git in the bare repository is noticed too. */
+  const started = new Map<string, string>();
+  let nextId = 9000;
+  const waiting: Array<{ branch: string; sha: string; resolve: (run: EmulatedRun) => void }> = [];
+  const held: EmulatedRun[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const page = (id: number) => `https://github.com/${emulator.repository}/actions/runs/${id}`;
+  const repository = { id: 1, name: emulator.name, full_name: emulator.repository, owner: { login: emulator.owner } };
+
+  const actions: EmulatedActions = {
+    runs,
+    webhookUrls: [...(options.webhookUrls ?? [])],
+    switches: { fail: () => false, hold: false },
+    annotations: new Map(),
+    async release() {
+      for (const run of held.splice(0)) await complete(run);
+    },
+    completed(branch, sha) {
+      const done = runs.find((r) => r.head_branch === branch && r.head_sha === sha && r.status === 'completed');
+      if (done) return Promise.resolve(done);
+      return new Promise((resolve) => waiting.push({ branch, sha, resolve }));
+    },
+    deliveries: [],
+    async settled() {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    stop: () => unsubscribe(),
+  };
+
+  function deliver(event: string, payload: unknown): Promise<void> {
+    const body = JSON.stringify(payload);
+    const sending = (async () => {
+      const signature = await sign(options.secret, body);
+      await Promise.all(
+        actions.webhookUrls.map(async (url) => {
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              'User-Agent': 'GitHub-Hookshot/emulator',
+              'X-GitHub-Event': event,
+              'X-GitHub-Delivery': crypto.randomUUID(),
+              'X-Hub-Signature-256': signature,
+            },
+            body,
+          }).catch(() => undefined);
+          await res?.arrayBuffer().catch(() => undefined);
+          actions.deliveries.push({ event, url, status: res?.status ?? 0 });
+        }),
+      );
+    })();
+    inFlight.add(sending);
+    return sending.finally(() => inFlight.delete(sending));
+  }
+
+  const view = (run: EmulatedRun) => {
+    const { jobs: _jobs, ...rest } = run;
+    return { ...rest, workflow_id: 1, repository, head_commit: { id: run.head_sha } };
+  };
+
+  function job(run: EmulatedRun, name: JobName, index: number): EmulatedJob {
+    return {
+      id: run.id * 10 + index,
+      run_id: run.id,
+      name,
+      status: 'queued',
+      conclusion: null,
+      started_at: null,
+      completed_at: null,
+      html_url: `${page(run.id)}/job/${run.id * 10 + index}`,
+      steps: [],
+    };
+  }
+
+  async function start(update: RefUpdate) {
+    if (!update.after || (update.branch !== 'main' && update.branch !== 'dev')) return;
+    if (started.get(update.branch) === update.after) return;
+    started.set(update.branch, update.after);
+    const now = new Date().toISOString();
+    const id = nextId++;
+    const run: EmulatedRun = {
+      id,
+      name: 'publish',
+      path: WORKFLOW,
+      event: 'push',
+      head_branch: update.branch,
+      head_sha: update.after,
+      status: 'queued',
+      conclusion: null,
+      html_url: page(id),
+      created_at: now,
+      updated_at: now,
+      run_started_at: now,
+      jobs: [],
+    };
+    run.jobs = (['translate', 'build', 'deploy'] as const).map((name, i) => job(run, name, i));
+    runs.push(run);
+    await deliver('push', { ref: update.ref, before: update.before ?? '0'.repeat(40), after: update.after, repository });
+    await deliver('workflow_run', { action: 'requested', workflow_run: view(run), repository });
+    if (actions.switches.hold) held.push(run);
+    else await complete(run);
+  }
+
+  const contentRepo = createContentRepo(emulator.git);
+  /** What scripts/publish.ts build finds wrong with the content at a commit. */
+  async function problemsAt(sha: string): Promise<Problem[]> {
+    const { tree, texts } = await contentRepo.filesAt(sha);
+    const { problems } = loadContent(texts);
+    for (const entry of tree)
+      if (entry.mode !== '100644' && entry.mode !== '100755')
+        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+    return problems;
+  }
+
+  /** Runs the jobs one after another as the workflow would (no model: translate's steps are skipped). */
+  async function complete(run: EmulatedRun) {
+    const problems = actions.switches.fail(run.head_sha) ? [{ path: 'content', message: 'failed by the test switch' }] : await problemsAt(run.head_sha);
+    const fails = problems.length > 0;
+    run.status = 'in_progress';
+    for (const j of run.jobs) {
+      const at = new Date().toISOString();
+      if (j.name === 'deploy' && fails) {
+        j.status = 'completed';
+        j.conclusion = 'skipped';
+        continue;
+      }
+      j.status = 'completed';
+      j.started_at = at;
+      j.completed_at = at;
+      if (j.name === 'translate') {
+        j.conclusion = 'success';
+        j.steps = [
+          { name: 'Look for a model provider', number: 1, status: 'completed', conclusion: 'success' },
+          { name: 'Install', number: 2, status: 'completed', conclusion: 'skipped' },
+          { name: 'Translate', number: 3, status: 'completed', conclusion: 'skipped' },
+        ];
+      } else if (j.name === 'build') {
+        j.conclusion = fails ? 'failure' : 'success';
+        j.steps = [{ name: 'Build', number: 1, status: 'completed', conclusion: j.conclusion }];
+        if (fails)
+          actions.annotations.set(
+            j.id,
+            problems.map((p) => ({ path: p.path ?? '', start_line: p.line ?? 1, end_line: p.line ?? 1, annotation_level: 'failure', message: p.message })),
+          );
+      } else {
+        j.name = `deploy ${run.head_sha}`;
+        j.conclusion = 'success';
+        j.steps = [{ name: 'Deploy', number: 1, status: 'completed', conclusion: 'success' }];
+      }
+    }
+    run.status = 'completed';
+    run.conclusion = fails ? 'failure' : 'success';
+    run.updated_at = new Date().toISOString();
+    await deliver('workflow_run', { action: 'completed', workflow_run: view(run), repository });
+    for (const w of waiting.splice(0)) {
+      if (w.branch === run.head_branch && w.sha === run.head_sha) w.resolve(run);
+      else waiting.push(w);
+    }
+  }
+
+  const unsubscribe = emulator.onRefUpdate((update) => void start(update));
+  // What the branches point at now is what runs were started for; a later move by plain git (not through the
+  // emulator) is noticed when the runs are next listed, as GitHub would have started a run for that push.
+  const ready = Promise.all(['main', 'dev'].map(async (b) => started.set(b, (await emulator.head(b)) ?? '')));
+  async function notice() {
+    await ready;
+    for (const branch of ['main', 'dev']) {
+      const head = await emulator.head(branch);
+      if (head && started.get(branch) !== head)
+        void start({ ref: `refs/heads/${branch}`, branch, before: started.get(branch) || null, after: head, via: 'push' });
+    }
+  }
+
+  const prefix = `/repos/${emulator.owner}/${emulator.name}/actions`;
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs?branch=&per_page=&page=
+  emulator.route('GET', new RegExp(`^${escaped}/workflows/([^/]+)/runs$`), async ({ match, url, send }) => {
+    await notice();
+    if (match[1] !== 'publish.yml' && match[1] !== '1') return send(404, { message: 'Not Found' });
+    const branch = url.searchParams.get('branch');
+    const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
+    const pageNo = Number(url.searchParams.get('page') ?? 1);
+    const matching = runs.filter((r) => !branch || r.head_branch === branch).sort((a, b) => b.id - a.id);
+    send(200, { total_count: matching.length, workflow_runs: matching.slice((pageNo - 1) * perPage, pageNo * perPage).map(view) });
+  });
+  // GET /repos/{owner}/{repo}/actions/runs/{run_id}
+  emulator.route('GET', new RegExp(`^${escaped}/runs/(\\d+)$`), ({ match, send }) => {
+    const run = runs.find((r) => r.id === Number(match[1]));
+    return run ? send(200, view(run)) : send(404, { message: 'Not Found' });
+  });
+  // GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs
+  emulator.route('GET', new RegExp(`^${escaped}/runs/(\\d+)/jobs$`), ({ match, send }) => {
+    const run = runs.find((r) => r.id === Number(match[1]));
+    if (!run) return send(404, { message: 'Not Found' });
+    send(200, { total_count: run.jobs.length, jobs: run.jobs });
+  });
+  // GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations (a job's id is its check run's id)
+  emulator.route('GET', new RegExp(`^/repos/${emulator.owner}/${emulator.name}/check-runs/(\\d+)/annotations$`.replace(/\./g, '\\.')), ({ match, send }) => {
+    send(200, actions.annotations.get(Number(match[1])) ?? []);
+  });
+  added.set(emulator, actions);
+  return actions;
+}
