@@ -77,21 +77,31 @@ const admin = (base: string, method: string, path: string, body?: unknown, heade
   });
 const liveOn = async (base: string) => ((await (await fetch(`${base}/api/health`)).json()) as { content: { commit: string } }).content.commit;
 
-/** Resolves when B's pipeline records a finished run for `commit` (B read it from the Actions API). */
-function finishedOnB(commit: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const off = b.services.pipeline.onChange((run) => {
-      if ((run.commit === commit || run.sourceCommit === commit) && (run.status === 'success' || run.status === 'failure')) {
-        off();
-        resolve(run);
-      }
-    });
+/** Watches B's pipeline from now on: `finished(commit)` resolves once B has read a finished run for that commit. */
+function watchB() {
+  const finished: Run[] = [];
+  let wake = () => {};
+  const off = b.services.pipeline.onChange((run) => {
+    if (run.status !== 'success' && run.status !== 'failure') return;
+    finished.push(run);
+    wake();
   });
+  return async (commit: string): Promise<Run> => {
+    for (;;) {
+      const run = finished.find((r) => r.commit === commit || r.sourceCommit === commit);
+      if (run) {
+        off();
+        return run;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
 }
 
 describe('two instances, one GitHub, one Redis', () => {
   it('a commit made through A is live on B once its run succeeded', { timeout: 60_000 }, async () => {
     const before = await liveOn(b.url);
+    const finishedOnB = watchB();
     const write = await admin(a.url, 'PUT', '/api/admin/file', { path: 'content/skills/rust.md', content: skillFile('rust'), message: 'Add Rust through A' });
     assert.equal(write.status, 200, await write.clone().text());
     const sha = ((await write.json()) as { commit: { sha: string } }).commit.sha;
