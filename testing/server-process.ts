@@ -1,5 +1,5 @@
-// Test and bench support: the real server (`node --import tsx server.ts`, or with `bundle` the production
-// bundle `build/server.mjs` that `npm run build` makes) as a child process in its own process group over a
+// Test and bench support: the real server (`node --import tsx server.ts`, or with `bundle` what production
+// runs: `npm run serve`, the bundle build/server.mjs that `npm run build` makes) as a child process in its own process group over a
 // given DATA_DIR, so it can be killed the hard way (SIGKILL to the whole group, git children included) and
 // restarted over the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,7 +39,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const previewPort = await freePort();
-  const child = spawn(process.execPath, bundle ? ['build/server.mjs'] : ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, bundle ? ['scripts/start.mjs', 'serve'] : ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
     env: {
