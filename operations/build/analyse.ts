@@ -68,7 +68,7 @@ export const stopWords = {
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
-const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样', '多大', '多久', '多长', '几个', '几年', '哪个', '哪家', '哪种', '什么样']);
+const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样', '多大', '多久', '多长', '几个', '几年', '哪个', '哪家', '哪种', '什么样', '彼女']);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 
 /** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
