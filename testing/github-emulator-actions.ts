@@ -259,7 +259,11 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
     const branch = url.searchParams.get('branch');
     const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
     const pageNo = Number(url.searchParams.get('page') ?? 1);
-    const matching = runs.filter((r) => !branch || r.head_branch === branch).sort((a, b) => b.id - a.id);
+    // `status` filters by status or by conclusion, as GitHub's does.
+    const status = url.searchParams.get('status');
+    const matching = runs
+      .filter((r) => (!branch || r.head_branch === branch) && (!status || r.status === status || r.conclusion === status))
+      .sort((a, b) => b.id - a.id);
     send(200, { total_count: matching.length, workflow_runs: matching.slice((pageNo - 1) * perPage, pageNo * perPage).map(view) });
   });
   // GET /repos/{owner}/{repo}/actions/runs/{run_id}

@@ -111,6 +111,37 @@ export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: stri
   };
 }
 
+/**
+ * The commit the branch's newest successful run published (its deploy job's commit), or undefined when no run
+ * succeeded yet or GitHub cannot say: what a new instance serves first, so that it never starts on a commit
+ * whose run failed.
+ */
+export async function lastPublished(options: Pick<ActionsPipelineOptions<unknown>, 'token' | 'repository' | 'apiUrl' | 'workflow'>, branch: Branch) {
+  const [owner, repo] = options.repository.split('/') as [string, string];
+  const octokit = new Octokit({
+    auth: options.token,
+    baseUrl: options.apiUrl,
+    userAgent: 'vitae-actions',
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  try {
+    const { data } = await octokit.rest.actions.listWorkflowRuns({
+      owner,
+      repo,
+      workflow_id: options.workflow ?? 'publish.yml',
+      branch,
+      status: 'success',
+      per_page: 1,
+    });
+    const run = data.workflow_runs.find((r) => r.head_branch === branch && r.conclusion === 'success');
+    if (!run) return undefined;
+    const { data: jobs } = await octokit.rest.actions.listJobsForWorkflowRun({ owner, repo, run_id: run.id, per_page: 100 });
+    return SHA.exec(jobs.jobs.find((j) => j.name.startsWith('deploy'))?.name ?? '')?.[0] ?? run.head_sha;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   const [owner, repo] = options.repository.split('/') as [string, string];
   const workflow = options.workflow ?? 'publish.yml';

@@ -61,6 +61,14 @@ describe('publishing through GitHub Actions', () => {
         latest!.stages.map((s: any) => `${s.name}:${s.status}`),
         ['translate:skipped', 'build:failure', 'deploy:skipped'],
       );
+      // A new instance (a fresh DATA_DIR) starts on what the last successful run published, not on the newer head.
+      assert.equal(await service.emulator!.head('main'), sha);
+      const fresh = await startServiceOn('github', { ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() }, { emulator: service.emulator! });
+      try {
+        assert.equal(fresh.services.corpus.build('main').commit, before);
+      } finally {
+        await fresh.stop();
+      }
     } finally {
       service.actions!.switches.fail = () => false;
     }
