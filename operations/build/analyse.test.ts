@@ -66,8 +66,9 @@ describe('Esperanto', () => {
     same('maŝinlernado', 'masxinlernado', 'eo');
     same('ĉefo', 'cxefo', 'eo');
   });
-  it('drops Esperanto stop words', () => {
+  it('drops Esperanto stop words, and light verbs in any form', () => {
     assert.deepEqual(analyse('Ĉu ŝi laboris kun la gastoj?', 'eo'), analyse('laboro gasto', 'eo'));
+    assert.deepEqual(analyse('Ĉu ŝi scipovas Python? Ŝi povis fari ĝin.', 'eo'), analyse('Python', 'eo'));
   });
 });
 

@@ -64,7 +64,7 @@ export const stopWords = {
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
       'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis ' +
       // an ending cut from its word by a hyphen ("SDK-on"), and the article's elided form
-      'o on oj ojn a an aj ajn e en n j l',
+      'o on oj ojn a an aj ajn e en n j l ĝin gxin lin ilin min vin nin sin si',
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
@@ -76,7 +76,7 @@ const IRREGULAR = new Map(
   (
     'spoke:speak spoken:speak wrote:write written:write led:lead ran:run built:build taught:teach won:win held:hold grew:grow grown:grow ' +
     'began:begin begun:begin brought:bring thought:think sold:sell met:meet took:take taken:take went:go gone:go chose:choose chosen:choose ' +
-    'drove:drive driven:drive flew:fly flown:fly kept:keep left:leave paid:pay spent:spend stood:stand understood:understand ' +
+    'flew:fly flown:fly kept:keep left:leave paid:pay spent:spend stood:stand understood:understand ' +
     'sought:seek fought:fight caught:catch bought:buy found:find felt:feel heard:hear knew:know known:know shown:show showed:show ' +
     'told:tell saw:see seen:see rose:rise risen:rise drew:draw drawn:draw broke:break broken:break sent:send overseen:oversee oversaw:oversee ' +
     'undertook:undertake undertaken:undertake'
@@ -95,6 +95,9 @@ function elide(word: string, language: LatinLanguage): string {
   if (language === 'en') return parts[0]!;
   return parts[parts.length - 1]!;
 }
+
+/** Esperanto verbs too light to be what a question is about (esti, havi, povi, scii, scipovi, voli, devi, fari), by root. */
+const ESPERANTO_LIGHT_ROOTS = new Set(['est', 'hav', 'pov', 'sci', 'scipov', 'vol', 'dev', 'far']);
 
 const esperantoX = (word: string) => word.replace(/([cghjsu])x/g, (_, c: string) => c);
 const ESPERANTO_ENDING = /(?:[oae]j?n?|as|is|os|us|u|i)$/;
@@ -119,6 +122,7 @@ function latinToken(segment: string, language: LatinLanguage): string {
       const folded = fold(esperantoX(lower));
       if (folded.length < 2 || stopWords.eo.has(folded)) return '';
       const root = folded.replace(ESPERANTO_ENDING, '');
+      if (ESPERANTO_LIGHT_ROOTS.has(root)) return '';
       return root.length >= 2 ? root : folded;
     }
   }
