@@ -52,13 +52,15 @@ export const stopWords = {
     'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +
       "s y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles " +
       'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes ' +
-      'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont',
+      'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont ' +
+      'sait savez savoir peut peuvent pouvoir pourrait',
   ),
   es: words(
     'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
       'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
       'alguno algún algo tiene tienen tenido hay está están era desde hasta antes después durante otro otra otros otras mucho muchos poco nada ' +
-      'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra',
+      'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra ' +
+      'sabe saben saber sabía puede pueden poder podría',
   ),
   eo: words(
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
