@@ -10,7 +10,7 @@ import { createGitHubRepo, type GitHubRepoOptions } from './github-repo.server.t
 import { contentGit, skillFile } from '../../testing/content-git.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { startGitHubEmulator, type GitHubEmulator } from '../../testing/github-emulator.ts';
-import { startServiceOn } from '../../testing/backend-service.ts';
+import { startServiceOn, WEBHOOK_SECRET } from '../../testing/backend-service.ts';
 import { startTestService } from '../../testing/service.ts';
 import { ConfigError } from '../server/config.server.ts';
 
@@ -294,7 +294,13 @@ describe('the token', () => {
 
 describe('starting on github', () => {
   const start = (env: Record<string, string>) =>
-    startTestService({ REPO_BACKEND: 'github', GITHUB_REPOSITORY: emulator.repository, GITHUB_API_URL: emulator.url, ...env });
+    startTestService({
+      REPO_BACKEND: 'github',
+      GITHUB_REPOSITORY: emulator.repository,
+      GITHUB_API_URL: emulator.url,
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      ...env,
+    });
   const stopsWith = (pattern: RegExp) => (e: unknown) => {
     assert.match((e as Error).message, pattern);
     assert.equal((e as Error).message.split('\n').length, 1, 'one line');
