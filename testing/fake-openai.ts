@@ -34,6 +34,8 @@ export interface FakeOpenAI {
   transcript: string;
   /** The vector `/embeddings` answers for a text (default: words hashed into 64 dimensions, deterministic). */
   embed: (text: string) => number[];
+  /** When set, `/embeddings` answers this status with an error (a provider outage). */
+  embedStatus?: number;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if (req.url?.endsWith('/audio/transcriptions')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ text: fake.transcript, language: 'english', duration: 1.2 }));
+      return;
+    }
+    if (req.url?.endsWith('/embeddings') && fake.embedStatus) {
+      res.writeHead(fake.embedStatus, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'the embeddings model is unavailable', type: 'server_error' } }));
       return;
     }
     if (req.url?.endsWith('/embeddings')) {

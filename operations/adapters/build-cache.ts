@@ -20,3 +20,13 @@ export class BuildCache<V> {
     entries.set(key, value);
   }
 }
+
+/**
+ * Whether answers made from now on may be kept: not if the build's hybrid search fell back to BM25 alone
+ * meanwhile (its model unreachable), since that answer is worse than the build's own and would be kept for
+ * the build's life. Call at the start of the work; the result, after it.
+ */
+export function keepable(build: { hybrid?: { readonly failures: number } }): () => boolean {
+  const failures = build.hybrid?.failures ?? 0;
+  return () => (build.hybrid?.failures ?? 0) === failures;
+}

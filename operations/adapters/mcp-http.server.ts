@@ -32,7 +32,7 @@ import { requireBearer } from '../server/auth.server.ts';
 import type { Implementation, Principal } from '../server/implement.server.ts';
 import type { Corpus, SiteUrls } from '../server/services.server.ts';
 import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
-import { BuildCache } from './build-cache.ts';
+import { BuildCache, keepable } from './build-cache.ts';
 import {
   appErrorBody,
   createMcpServer,
@@ -94,12 +94,13 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (!scope) throw new Error('An MCP request reached a handler without its HTTP context.');
     const ctx = { ...scope, signal: extra.signal };
     if (!op.pure) return (await layer.invoke(op, input, ctx)).output;
-    const buildId = corpus.build(scope.branch).id;
+    const build = corpus.build(scope.branch);
     const key = `${op.name}\0${JSON.stringify(input)}`;
-    const kept = outputs.get(buildId, key);
+    const kept = outputs.get(build.id, key);
     if (kept !== undefined) return kept;
+    const steady = keepable(build);
     const { output } = await layer.invoke(op, input, ctx);
-    outputs.set(buildId, key, output, live());
+    if (steady()) outputs.set(build.id, key, output, live());
     return output;
   };
 
@@ -188,9 +189,10 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (isRequestShape(message)) {
       const gone = new AbortController();
       res.on('close', () => gone.abort());
+      const steady = keepable(build);
       const answer = await dispatcher.request(message, extra, gone.signal);
       if (!answer) return; // the client went away; the handler was told to stop
-      if (cacheKey && isJSONRPCResultResponse(answer) && answer.result.isError !== true) {
+      if (cacheKey && isJSONRPCResultResponse(answer) && answer.result.isError !== true && steady()) {
         answers.set(build.id, cacheKey, Buffer.from(`,"result":${JSON.stringify(answer.result)}}`), live());
       }
       return writeAnswer(res, Buffer.from(JSON.stringify(answer)));

@@ -19,7 +19,7 @@ import {
   type EdgeRequest,
   type Endpoint,
 } from './edge.server.ts';
-import { BuildCache } from './build-cache.ts';
+import { BuildCache, keepable } from './build-cache.ts';
 
 export interface RestDeps {
   layer: Implementation;
@@ -52,13 +52,15 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
       const headers = { ...cors, ETag: etag, 'Cache-Control': 'public, max-age=0, must-revalidate', ...(op.rest.text ? { Vary: 'Accept' } : {}) };
       let hit = cache.get(build.id, key);
       if (!hit) {
+        const steady = keepable(build);
         hit = render((await layer.invoke(op, raw, { branch, ip: request.ip, principal }, options)).output);
-        cache.set(
-          build.id,
-          key,
-          hit,
-          branches.map((b) => corpus.build(b).id),
-        );
+        if (steady())
+          cache.set(
+            build.id,
+            key,
+            hit,
+            branches.map((b) => corpus.build(b).id),
+          );
       }
       if (notModified(req, etag)) return sendEmpty(res, 304, headers);
       return sendBody(req, res, 200, hit.body, { 'Content-Type': hit.type, ...headers });

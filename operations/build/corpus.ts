@@ -8,6 +8,7 @@ import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { createSearchIndex, splitPassages, type Passage, type SearchIndex } from './search.ts';
 import { noPause, type Pause } from './pause.ts';
+import type { HybridSearch } from './hybrid.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
 export type LensRecord = z.output<typeof Lens>;
@@ -37,6 +38,10 @@ export interface Build {
   model: ContentModel;
   locales: Record<Locale, LocaleView>;
   search: SearchIndex;
+  /** The passages the search index holds (kept when asked: hybrid search embeds them). */
+  passages?: readonly Passage[];
+  /** With EMBEDDING_MODEL: BM25 and embeddings fused (operations/build/hybrid.ts); `search` alone otherwise. */
+  hybrid?: HybridSearch;
 }
 
 export function periodLabel(start: string, end: string | null, locale: Locale): string {
@@ -69,6 +74,8 @@ export async function createBuild(
     pause?: Pause;
     /** A build of the same commit (another branch's): its index is shared. */
     sibling?: Build;
+    /** Keep the passages on the build (for hybrid search), even when the index is a sibling's. */
+    keepPassages?: boolean;
   },
 ): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
@@ -77,7 +84,7 @@ export async function createBuild(
   const passages: Passage[] = [];
   const sibling = options.sibling?.commit === options.commit ? options.sibling : undefined;
   for (const locale of locales) {
-    view[locale] = localeView(model, locale, siteUrl, sibling ? null : passages);
+    view[locale] = localeView(model, locale, siteUrl, sibling && !options.keepPassages ? null : passages);
     await pause();
   }
   // main and dev at one commit differ only in their site's address: one index serves both.
@@ -92,6 +99,7 @@ export async function createBuild(
     model,
     locales: view,
     search,
+    ...(options.keepPassages ? { passages } : {}),
   };
 }
 

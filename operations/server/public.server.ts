@@ -99,8 +99,13 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       return { lenses: corpus.build(branch).locales[input.locale].lenses };
     },
 
-    search_subject(input, { branch }) {
-      return { query: input.query, results: corpus.build(branch).search.search(input.query, input.limit, { locale: input.locale }) };
+    async search_subject(input, { branch, signal }) {
+      const build = corpus.build(branch);
+      const options = { locale: input.locale };
+      const results = build.hybrid
+        ? await build.hybrid.search(input.query, input.limit, { ...options, signal })
+        : build.search.search(input.query, input.limit, options);
+      return { query: input.query, results };
     },
 
     get_site(input, { branch }) {

@@ -16,7 +16,9 @@ import { loadOrCreateSecret } from './secrets.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 import { createPipeline, type Pipeline } from './pipeline.server.ts';
 import { createActionsPipeline, lastPublished, type GitHubEvent } from './actions-pipeline.server.ts';
-import { createModels, type Models } from './models.server.ts';
+import { createModels, describeProviderError, type Models } from './models.server.ts';
+import { openEmbeddingCache, VectorIndex } from '../build/embeddings.ts';
+import { createHybridSearch } from '../build/hybrid.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
 
@@ -73,6 +75,33 @@ export async function openServices(config: Config, log: (line: string) => void):
   const live = new Map<Branch, Build>();
   const deployedFile = join(dataDir, 'deployed.json');
   const deployed = await readJson<Partial<Record<Branch, string>>>(deployedFile, {});
+  // Hybrid search (EMBEDDING_MODEL): passages embedded once, kept by the hash of their text under DATA_DIR.
+  const embeddings =
+    models?.embedTexts && models.embeddingModel
+      ? await openEmbeddingCache(join(dataDir, 'embeddings', `${models.embeddingModel.replace(/[^\w.-]+/g, '_')}.bin`), models.embeddingModel)
+      : undefined;
+
+  /** Adds hybrid search to a build when embeddings are configured; a model that cannot be reached leaves BM25 alone. */
+  async function withHybrid(build: Build): Promise<Build> {
+    const embed = models?.embedTexts;
+    if (!embeddings || !embed || !build.passages) return build;
+    try {
+      const vectors = await embeddings.vectorsOf(
+        build.passages.map((p) => [p.title, p.meta, p.text].filter(Boolean).join('\n')),
+        embed,
+      );
+      build.hybrid = createHybridSearch({
+        bm25: build.search,
+        passages: build.passages,
+        vectors: new VectorIndex(vectors),
+        embedQuery: embed,
+        onFailure: (error) => log(`[vitae] the embeddings model failed; search answered with BM25 alone: ${describeProviderError(error)}`),
+      });
+    } catch (error) {
+      log(`[vitae] the passages of ${build.commit.slice(0, 7)} could not be embedded (${describeProviderError(error)}): its search is BM25 alone`);
+    }
+    return build;
+  }
 
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
     const { tree, texts } = await repo.filesAt(commit);
@@ -97,7 +126,8 @@ export async function openServices(config: Config, log: (line: string) => void):
       siteUrl: urls.of(branch),
       pause: slicer(),
       sibling,
-    });
+      keepPassages: Boolean(embeddings),
+    }).then(withHybrid);
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
