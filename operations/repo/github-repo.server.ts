@@ -148,10 +148,10 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
         `GitHub answered 404 while ${what}: ${options.repository} does not exist or the token lacks the "Contents: Read" permission on it.`,
         { status: 502 },
       );
-    if (status !== undefined && status >= 500)
-      return new AppError('repo_error', `GitHub failed while ${what} (${status} ${said}), also after retrying.`, { status: 502 });
-    if (status === undefined || status === 500)
-      return new AppError('repo_error', `GitHub could not be reached while ${what} (${said}); is GITHUB_API_URL right?`, { status: 502 });
+    // Octokit reports a failure without an answer (refused, reset, DNS) as a 500 with no response.
+    if (status === undefined || (status === 500 && !e.response))
+      return new AppError('repo_error', `GitHub could not be reached while ${what} (${said}), also after retrying; is GITHUB_API_URL right?`, { status: 502 });
+    if (status >= 500) return new AppError('repo_error', `GitHub failed while ${what} (${status} ${said}), also after retrying.`, { status: 502 });
     return new AppError('repo_error', `GitHub answered ${status} while ${what}: ${said}`, { status: 502 });
   }
 

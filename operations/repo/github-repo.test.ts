@@ -99,6 +99,13 @@ describe('GitHub failing', () => {
     });
   }
 
+  it('answers 502 saying GitHub could not be reached when nothing answers, after retrying', async () => {
+    await assert.rejects(
+      open({ apiUrl: 'http://127.0.0.1:9' }).listFiles('main', 'content'),
+      rejectsWith(502, 'repo_error', /could not be reached.*GITHUB_API_URL/),
+    );
+  });
+
   it('answers 502 naming GITHUB_TOKEN when the token is refused (401)', async () => {
     const repo = open({ token: 'ghp_not_the_token' });
     await assert.rejects(repo.listFiles('main', 'content'), rejectsWith(502, 'repo_error', /401.*GITHUB_TOKEN is invalid or expired/));
