@@ -61,6 +61,14 @@ describe('Esperanto', () => {
   it('cuts the verb endings', () => {
     for (const form of ['traduki', 'tradukas', 'tradukis', 'tradukos', 'tradukus', 'traduku']) same(form, 'traduko', 'eo');
   });
+  it('cuts one derivational suffix (-ad-, -ig-, -ist-, -il-, -ej-, -ec-, -ul-) where a root remains', () => {
+    same('trovadon', 'trovi', 'eo');
+    same('programistoj', 'programo', 'eo');
+    same('serĉiloj', 'serĉas', 'eo');
+    same('plibonigis', 'plibona', 'eo');
+    assert.deepEqual(analyse('ulo', 'eo'), ['ul'], 'a word that is only a suffix keeps it');
+    assert.deepEqual(analyse('igas', 'eo'), ['ig']);
+  });
   it('folds the supersigned letters and the x-system people type without them', () => {
     same('maŝinlernado', 'masinlernado', 'eo');
     same('maŝinlernado', 'masxinlernado', 'eo');

@@ -4,8 +4,9 @@
 //   verb forms first taken to their verb (spoken → speak).
 // - French and Spanish: elisions cut (l', qu'), stop words dropped, Snowball-stemmed (@orama/stemmers) on
 //   the accented word, then accents folded, so "evaluation" typed without accents meets "évaluation".
-// - Esperanto: the x-system folded (cx → c), accents folded (ĉ → c), and the regular endings cut: nouns,
-//   adjectives and adverbs (-o, -a, -e with plural -j and accusative -n) and verbs (-as, -is, -os, -us, -u, -i).
+// - Esperanto: the x-system folded (cx → c), accents folded (ĉ → c), the regular endings cut: nouns,
+//   adjectives and adverbs (-o, -a, -e with plural -j and accusative -n) and verbs (-as, -is, -os, -us, -u, -i);
+//   then one derivational suffix (-ad-, -ig-, -ist-, -il-, -ej-, -ec-, -ul-), and light verbs (povi, fari) dropped.
 // - Chinese and Japanese: traditional characters folded to simplified (opencc-js), so a question in one script
 //   finds text in the other; Han text gives character bigrams (a text's over every run of Han characters, a
 //   query's within its words and across runs of one-character words, so a query's bigrams are always among a
@@ -103,6 +104,7 @@ const ESPERANTO_LIGHT_ROOTS = new Set(['est', 'hav', 'pov', 'sci', 'scipov', 'vo
 
 const esperantoX = (word: string) => word.replace(/([cghjsu])x/g, (_, c: string) => c);
 const ESPERANTO_ENDING = /(?:[oae]j?n?|as|is|os|us|u|i)$/;
+const ESPERANTO_SUFFIX = /(?:ad|ig|ist|il|ej|ec|ul)$/;
 
 /** The token of one Latin-script word in a language, or '' when it is a stop word or too short to mean much. */
 function latinToken(segment: string, language: LatinLanguage): string {
@@ -125,7 +127,11 @@ function latinToken(segment: string, language: LatinLanguage): string {
       if (folded.length < 2 || stopWords.eo.has(folded)) return '';
       const root = folded.replace(ESPERANTO_ENDING, '');
       if (ESPERANTO_LIGHT_ROOTS.has(root)) return '';
-      return root.length >= 2 ? root : folded;
+      if (root.length < 2) return folded;
+      // One derivational suffix too, where a root of three letters remains: trovado (finding) meets trovi (to
+      // find), programisto meets programo, serĉilo (search tool) meets serĉi, plibonigi meets plibona.
+      const stem = root.replace(ESPERANTO_SUFFIX, '');
+      return stem.length >= 3 ? stem : root;
     }
   }
 }
