@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Branch } from '../contract/shared.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
 import { accepts, notModified } from './edge.server.ts';
-import { SplicedText } from './spliced-gzip.ts';
+import { PlainBytes, SplicedText } from './spliced-gzip.ts';
 
 /** What renders a page: the web app's handler, given a path with its (normalised) query and the nonce to use. */
 export type PageRenderer = (target: string, branch: Branch, nonce: string, req: IncomingMessage) => Promise<Response>;
@@ -53,7 +53,7 @@ interface Page {
   buildId: string;
   status: number;
   headers: Record<string, string>;
-  body: SplicedText;
+  body: SplicedText | PlainBytes;
   /** Identifies the rendered text (without its nonce): the same page at another build keeps it. */
   tag: string;
   size: number;
@@ -142,7 +142,8 @@ export function createPageCache(options: PageCacheOptions) {
     const cacheable = response.status === 200 && !response.headers.has('set-cookie') && !/no-store|private/.test(cacheControl);
     if (!cacheable)
       return { status: response.status, headers: { ...headers, 'Cache-Control': cacheControl || 'no-cache' }, body: new SplicedText(body, marker, 1) };
-    const text = new SplicedText(body, marker);
+    // Images are compressed already: kept and answered as they are.
+    const text = /^image\//.test(response.headers.get('content-type') ?? '') ? new PlainBytes(body) : new SplicedText(body, marker);
     const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
     return { branch, buildId, status: 200, headers, body: text, tag, size: text.size + target.length + 200 };
   }
@@ -193,7 +194,8 @@ export function createPageCache(options: PageCacheOptions) {
 
   function answer(req: IncomingMessage, res: ServerResponse, branch: Branch, page: Page | Rendered) {
     const preview = branch === 'dev';
-    const gzip = page.body.fixedLength >= COMPRESS_MIN && accepts(req.headers['accept-encoding'], 'gzip');
+    const compressible = page.body.compressible && page.body.fixedLength >= COMPRESS_MIN;
+    const gzip = compressible && accepts(req.headers['accept-encoding'], 'gzip');
     const validators: Record<string, string> = {};
     if ('tag' in page && !preview) {
       validators.ETag = `"${page.tag}${gzip ? '-gzip' : ''}"`;
@@ -201,7 +203,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     const caching: Record<string, string> = {
       ...(preview ? PREVIEW_HEADERS : { 'Cache-Control': 'tag' in page ? PAGE_CACHE_CONTROL : page.headers['Cache-Control']! }),
-      ...(page.body.fixedLength >= COMPRESS_MIN ? { Vary: 'Accept-Encoding' } : {}),
+      ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
     };
     if ('tag' in page && !preview && isFresh(req, page.tag, options.build(branch).committedAt)) {
       // No Content-Security-Policy here: a 304's headers replace the stored ones, and the stored page carries
@@ -241,7 +243,7 @@ export interface PageCacheStats extends PageCacheFigures {
 interface Rendered {
   status: number;
   headers: Record<string, string>;
-  body: SplicedText;
+  body: SplicedText | PlainBytes;
 }
 
 /** The request's validators match the page: If-None-Match when given (weak comparison), else If-Modified-Since. */

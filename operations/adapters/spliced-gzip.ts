@@ -35,6 +35,7 @@ function shiftOf(bytes: number): number {
 }
 
 export class SplicedText {
+  readonly compressible = true;
   /** Each part deflated to a byte boundary; the last one final. Only the compressed form is kept. */
   private readonly deflated: readonly Buffer[];
   /** Each part's own CRC, and what shifting a CRC past the part multiplies it by. */
@@ -109,5 +110,27 @@ export class SplicedText {
     out.writeUInt32LE(crc >>> 0, at);
     out.writeUInt32LE((this.fixedLength + fill.length * this.holes) >>> 0, at + 4);
     return out;
+  }
+}
+
+/**
+ * Bytes that compression does not shrink (images): kept as they are and answered without gzip, with the same
+ * face as SplicedText (no holes).
+ */
+export class PlainBytes {
+  readonly holes = 0;
+  readonly compressible = false;
+  constructor(private readonly bytes: Buffer) {}
+  get fixedLength(): number {
+    return this.bytes.length;
+  }
+  get size(): number {
+    return this.bytes.length;
+  }
+  text(): Buffer {
+    return this.bytes;
+  }
+  gzip(): Buffer {
+    return this.bytes;
   }
 }
