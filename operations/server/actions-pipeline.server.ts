@@ -228,12 +228,15 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     const newest = runs.get(branch)!.find((r) => r.status === 'success' || r.status === 'failure' || r.status === 'cancelled');
     if (!newest || newest.status !== 'success') return; // a failed newest run: the last good build stays
     const id = Number(newest.id);
-    if ((attempted.get(branch) ?? 0) >= id || options.live(branch) === newest.commit) return;
+    const previous = attempted.get(branch) ?? 0;
+    if (previous >= id || options.live(branch) === newest.commit) return;
     attempted.set(branch, id);
     try {
       await options.deploy(branch, await options.build(branch, newest.commit));
       log(`[vitae] ${branch}: run ${newest.id} succeeded; serving ${newest.commit.slice(0, 7)}`);
     } catch (error) {
+      // GitHub may have failed us while reading the files: the next read of the runs tries again.
+      attempted.set(branch, previous);
       log(`[vitae] ${branch}: run ${newest.id} succeeded but ${newest.commit.slice(0, 7)} could not be built here: ${(error as Error).message}`);
     }
   }
