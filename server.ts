@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
@@ -119,7 +120,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
       edge(req, res, branch);
     });
     server.keepAliveTimeout = 65_000;
-    server.on('clientError', answerClientError); // node's own 400/431: a body in the service's words, not an empty answer
+    // node's own 400/431: a body in the service's words, not an empty answer, logged like any other request
+    server.on('clientError', (error: Error, socket: Duplex) =>
+      answerClientError(error, socket, (fields) =>
+        logger.info({ event: 'request', ...fields, method: null, route: null, ip: (socket as Partial<Socket>).remoteAddress ?? null, branch }, 'request'),
+      ),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, config.HOST, () => resolve());

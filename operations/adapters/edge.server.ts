@@ -3,6 +3,7 @@
 // MCP) — with one method check, one CORS policy, one body reader and one error writer. What no route
 // claims goes to the web app (the Remix site). Works on node's request/response directly: this is the
 // hot path, and most answers are cached bytes.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import helmet from 'helmet';
@@ -420,7 +421,11 @@ function clientErrorPage(status: number, message: string): string {
  * `server.on('clientError', answerClientError)`: the service's JSON error body on its own paths (`/api`, `/mcp`,
  * `/openapi.json`), an HTML page on the site's; then the connection is closed (its framing cannot be trusted).
  */
-export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+export function answerClientError(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+  log?: (fields: { reqId: string; status: number; code: string; refused: string }) => void,
+): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
   const known = CLIENT_ERRORS[error.code ?? ''] ?? {
     status: 400,
@@ -433,9 +438,12 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: Bu
   const html = pathname ? !servicePath(pathname) : /^accept:[^\r\n]*text\/html/im.test(head);
   const body = html ? clientErrorPage(known.status, known.message) : JSON.stringify({ code: known.code, message: known.message } satisfies ErrorBody);
   const type = html ? 'text/html; charset=utf-8' : JSON_TYPE;
+  const reqId = randomUUID(); // the request's own id cannot be read: its headers are what failed
+  log?.({ reqId, status: known.status, code: known.code, refused: error.code ?? 'unknown' });
   const headers = [
     `HTTP/1.1 ${known.status} ${reason[known.status]}`,
     `Content-Type: ${type}`,
+    `X-Request-Id: ${reqId}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',

@@ -149,6 +149,7 @@ describe('requests node refuses', () => {
     const [head = '', body = ''] = answer.split('\r\n\r\n');
     assert.match(head, /^HTTP\/1\.1 400 /);
     assert.match(head, /content-type: application\/json/i);
+    assert.match(head, /^x-request-id: [0-9a-f-]{36}$/im, 'an id to find the refusal in the log by');
     const error = ErrorBodySchema.strict().parse(JSON.parse(body));
     assert.equal(error.code, 'bad_request');
   });

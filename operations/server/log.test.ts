@@ -2,6 +2,7 @@
 // echoed as X-Request-Id, method, route template, status, duration, client IP), sign-in events, pipeline
 // run events — and never a token, a cookie, an Authorization header or a request body.
 import { after, before, describe, it } from 'node:test';
+import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,24 @@ describe('unexpected errors', () => {
     } finally {
       repo.history = history;
     }
+  });
+});
+
+describe('requests node refuses', () => {
+  it('log the refusal under the id the answer carries', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.end('GET /api/v1/entries HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const id = /^x-request-id: (\S+)$/im.exec(answer)?.[1];
+    assert.ok(id, answer);
+    const record = await recordOf(id);
+    assert.equal(record.status, 400);
+    assert.equal(record.refused, 'HPE_INVALID_CONTENT_LENGTH');
+    assert.equal(record.ip, '127.0.0.1');
   });
 });
 
