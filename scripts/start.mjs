@@ -42,6 +42,8 @@ if (process.env.NODE_ENV && process.env.NODE_ENV !== mode) {
   );
 }
 process.env.NODE_ENV = mode;
+/** What this script says goes to stderr when the service follows: its stdout is the service's log (JSON in production). */
+const say = command === 'build' ? console.log : console.error;
 
 function filesUnder(dir, out = []) {
   if (!existsSync(dir)) return out;
@@ -147,12 +149,12 @@ async function build() {
   }
   rmSync(stampPath, { force: true }); // a build that fails half-way must not look current
   const started = Date.now();
-  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: command === 'build' ? 'inherit' : ['ignore', 2, 2], env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
   await bundleService(require);
   const stamp = sourceStamp();
   if (stamp) writeFileSync(stampPath, JSON.stringify(stamp, null, 2) + '\n');
-  console.log(`[vitae] web app built in ${mode} mode in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`[vitae] web app built in ${mode} mode in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 if (command === 'build') {
@@ -160,7 +162,7 @@ if (command === 'build') {
 } else {
   const reason = staleReason();
   if (command === 'start' && reason) {
-    console.log(`[vitae] building the web app: ${reason}`);
+    say(`[vitae] building the web app: ${reason}`);
     await build();
   } else if (command === 'serve' && reason) {
     if (!buildComplete()) {
