@@ -9,6 +9,7 @@ import { startServiceOn, WEBHOOK_SECRET, type BackendService } from '../../testi
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { skillFile } from '../../testing/content-git.ts';
 import { adminHttp, assertError } from '../../testing/admin-http.ts';
+import { runRecord } from './actions-pipeline.server.ts';
 
 const TOKEN = 'actions-pipeline-admin-token-4f1e';
 let service: BackendService;
@@ -130,5 +131,62 @@ describe('POST /api/admin/github/webhook', () => {
     } finally {
       await local.stop();
     }
+  });
+});
+
+describe('workflow runs as run records', () => {
+  const sha = 'a'.repeat(40);
+  const translated = 'b'.repeat(40);
+  const run = { id: 7, head_branch: 'dev', head_sha: sha, html_url: 'https://github.com/o/r/actions/runs/7', created_at: '2026-01-01T00:00:00Z' };
+  const job = (name: string, status: string, conclusion: string | null, steps?: Array<{ name: string; conclusion: string | null }>) => ({
+    id: 1,
+    name,
+    status,
+    conclusion,
+    started_at: status === 'queued' ? null : '2026-01-01T00:00:01Z',
+    completed_at: status === 'completed' ? '2026-01-01T00:00:02Z' : null,
+    steps,
+  });
+
+  it('maps a run under way: running, each job its stage, the deploy job’s unevaluated name ignored', () => {
+    const record = runRecord('dev', { ...run, status: 'in_progress', conclusion: null }, [
+      job('translate', 'completed', 'success', [{ name: 'Translate', conclusion: 'success' }]),
+      job('build', 'in_progress', null),
+      job('deploy ${{ needs.build.outputs.commit }}', 'queued', null),
+    ]);
+    assert.equal(record.status, 'running');
+    assert.equal(record.commit, sha);
+    assert.deepEqual(
+      record.stages.map((s) => `${s.name}:${s.status}`),
+      ['translate:success', 'build:running', 'deploy:queued'],
+    );
+    assert.equal(record.url, run.html_url);
+  });
+
+  it('takes the commit the deploy job names (the translations’ commit), keeping the pushed one as its source', () => {
+    const record = runRecord('dev', { ...run, status: 'completed', conclusion: 'success' }, [
+      job('translate', 'completed', 'success', [{ name: 'Translate', conclusion: 'success' }]),
+      job('build', 'completed', 'success'),
+      job(`deploy ${translated}`, 'completed', 'success'),
+    ]);
+    assert.equal(record.status, 'success');
+    assert.equal(record.commit, translated);
+    assert.equal(record.sourceCommit, sha);
+  });
+
+  it('says why a run failed from the failed job and its annotations, and cancels what never ran', () => {
+    const record = runRecord(
+      'dev',
+      { ...run, status: 'completed', conclusion: 'failure' },
+      [job('translate', 'completed', 'success', [{ name: 'Translate', conclusion: 'skipped' }]), job('build', 'completed', 'failure')],
+      ['content/skills/x.md:3: category must be one of …'],
+    );
+    assert.equal(record.status, 'failure');
+    assert.equal(record.error, 'build failed: content/skills/x.md:3: category must be one of …');
+    assert.deepEqual(
+      record.stages.map((s) => `${s.name}:${s.status}`),
+      ['translate:skipped', 'build:failure', 'deploy:cancelled'],
+    );
+    assert.match(record.stages[0]!.note!, /no model provider/);
   });
 });
