@@ -76,12 +76,23 @@ interface Concept {
   related: string[];
 }
 
+/** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
+interface ResolvedConcept {
+  /** Its tokens' mean idf: a token no passage holds weighs the most a token can. */
+  weight: number;
+  /** The documents holding each of its tokens (undefined: none does). */
+  own: Array<Int32Array | undefined>;
+  /** The documents holding each related token that some document holds. */
+  related: Int32Array[];
+}
+
 interface Part {
   locale: Locale;
   weight: number;
   /** Tokens and their weights in the ranking. */
   terms: Array<[string, number]>;
   concepts: Concept[];
+  resolved: ResolvedConcept[];
 }
 
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
@@ -179,36 +190,40 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
       }
       for (const t of others) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
     }
-    return { locale, weight, terms: [...terms], concepts };
+    const engine = indexes.get(locale)?.engine;
+    const resolved = engine
+      ? concepts.map(({ own, related }): ResolvedConcept => {
+          const postings = own.map((t) => engine.postings(t));
+          return {
+            weight: postings.reduce((sum, p) => sum + (p ? p.idf : engine.maxIdf), 0) / own.length,
+            own: postings.map((p) => p?.docs),
+            related: related.flatMap((t) => engine.postings(t)?.docs ?? []),
+          };
+        })
+      : [];
+    return { locale, weight, terms: [...terms], concepts, resolved };
   }
 
   /** Confidence of a record: the idf-weighted share of the query's concepts some passage of it holds, in the best-fitting locale. */
   function confidence(record: number, parts: readonly Part[]): number {
     let best = 0;
-    for (const { locale, concepts } of parts) {
+    for (const { locale, resolved } of parts) {
       const docs = recordDocs[record]!.get(locale);
       if (!docs) continue;
-      const { engine } = indexes.get(locale)!;
       let held = 0;
       let total = 0;
-      for (const { own, related } of concepts) {
-        // A word weighs its tokens' mean idf (a token no passage holds, the most); it is held in full when a
-        // related word is, else for the share of its tokens (a Han word's bigrams) the record holds.
-        let weight = 0;
-        let share = 0;
-        for (const t of own) {
-          const postings = engine.postings(t);
-          weight += postings ? postings.idf : engine.maxIdf;
-          if (holds(postings?.docs, docs)) share++;
-        }
-        weight /= own.length;
+      for (const { weight, own, related } of resolved) {
+        // A word is held in full when a related word is, else for the share of its tokens (a Han word's
+        // bigrams) the record holds.
         total += weight;
-        held += weight * (related.some((t) => holds(engine.postings(t)?.docs, docs)) ? 1 : share / own.length);
+        if (related.some((postings) => holds(postings, docs))) held += weight;
+        else held += (weight * own.filter((postings) => holds(postings, docs)).length) / own.length;
       }
       if (total > 0) best = Math.max(best, held / total);
     }
     return best;
   }
+
 
   return {
     size: passages.length,
