@@ -173,6 +173,8 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
       jobs: [],
     };
     run.jobs = (['translate', 'build', 'deploy'] as const).map((name, i) => job(run, name, i));
+    // Until it runs, a job whose name is an expression is listed with the expression, as GitHub does.
+    run.jobs[2]!.name = 'deploy ${{ needs.build.outputs.commit }}';
     runs.push(run);
     await deliver('push', { ref: update.ref, before: update.before ?? '0'.repeat(40), after: update.after, repository });
     await deliver('workflow_run', { action: 'requested', workflow_run: view(run), repository });
@@ -198,7 +200,7 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
     run.status = 'in_progress';
     for (const j of run.jobs) {
       const at = new Date().toISOString();
-      if (j.name === 'deploy' && fails) {
+      if (j.name.startsWith('deploy') && fails) {
         j.status = 'completed';
         j.conclusion = 'skipped';
         continue;
