@@ -271,8 +271,14 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     return text(['hash-object', '-w', '--stdin'], { input: content });
   }
 
-  async function makeCommit(tree: string, parents: string[], message: string, author?: { name?: string; email?: string; date?: string }): Promise<string> {
-    const env: Record<string, string> = {};
+  async function makeCommit(
+    tree: string,
+    parents: string[],
+    message: string,
+    author?: { name?: string; email?: string; date?: string },
+    committerDate?: string,
+  ): Promise<string> {
+    const env: Record<string, string> = committerDate ? { GIT_COMMITTER_DATE: committerDate, GIT_AUTHOR_DATE: committerDate } : {};
     if (author?.name) env.GIT_AUTHOR_NAME = author.name;
     if (author?.email) env.GIT_AUTHOR_EMAIL = author.email;
     if (author?.date) env.GIT_AUTHOR_DATE = author.date;
@@ -490,29 +496,39 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       return fail('NOT_FOUND', `Could not resolve to a Repository with the name '${input.branch.repositoryNameWithOwner}'.`);
     if (faults.readOnly) return fail('FORBIDDEN', 'Resource not accessible by personal access token');
     const branch: string = input.branch.branchName;
-    const current = await head(branch);
-    if (!current) return fail('NOT_FOUND', `A ref named "refs/heads/${branch}" does not exist.`);
+    // Few git commands per commit (the head and its tree in one, blobs in parallel, no read-back): the
+    // emulator shares its process with the service under test.
+    const resolved = await tryText(['rev-parse', `refs/heads/${branch}^{commit}`, `refs/heads/${branch}^{tree}`]);
+    if (!resolved) return fail('NOT_FOUND', `A ref named "refs/heads/${branch}" does not exist.`);
+    const [current, treeOfHead] = resolved.split('\n') as [string, string];
     if (current !== input.expectedHeadOid)
       return fail('STALE_DATA', `Expected branch to point to "${input.expectedHeadOid}" but it did not.  Pull and try again.`);
-    const entries: Array<{ path: string; mode: string; sha: string | null }> = [];
-    const treeOfHead = await text(['rev-parse', `${current}^{tree}`]);
-    for (const d of input.fileChanges?.deletions ?? []) {
-      if (!(await tryText(['rev-parse', '--verify', '--quiet', `${current}:${d.path}`])))
+    const deletions: Array<{ path: string }> = input.fileChanges?.deletions ?? [];
+    const additions: Array<{ path: string; contents: string }> = input.fileChanges?.additions ?? [];
+    if (deletions.length) {
+      const present = new Set(
+        (await gitAs.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', current, '--', ...deletions.map((d) => d.path)])).stdout
+          .toString('utf8')
+          .split('\0'),
+      );
+      if (deletions.some((d) => !present.has(d.path)))
         return fail('UNPROCESSABLE', `A path was requested for deletion which does not exist as of commit oid \`${current}\``);
-      entries.push({ path: d.path, mode: '100644', sha: null });
     }
-    for (const a of input.fileChanges?.additions ?? [])
-      entries.push({ path: a.path, mode: '100644', sha: await hashBlob(Buffer.from(String(a.contents), 'base64')) });
+    const shas = await Promise.all(additions.map((a) => hashBlob(Buffer.from(String(a.contents), 'base64'))));
+    const entries = [
+      ...deletions.map((d) => ({ path: d.path, mode: '100644', sha: null })),
+      ...additions.map((a, i) => ({ path: a.path, mode: '100644', sha: shas[i]! })),
+    ];
     const tree = await writeTree(treeOfHead, entries);
     const message = input.message.body ? `${input.message.headline}\n\n${input.message.body}` : input.message.headline;
-    const commit = await makeCommit(tree, [current], message);
+    const committedDate = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const commit = await makeCommit(tree, [current], message, undefined, committedDate);
     if (!(await apiRefUpdate(branch, commit, current)))
       return fail('STALE_DATA', `Expected branch to point to "${input.expectedHeadOid}" but it did not.  Pull and try again.`);
-    const committed = await commitJson(commit);
     send(200, {
       data: {
         createCommitOnBranch: {
-          commit: { oid: commit, url: committed.html_url, committedDate: committed.committer.date, message },
+          commit: { oid: commit, url: `https://github.com/${repository}/commit/${commit}`, committedDate, message },
           ref: { name: branch, target: { oid: commit } },
         },
       },
