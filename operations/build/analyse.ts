@@ -1,6 +1,6 @@
 // Text analysis per language, shared by indexing and querying. A text is split into words by
 // Intl.Segmenter (CJK included, with ICU's dictionaries) and each word becomes the tokens of its language:
-// - English: case and accents folded, stop words dropped, Porter-stemmed (wink-nlp-utils) as before, irregular
+// - English: case and accents folded, stop words dropped, Porter-stemmed (@orama/stemmers; wink-nlp-utils held 60 MB for it), irregular
 //   verb forms first taken to their verb (spoken → speak).
 // - French and Spanish: elisions cut (l', qu'), stop words dropped, Snowball-stemmed (@orama/stemmers) on
 //   the accented word, then accents folded, so "evaluation" typed without accents meets "évaluation".
@@ -15,7 +15,7 @@
 import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import * as OpenCC from 'opencc-js/t2cn';
-import nlp from 'wink-nlp-utils';
+import { stemmer as englishStem } from '@orama/stemmers/english';
 import type { Locale } from '../contract/shared.ts';
 import { memoize } from './memo.ts';
 
@@ -114,7 +114,7 @@ function latinToken(segment: string, language: LatinLanguage): string {
     case 'en': {
       const folded = fold(lower);
       if (folded.length < 2 || stopWords.en.has(folded)) return '';
-      return /^[a-z]+$/.test(folded) ? nlp.string.stem(IRREGULAR.get(folded) ?? folded) : folded;
+      return /^[a-z]+$/.test(folded) ? englishStem(IRREGULAR.get(folded) ?? folded) : folded;
     }
     case 'fr':
     case 'es': {
