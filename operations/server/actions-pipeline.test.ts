@@ -9,7 +9,7 @@ import { startServiceOn, WEBHOOK_SECRET, type BackendService } from '../../testi
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { skillFile } from '../../testing/content-git.ts';
 import { adminHttp, assertError } from '../../testing/admin-http.ts';
-import { runRecord } from './actions-pipeline.server.ts';
+import { runRecord, type ActionsPipeline } from './actions-pipeline.server.ts';
 
 const TOKEN = 'actions-pipeline-admin-token-4f1e';
 let service: BackendService;
@@ -84,6 +84,31 @@ describe('publishing through GitHub Actions', () => {
     assert.equal(health.content.commit, sha);
     assert.ok(service.actions!.deliveries.some((d) => d.event === 'push' && d.status === 204));
     assert.ok(service.actions!.deliveries.some((d) => d.event === 'workflow_run' && d.status === 204));
+  });
+});
+
+describe('without the webhook', () => {
+  it('reads the runs itself (the poll), with If-None-Match: an unchanged list costs a 304', async () => {
+    const hooks = service.actions!.webhookUrls.splice(0);
+    try {
+      const write = await api.put({ path: 'content/skills/elixir.md', content: skillFile('elixir'), message: 'Add Elixir, unheard' });
+      const sha = write.body.commit.sha as string;
+      await service.actions!.completed('main', sha);
+      const pipeline = service.services.pipeline as ActionsPipeline;
+      await pipeline.refresh('main');
+      assert.equal(await live(), sha);
+      const runsPath = /\/actions\/workflows\/publish\.yml\/runs$/;
+      const before = service.emulator!.requests.length;
+      await pipeline.refresh('main');
+      const reads = service.emulator!.requests.slice(before).filter((r) => runsPath.test(r.path));
+      assert.ok(reads.length >= 1, 'the runs were read');
+      assert.ok(
+        reads.every((r) => r.status === 304),
+        `unchanged: ${reads.map((r) => r.status).join(', ')}`,
+      );
+    } finally {
+      service.actions!.webhookUrls.push(...hooks);
+    }
   });
 });
 
