@@ -410,30 +410,3 @@ function rawRequest(base: string, method: string, path: string, { headers, body 
     req.end(body);
   });
 }
-
-describe('REPO_BACKEND=github without a usable backend', () => {
-  it('answers 503 repo_not_configured for every repository operation and still serves the rest', async () => {
-    const github = await startTestService({ CONTENT_DIR: englishOnlyContent(), ADMIN_TOKEN: TOKEN, REPO_BACKEND: 'github', GITHUB_REPOSITORY: 'a/b' });
-    try {
-      const base = github.url;
-      const calls: Array<[string, string, unknown?]> = [
-        ['GET', '/api/admin/files'],
-        ['GET', '/api/admin/file?path=content/skills/python.md'],
-        ['GET', '/api/admin/file?slug=python'],
-        ['POST', '/api/admin/validate', { path: 'content/skills/x.md', content: skillFile('X') }],
-        ['PUT', '/api/admin/file', writeBody('x')],
-        ['DELETE', '/api/admin/file?path=content/skills/python.md&message=m'],
-        ['POST', '/api/admin/changes', { message: 'm', changes: [{ path: 'content/skills/x.md', content: skillFile('X') }] }],
-        ['POST', '/api/admin/promote', {}],
-      ];
-      for (const [method, path, body] of calls) assertError(await api.call(method, path, { base, body }), 503, 'repo_not_configured');
-      assertOk(await api.call('GET', '/api/admin/schema', { base }));
-      assertOk(await api.call('GET', '/api/admin/deploys', { base }));
-      const health = await (await fetch(`${base}/api/health`)).json();
-      assert.deepEqual(health.repo, { backend: 'github', configured: false });
-      assert.equal((await fetch(`${base}/api/v1/entries`)).status, 200, 'the public site is still served');
-    } finally {
-      await github.stop();
-    }
-  });
-});
