@@ -209,6 +209,14 @@ export function citationGuard(returned: (slug: string) => boolean, isSlug: (slug
         if (!pending) return;
         continue;
       }
+      const inner = pending.lastIndexOf('(', close);
+      if (inner > open) {
+        // a parenthesis inside another ("(see (a-slug))"): the outer one's text passes, the inner one is the group
+        const start = pending.slice(0, inner).search(/[ \t]*$/);
+        emit(pending.slice(0, start));
+        pending = pending.slice(start);
+        continue;
+      }
       const replaced = resolve(pending.slice(open, close + 1));
       const before = replaced === '' ? pending.slice(0, open).replace(/[ \t]+$/, '') : pending.slice(0, open);
       emit(before + replaced);

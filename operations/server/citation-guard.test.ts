@@ -33,4 +33,12 @@ describe('citationGuard', () => {
       assert.equal(run([...text], []).text, text);
     }
   });
+  it('drops an invented slug inside another parenthesis, however the text is split', () => {
+    const text = 'She spoke at a summit (see (made-up-talk-slug)) and wrote (a note ((talks))).';
+    const expected = 'She spoke at a summit (see) and wrote (a note ((talks))).';
+    for (const size of [1, 2, 5, 200]) {
+      const deltas = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
+      assert.equal(run(deltas, ['talks']).text, expected, `chunks of ${size}`);
+    }
+  });
 });
