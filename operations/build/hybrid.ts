@@ -43,10 +43,13 @@ export function createHybridSearch({
       queries.set(query, known);
       return known;
     }
+    if (vectors.size === 0) return undefined; // nothing to compare with
     try {
       const [vector] = await embedQuery([query], signal);
       if (!vector) return undefined;
       const normalised = normalise(vector);
+      // A vector the passages' cannot be compared with (the model changed behind its name) finds nothing: a failure.
+      if (normalised.length !== vectors.dims) throw new Error(`the embeddings model answered ${normalised.length} dimensions for the question, ${vectors.dims} for the passages`);
       queries.set(query, normalised);
       if (queries.size > QUERY_CACHE) queries.delete(queries.keys().next().value!);
       return normalised;
@@ -85,7 +88,7 @@ export function createHybridSearch({
         const near = nearest.get(id);
         const cosine = Math.min(1, near?.cosine ?? 0); // float rounding can put a perfect match a hair above 1
         const byMeaning = cosine >= MIN_SIMILARITY;
-        const confident = (hit !== undefined && hit.confidence >= CONFIDENT) || byMeaning;
+        const confident = (hit !== undefined && hit.confidence > CONFIDENT) || byMeaning; // above, as BM25 alone (search.ts)
         if (!confident && !searchOptions.unsure) continue;
         if (hit) results.push({ ...hit, score, confidence: Math.max(hit.confidence, byMeaning ? cosine : 0) });
         else if (near) {

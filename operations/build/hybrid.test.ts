@@ -1,0 +1,56 @@
+// Hybrid search's fusion on its own (issue 17 item 5): what it counts as a match agrees with BM25's threshold,
+// and a query vector that cannot be compared with the passages' is a failure of the model, not a silent miss.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { normalise, VectorIndex } from './embeddings.ts';
+import { createHybridSearch } from './hybrid.ts';
+import { CONFIDENT, type Passage, type SearchHit, type SearchIndex } from './search.ts';
+
+const passages: Passage[] = ['one', 'two'].map((slug) => ({ locale: 'en', slug, kind: 'entry', title: slug, text: `text of ${slug}`, url: `http://x/${slug}` }));
+const hit = (slug: string, confidence: number): SearchHit => ({ slug, kind: 'entry', title: slug, passage: `text of ${slug}`, url: `http://x/${slug}`, score: 1, confidence });
+
+/** A BM25 index that answers `hits` when unsure results are asked for, and the confident ones (above CONFIDENT) otherwise. */
+function lexical(hits: SearchHit[]): SearchIndex {
+  return { size: passages.length, search: (_query, limit, options = {}) => hits.filter((h) => options.unsure || h.confidence > CONFIDENT).slice(0, limit) };
+}
+// Passages far from the query [0, 0, 1]: only BM25 can make them a match.
+const vectors = new VectorIndex([normalise([1, 0, 0]), normalise([0, 1, 0])]);
+
+describe('hybrid search', () => {
+  it('is no more lenient than BM25: a record holding exactly half the question is not a match', async () => {
+    const bm25 = lexical([hit('one', CONFIDENT), hit('two', 0.8)]);
+    const hybrid = createHybridSearch({ bm25, passages, vectors, embedQuery: async () => [[0, 0, 1]] });
+    assert.deepEqual(
+      bm25.search('q', 5).map((h) => h.slug),
+      ['two'],
+    );
+    assert.deepEqual(
+      (await hybrid.search('q', 5)).map((h) => h.slug),
+      ['two'],
+    );
+  });
+
+  it('counts a query vector of another dimension than the passages’ as a failure, and answers with BM25 alone', async () => {
+    const failures: unknown[] = [];
+    const bm25 = lexical([hit('two', 0.8)]);
+    let calls = 0;
+    const hybrid = createHybridSearch({
+      bm25,
+      passages,
+      vectors,
+      embedQuery: async () => (calls++, [[0, 0, 0, 1]]),
+      onFailure: (error) => failures.push(error),
+    });
+    assert.deepEqual(await hybrid.search('q', 5), bm25.search('q', 5));
+    assert.equal(hybrid.failures, 1, 'an answer made without the vectors is not kept (keepable)');
+    assert.match(String(failures[0]), /4 dimensions.*3/);
+    await hybrid.search('q', 5);
+    assert.equal(calls, 2, 'the unusable vector is not remembered for the question');
+  });
+
+  it('searches an empty corpus without failing', async () => {
+    const hybrid = createHybridSearch({ bm25: lexical([]), passages: [], vectors: new VectorIndex([]), embedQuery: async () => [[0, 0, 1]] });
+    assert.deepEqual(await hybrid.search('q', 5), []);
+    assert.equal(hybrid.failures, 0);
+  });
+});
