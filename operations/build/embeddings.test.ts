@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +70,38 @@ describe('the embeddings cache', () => {
     const reopened = await openEmbeddingCache(file, 'fake-embed');
     assert.equal(reopened.size, 2);
     assert.equal((await stat(file)).size, whole);
+  });
+
+  it('embeds a text once when two builds ask for it at the same time (main and dev), and keeps it once', async () => {
+    const file = join(dir, 'concurrent.bin');
+    const cache = await openEmbeddingCache(file, 'fake-embed');
+    const sent: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: EmbedTexts = async (texts) => {
+      sent.push(...texts);
+      await gate;
+      return texts.map((t) => [t.length, 1]);
+    };
+    const main = cache.vectorsOf(['shared passage', 'main only'], slow);
+    const dev = cache.vectorsOf(['shared passage', 'dev only'], slow);
+    release();
+    const [a, b] = await Promise.all([main, dev]);
+    assert.deepEqual(a[0], b[0]);
+    assert.deepEqual(sent.sort(), ['dev only', 'main only', 'shared passage']);
+    assert.equal(cache.embedded, 3);
+    const record = 32 + 4 + 2 * 4;
+    assert.equal((await stat(file)).size, 3 * record, 'each vector written once');
+  });
+
+  it('goes on writing after a write failed once', async () => {
+    const file = join(dir, 'failed-write.bin');
+    const cache = await openEmbeddingCache(file, 'fake-embed');
+    await mkdir(file); // the file cannot be opened for appending
+    await assert.rejects(cache.vectorsOf(['lost'], embed), /EISDIR/);
+    await rm(file, { recursive: true });
+    await cache.vectorsOf(['kept'], embed);
+    assert.equal((await openEmbeddingCache(file, 'fake-embed')).size, 1, 'the next write is made');
   });
 
   it('batches what it sends and says when the model answers the wrong number of vectors', async () => {

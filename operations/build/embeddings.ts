@@ -59,6 +59,8 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
   const keyOf = (text: string) => createHash('sha256').update(model).update('\0').update(text).digest();
   let embedded = 0;
   let writing = Promise.resolve();
+  /** Texts being embedded, by key: settled once their vectors are in `vectors` (or the call failed). */
+  const inFlight = new Map<string, Promise<void>>();
 
   async function append(records: Array<{ key: Buffer; vector: Float32Array }>) {
     const chunks: Buffer[] = [];
@@ -71,7 +73,9 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
     }
     const handle = await open(file, 'a');
     try {
-      await handle.write(Buffer.concat(chunks));
+      // One write a batch, so that appends of two processes do not interleave; continued if the system wrote less.
+      const bytes = Buffer.concat(chunks);
+      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done)).bytesWritten;
       await handle.sync();
     } finally {
       await handle.close();
@@ -88,25 +92,52 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
     async vectorsOf(texts, embed, { batch = 96, signal } = {}) {
       const keys = texts.map(keyOf);
       const missing = new Map<string, { text: string; key: Buffer }>();
+      const others = new Set<Promise<void>>(); // texts another call is embedding now (main and dev built at once)
       texts.forEach((text, i) => {
         const hex = keys[i]!.toString('hex');
-        if (!vectors.has(hex) && !missing.has(hex)) missing.set(hex, { text, key: keys[i]! });
+        const underWay = inFlight.get(hex);
+        if (underWay) others.add(underWay);
+        else if (!vectors.has(hex) && !missing.has(hex)) missing.set(hex, { text, key: keys[i]! });
       });
       const todo = [...missing.values()];
+      const batches: Array<{ slice: typeof todo; settle: (error?: unknown) => void }> = [];
       for (let start = 0; start < todo.length; start += batch) {
         const slice = todo.slice(start, start + batch);
-        const result = await embed(
-          slice.map((t) => t.text),
-          signal,
-        );
-        if (result.length !== slice.length) throw new Error(`the embeddings model answered ${result.length} vectors for ${slice.length} texts`);
-        const records = slice.map((t, i) => ({ key: t.key, vector: normalise(result[i]!) }));
-        for (const r of records) vectors.set(r.key.toString('hex'), r.vector);
-        embedded += slice.length;
-        writing = writing.then(() => append(records));
-        await writing;
+        let settle!: (error?: unknown) => void;
+        const done = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+        done.catch(() => {}); // awaited by other calls, if any
+        for (const t of slice) inFlight.set(t.key.toString('hex'), done);
+        batches.push({ slice, settle });
       }
-      return keys.map((key) => vectors.get(key.toString('hex'))!);
+      const release = ({ slice, settle }: (typeof batches)[number], error?: unknown) => {
+        for (const t of slice) inFlight.delete(t.key.toString('hex'));
+        settle(error);
+      };
+      let next = 0;
+      try {
+        for (; next < batches.length; next++) {
+          const { slice } = batches[next]!;
+          const result = await embed(
+            slice.map((t) => t.text),
+            signal,
+          );
+          if (result.length !== slice.length) throw new Error(`the embeddings model answered ${result.length} vectors for ${slice.length} texts`);
+          const records = slice.map((t, i) => ({ key: t.key, vector: normalise(result[i]!) }));
+          for (const r of records) vectors.set(r.key.toString('hex'), r.vector);
+          embedded += slice.length;
+          release(batches[next]!);
+          const written = writing.then(() => append(records));
+          writing = written.catch(() => {}); // a failed write fails its own call, not every later one
+          await written;
+        }
+      } catch (error) {
+        for (; next < batches.length; next++) if (inFlight.get(batches[next]!.slice[0]!.key.toString('hex'))) release(batches[next]!, error);
+        throw error;
+      }
+      await Promise.all(others);
+      const out = keys.map((key) => vectors.get(key.toString('hex')));
+      if (out.some((v) => !v)) throw new Error('a text embedded by another build is missing');
+      return out as Float32Array[];
     },
   };
 }
