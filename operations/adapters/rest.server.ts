@@ -54,13 +54,21 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
       if (!hit) {
         const steady = keepable(build);
         hit = render((await layer.invoke(op, raw, { branch, ip: request.ip, principal }, options)).output);
-        if (steady())
-          cache.set(
-            build.id,
-            key,
-            hit,
-            branches.map((b) => corpus.build(b).id),
-          );
+        // An answer made without the build's embeddings model is not the build's answer: neither kept here nor
+        // given its ETag, which a client revalidating it later would be told is current.
+        if (!steady())
+          return sendBody(req, res, 200, hit.body, {
+            'Content-Type': hit.type,
+            ...cors,
+            'Cache-Control': 'no-store',
+            ...(op.rest.text ? { Vary: 'Accept' } : {}),
+          });
+        cache.set(
+          build.id,
+          key,
+          hit,
+          branches.map((b) => corpus.build(b).id),
+        );
       }
       if (notModified(req, etag)) return sendEmpty(res, 304, headers);
       return sendBody(req, res, 200, hit.body, { 'Content-Type': hit.type, ...headers });

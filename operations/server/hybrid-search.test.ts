@@ -76,6 +76,9 @@ describe('hybrid search', () => {
   it('answers with BM25 alone while the model is down, and does not keep that answer', async () => {
     fake.embedStatus = 503;
     try {
+      const degraded = await service.get(`/api/v1/search?q=${encodeURIComponent('xenodochy guests')}&limit=5`);
+      assert.equal(degraded.headers.get('etag'), null, 'no ETag: a client revalidating it later would be told it is current');
+      assert.equal(degraded.headers.get('cache-control'), 'no-store');
       assert.deepEqual(await search(service, 'xenodochy guests'), [], 'BM25 alone does not know the word');
       assert.ok((await search(service, 'Orbitale')).length > 0, 'search still answers');
     } finally {
