@@ -81,13 +81,18 @@ export const SearchResult = z
     kind: z.enum(['entry', 'document']),
     title: z.string(),
     passage: z.string().describe('The section of the record that matched best'),
-    score: z.number().describe('BM25F score: orders the results of one query'),
+    score: z
+      .number()
+      .describe(
+        'Orders the results of one query, not comparable across queries: the BM25F score, or with hybrid search (EMBEDDING_MODEL) the fused rank score',
+      ),
     confidence: z
       .number()
       .min(0)
       .max(1)
       .describe(
-        'Share of the query the record holds (its words weighted by rarity; related words count): comparable across queries. Only results above 0.5 are returned',
+        'Share of the query the record holds (its words weighted by rarity; related words count): comparable across queries. Only results above 0.5 are returned. ' +
+          'With hybrid search, a record close in meaning has at least its cosine similarity (0.6 or more)',
       ),
     url: z.string(),
   })
