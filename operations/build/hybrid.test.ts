@@ -53,4 +53,18 @@ describe('hybrid search', () => {
     assert.deepEqual(await hybrid.search('q', 5), []);
     assert.equal(hybrid.failures, 0);
   });
+
+  it('without a locale, shows a record found by meaning in a passage of the question’s script, not the nearest translation', async () => {
+    const translated: Passage[] = [
+      { locale: 'ja', slug: 'one', kind: 'entry', title: 'ワン', text: '日本語の本文', url: 'http://x/ja/one' },
+      { locale: 'en', slug: 'one', kind: 'entry', title: 'One', text: 'English text', url: 'http://x/one' },
+    ];
+    // A multilingual model: the Japanese translation happens to lie nearest the English question.
+    const near = new VectorIndex([normalise([1, 0.1, 0]), normalise([1, 0.3, 0])]);
+    const hybrid = createHybridSearch({ bm25: lexical([]), passages: translated, vectors: near, embedQuery: async () => [[1, 0, 0]] });
+    const [found] = await hybrid.search('the first one', 5);
+    assert.equal(found?.url, 'http://x/one');
+    const [inJapanese] = await hybrid.search('最初のもの', 5);
+    assert.equal(inJapanese?.url, 'http://x/ja/one');
+  });
 });

@@ -2,6 +2,8 @@
 // reciprocal rank fusion per record. BM25 keeps its word for what is a match (its confidence); the vectors add
 // records whose words differ from the question's but whose meaning is close (a cosine of at least
 // MIN_SIMILARITY), and reorder the rest. When the model cannot be reached, search answers with BM25 alone.
+import type { Locale } from '../contract/shared.ts';
+import { scriptOf } from './analyse.ts';
 import { normalise, reciprocalRankFusion, type EmbedTexts, type VectorIndex } from './embeddings.ts';
 import { CONFIDENT, type Passage, type SearchHit, type SearchIndex, type SearchOptions } from './search.ts';
 
@@ -19,6 +21,8 @@ export interface HybridSearch {
 }
 
 const keyOf = (hit: { kind: string; slug: string }) => `${hit.kind}:${hit.slug}`;
+/** The locales whose passages a query in a script may be shown, when it comes without a locale. */
+const BY_SCRIPT: Record<ReturnType<typeof scriptOf>, readonly Locale[]> = { kana: ['ja'], han: ['zh', 'zh-hant', 'ja'], latin: ['en', 'fr', 'es', 'eo'] };
 
 export function createHybridSearch({
   bm25,
@@ -72,11 +76,13 @@ export function createHybridSearch({
 
       const lexical = bm25.search(query, Math.max(DEPTH, limit), { ...searchOptions, unsure: true });
       const byKey = new Map(lexical.map((hit) => [keyOf(hit), hit]));
-      // The nearest passages, one per record (its closest), in the query's language or English when one is given.
+      // The nearest passages, one per record (its closest), in the query's language or English: the language given,
+      // else those of the query's script (a multilingual model may put a translation nearest).
+      const shown = new Set<Locale>(searchOptions.locale ? [searchOptions.locale, 'en'] : [...BY_SCRIPT[scriptOf(query)], 'en']);
       const nearest = new Map<string, { passage: Passage; cosine: number }>();
       for (const [index, cosine] of vectors.nearest(vector, DEPTH * 2)) {
         const passage = passages[index]!;
-        if (searchOptions.locale && passage.locale !== searchOptions.locale && passage.locale !== 'en') continue;
+        if (!shown.has(passage.locale)) continue;
         const key = keyOf(passage);
         if (!nearest.has(key)) nearest.set(key, { passage, cosine });
       }
