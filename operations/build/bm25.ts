@@ -22,6 +22,20 @@ export interface Bm25Index {
   postings(token: string): { docs: Int32Array; scores: Float64Array; idf: number } | undefined;
   /** The idf a token held by no document would have: the most a token can weigh. */
   readonly maxIdf: number;
+  /** The index as data (flat typed arrays), from which `bm25FromData` makes the same index again. */
+  toData(): Bm25Data;
+}
+
+/** An index as data: every term's postings one after another (term `t`'s from `offsets[t]` to `offsets[t + 1]`). */
+export interface Bm25Data {
+  count: number;
+  k: number;
+  /** The terms in id order. */
+  terms: string[];
+  offsets: Int32Array;
+  docs: Int32Array;
+  scores: Float64Array;
+  idfs: Float64Array;
 }
 
 type Tokens = (text: string) => readonly string[];
@@ -85,7 +99,47 @@ export async function createBm25<F extends string>(
     await pause();
   }
   const docsOf = postings.map((p) => Int32Array.from(p.docs));
+  return assemble({ count, k, termIds, docsOf, scores, idfs });
+}
 
+/** The index `data` holds (see `Bm25Index.toData`); throws when its arrays do not fit together. */
+export function bm25FromData(data: Bm25Data): Bm25Index {
+  const { count, k, terms, offsets, docs, scores, idfs } = data;
+  const n = terms.length;
+  if (
+    !Number.isInteger(count) ||
+    count < 0 ||
+    typeof k !== 'number' ||
+    !(offsets instanceof Int32Array) ||
+    !(docs instanceof Int32Array) ||
+    !(scores instanceof Float64Array) ||
+    !(idfs instanceof Float64Array) ||
+    offsets.length !== n + 1 ||
+    idfs.length !== n ||
+    docs.length !== scores.length ||
+    offsets[0] !== 0 ||
+    offsets[n] !== docs.length
+  ) {
+    throw new Error('the search index data is inconsistent');
+  }
+  const termIds = new Map<string, number>();
+  const docsOf: Int32Array[] = new Array<Int32Array>(n);
+  const scoresOf: Float64Array[] = new Array<Float64Array>(n);
+  for (let t = 0; t < n; t++) {
+    const from = offsets[t]!;
+    const to = offsets[t + 1]!;
+    if (to < from) throw new Error('the search index data is inconsistent');
+    termIds.set(terms[t]!, t);
+    docsOf[t] = docs.subarray(from, to);
+    scoresOf[t] = scores.subarray(from, to);
+  }
+  for (const doc of docs) if (doc < 0 || doc >= count) throw new Error('the search index data is inconsistent');
+  return assemble({ count, k, termIds, docsOf, scores: scoresOf, idfs });
+}
+
+/** The searchable index over its postings. */
+function assemble(index: { count: number; k: number; termIds: Map<string, number>; docsOf: Int32Array[]; scores: Float64Array[]; idfs: Float64Array }): Bm25Index {
+  const { count, k, termIds, docsOf, scores, idfs } = index;
   // One score per document, reused by every search (searches are synchronous), and the documents touched.
   const totals = new Float64Array(count);
   const touched = new Int32Array(count);
@@ -94,6 +148,17 @@ export async function createBm25<F extends string>(
   return {
     size: count,
     maxIdf: Math.log((count + 0.5) / 0.5 + k),
+    toData() {
+      const offsets = new Int32Array(docsOf.length + 1);
+      for (let t = 0; t < docsOf.length; t++) offsets[t + 1] = offsets[t]! + docsOf[t]!.length;
+      const docs = new Int32Array(offsets[docsOf.length]!);
+      const flat = new Float64Array(docs.length);
+      for (let t = 0; t < docsOf.length; t++) {
+        docs.set(docsOf[t]!, offsets[t]);
+        flat.set(scores[t]!, offsets[t]);
+      }
+      return { count, k, terms: [...termIds.keys()], offsets, docs, scores: flat, idfs: Float64Array.from(idfs) };
+    },
     postings(token) {
       const term = termIds.get(token);
       return term === undefined ? undefined : { docs: docsOf[term]!, scores: scores[term]!, idf: idfs[term]! };

@@ -9,7 +9,7 @@ import type { RootContent } from 'mdast';
 import type { Locale } from '../contract/shared.ts';
 import { parseMarkdown } from '../content/markdown.ts';
 import { analyse, analyseQuery, isTraditional, scriptOf, stopWords } from './analyse.ts';
-import { createBm25, topK, type Bm25Index } from './bm25.ts';
+import { bm25FromData, createBm25, topK, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from './pause.ts';
 import { tokenizeCached } from './tokenize.ts';
@@ -43,6 +43,18 @@ export interface SearchOptions {
 export interface SearchIndex {
   readonly size: number;
   search(query: string, limit: number, options?: SearchOptions): SearchHit[];
+  /** The index as data, without its passages (see `searchIndexFromData`); absent on indexes made otherwise (hybrid). */
+  toData?(): SearchIndexData;
+}
+
+/**
+ * What `createSearchIndex` computed, as data of typed arrays (kept on disk by commit, persist.ts): each locale's
+ * BM25 index and which passage each of its documents is. The passages themselves are not in it: they are
+ * made again from the content (their text is the content's, their URLs the site's).
+ */
+export interface SearchIndexData {
+  size: number;
+  locales: Array<{ locale: Locale; passages: Int32Array; engine: Bm25Data }>;
 }
 
 /** Per locale, groups of related words or phrases (a recruiter's words beside a profile's). */
@@ -111,7 +123,29 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
     const engine = await createBm25(docs, tokenizeCached(locale), { fieldWeights: FIELD_WEIGHTS, k1: 1.2, b: 0.75, k: 1 }, pause);
     indexes.set(locale, { engine, passages: Int32Array.from(ids) });
   }
+  return searchOver(passages, indexes, options.related ?? {}, pause);
+}
 
+/**
+ * The index `data` holds, over the same `passages` it was made from (in the same order): searches answer as
+ * the index made by `createSearchIndex` did. Throws when the data does not fit the passages.
+ */
+export async function searchIndexFromData(
+  passages: readonly Passage[],
+  data: SearchIndexData,
+  options: { pause?: Pause; related?: RelatedTerms } = {},
+): Promise<SearchIndex> {
+  if (data.size !== passages.length) throw new Error(`the search index holds ${data.size} passages, the content ${passages.length}`);
+  const indexes = new Map<Locale, LocaleIndex>();
+  for (const { locale, passages: ids, engine } of data.locales) {
+    if (!(ids instanceof Int32Array) || ids.length !== engine.count) throw new Error('the search index data is inconsistent');
+    for (const id of ids) if (passages[id]?.locale !== locale) throw new Error(`the search index does not fit the passages in ${locale}`);
+    indexes.set(locale, { engine: bm25FromData(engine), passages: ids });
+  }
+  return searchOver(passages, indexes, options.related ?? {}, options.pause ?? noPause);
+}
+
+async function searchOver(passages: readonly Passage[], indexes: Map<Locale, LocaleIndex>, relatedTerms: RelatedTerms, pause: Pause): Promise<SearchIndex> {
   // Records (an entry or a document, in every locale), and each one's documents per locale index.
   const recordIds = new Map<string, number>();
   const recordOf = new Int32Array(passages.length);
@@ -129,7 +163,7 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
     });
   }
   await pause();
-  const related = relatedGroups(options.related ?? {});
+  const related = relatedGroups(relatedTerms);
 
   const totals = new Float64Array(passages.length);
   const touched = new Int32Array(passages.length);
@@ -227,6 +261,10 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
 
   return {
     size: passages.length,
+    toData: () => ({
+      size: passages.length,
+      locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })),
+    }),
     search(query, limit, options = {}) {
       const parts = plan(query, options.locale);
       let n = 0;
