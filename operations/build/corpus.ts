@@ -6,7 +6,7 @@ import { documentNames, lensIds, locales, type DocumentName, type LensId, type L
 import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
-import { createSearchIndex, splitPassages, type Passage, type SearchIndex } from './search.ts';
+import { createSearchIndex, searchIndexFromData, splitPassages, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
 import { noPause, type Pause } from './pause.ts';
 import type { HybridSearch } from './hybrid.ts';
 
@@ -76,6 +76,8 @@ export async function createBuild(
     sibling?: Build;
     /** Keep the passages on the build (for hybrid search), even when the index is a sibling's. */
     keepPassages?: boolean;
+    /** The index this model's build made before (`search.toData()`, kept on disk by commit): used instead of making it again. */
+    index?: SearchIndexData;
   },
 ): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
@@ -88,7 +90,11 @@ export async function createBuild(
     await pause();
   }
   // main and dev at one commit differ only in their site's address: one index serves both.
-  const search = sibling ? rebased(sibling.search, sibling.siteUrl, siteUrl) : await createSearchIndex(passages, { pause, related: model.relatedTerms });
+  const search = sibling
+    ? rebased(sibling.search, sibling.siteUrl, siteUrl)
+    : options.index
+      ? await searchIndexFromData(passages, options.index, { pause, related: model.relatedTerms })
+      : await createSearchIndex(passages, { pause, related: model.relatedTerms });
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
@@ -108,6 +114,8 @@ function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
   if (from === to) return index;
   return {
     size: index.size,
+    // The data holds no URL (passages are made again with the site's), so it is the sibling's as it is.
+    ...(index.toData ? { toData: index.toData } : {}),
     search: (query, limit, options) => index.search(query, limit, options).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
   };
 }

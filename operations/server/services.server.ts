@@ -7,6 +7,7 @@ import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { slicer } from '../build/pause.ts';
+import { openBuildStore, restoreBuild } from '../build/persist.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
@@ -103,7 +104,39 @@ export async function openServices(config: Config, log: (line: string) => void):
     return build;
   }
 
+  // Builds kept by commit (operations/build/persist.ts): a restart, or the pipeline after one, loads the build of
+  // a commit it made before instead of making it again.
+  const builds = await openBuildStore(join(dataDir, 'builds'), { log });
+  const keepBuild = (build: Build) =>
+    void builds
+      .save(build)
+      .then(() => builds.prune([...live.values()].map((b) => b.commit)))
+      .catch((error: unknown) => log(`[vitae] kept builds could not be pruned: ${(error as Error).message}`));
+
   async function buildAt(branch: Branch, commit: string): Promise<Build> {
+    const keepPassages = Boolean(embeddings);
+    const sibling = [...live.values()].find((build) => build.commit === commit);
+    if (sibling) {
+      // Another branch serves this commit: its model (valid, the same content) and its index are shared.
+      return createBuild(sibling.model, {
+        commit,
+        committedAt: new Date(sibling.committedAt),
+        builtAt: new Date(sibling.builtAt),
+        fileTimes: new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])),
+        siteUrl: urls.of(branch),
+        pause: slicer(),
+        sibling,
+        keepPassages,
+      }).then(withHybrid);
+    }
+    const kept = await builds.load(commit);
+    if (kept) {
+      try {
+        return await withHybrid(await restoreBuild(kept, { siteUrl: urls.of(branch), pause: slicer(), keepPassages }));
+      } catch (error) {
+        log(`[vitae] the kept build of ${commit.slice(0, 7)} does not fit this content (${(error as Error).message}); building it again`);
+      }
+    }
     const { tree, texts } = await repo.filesAt(commit);
     const { model, problems } = loadContent(texts);
     for (const entry of tree)
@@ -116,18 +149,11 @@ export async function openServices(config: Config, log: (line: string) => void):
         { errors: problems },
       );
     }
-    const sibling = [...live.values()].find((build) => build.commit === commit);
     const committedAt = await repo.committedAt(commit);
-    const fileTimes = sibling ? new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])) : await repo.fileTimes(commit);
-    return createBuild(model, {
-      commit,
-      committedAt,
-      fileTimes,
-      siteUrl: urls.of(branch),
-      pause: slicer(),
-      sibling,
-      keepPassages: Boolean(embeddings),
-    }).then(withHybrid);
+    const fileTimes = await repo.fileTimes(commit);
+    const build = await createBuild(model, { commit, committedAt, fileTimes, siteUrl: urls.of(branch), pause: slicer(), keepPassages });
+    keepBuild(build);
+    return withHybrid(build);
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
@@ -216,6 +242,7 @@ export async function openServices(config: Config, log: (line: string) => void):
       clearInterval(timer);
       await watching;
       await pipeline.stop();
+      await builds.flush();
       await rateLimits.close();
     },
   };

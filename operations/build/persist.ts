@@ -1,0 +1,273 @@
+// Builds kept on disk by commit (DATA_DIR/builds/), so that a restart on an unchanged commit loads its build
+// instead of making it again (97 % of a build is the search index). A build is a deterministic function of its
+// commit's content and of the code that makes it, so a kept build is used only by the same code: each file
+// names its format version and carries a fingerprint of the code (the service's bundle, or the sources of the
+// build and the content model, with the package's version and lock file). A file of another format or code, a
+// truncated or corrupt one (checked by length and CRC-32 before it is decoded), is never used: the build is
+// made again and the file replaced. Files are written whole or not at all (a temporary file renamed).
+//
+// What is kept is what costs: the parsed content model, the commit's times and the search index as typed
+// arrays (`SearchIndex.toData`). The records of each locale, the passages and the index's closures are made
+// again from them at load, with the site's address of the branch that loads it.
+//
+// File: "VITAE-BUILD\n", a u32 (little-endian) header length, the header (JSON: format, code, commit, bytes,
+// crc32 of the payload), then the payload (node:v8 serialize of a KeptBuild).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
+import type { ContentModel } from '../content/tree.ts';
+import { createBuild, type Build } from './corpus.ts';
+import type { Pause } from './pause.ts';
+import type { SearchIndexData } from './search.ts';
+
+/** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
+export const FORMAT_VERSION = 1;
+
+const MAGIC = Buffer.from('VITAE-BUILD\n');
+
+export interface KeptBuild {
+  commit: string;
+  committedAt: string;
+  builtAt: string;
+  fileTimes: Array<[string, string]>;
+  model: ContentModel;
+  search: SearchIndexData;
+}
+
+interface Header {
+  format: number;
+  code: string;
+  commit: string;
+  bytes: number;
+  crc32: number;
+}
+
+/** What of a build is kept; undefined when its index cannot be given as data. */
+export function keptOf(build: Build): KeptBuild | undefined {
+  const search = build.search.toData?.();
+  if (!search) return undefined;
+  return { commit: build.commit, committedAt: build.committedAt, builtAt: build.builtAt, fileTimes: [...build.fileTimes], model: build.model, search };
+}
+
+/** The build a kept one was, at `siteUrl`: the same records, passages and search results; `builtAt` is the kept build's. */
+export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?: Pause; keepPassages?: boolean }): Promise<Build> {
+  return createBuild(kept.model, {
+    commit: kept.commit,
+    committedAt: new Date(kept.committedAt),
+    builtAt: new Date(kept.builtAt),
+    fileTimes: new Map(kept.fileTimes.map(([path, time]) => [path, new Date(time)])),
+    siteUrl: options.siteUrl,
+    index: kept.search,
+    ...(options.pause ? { pause: options.pause } : {}),
+    ...(options.keepPassages ? { keepPassages: true } : {}),
+  });
+}
+
+export interface BuildStore {
+  readonly dir: string;
+  /** The kept build of `commit`, or undefined (none, or not usable: the reason is logged). */
+  load(commit: string): Promise<KeptBuild | undefined>;
+  /** Keeps `build` (replacing the file of its commit; saves of one commit under way at once are one). */
+  save(build: Build): Promise<void>;
+  /** Deletes files of other formats, stale temporary files, and kept builds beyond the live commits and the `recent` newest others. */
+  prune(live: Iterable<string>): Promise<void>;
+  /** Waits for the saves under way. */
+  flush(): Promise<void>;
+  /** Counts since opening, for logs and tests. */
+  readonly counts: { loaded: number; saved: number; rejected: number };
+}
+
+export interface BuildStoreOptions {
+  /** How many kept builds besides the live commits' stay (the newest by use). */
+  recent?: number;
+  log?: (line: string) => void;
+  /** The code fingerprint (default: `codeFingerprint()`). */
+  code?: string;
+  /** The format version written and accepted (default FORMAT_VERSION; tests give another). */
+  format?: number;
+}
+
+const COMMIT = /^[0-9a-f]{7,64}$/;
+const TEMP_MAX_AGE_MS = 60 * 60_000;
+
+export async function openBuildStore(dir: string, options: BuildStoreOptions = {}): Promise<BuildStore> {
+  await mkdir(dir, { recursive: true });
+  const format = options.format ?? FORMAT_VERSION;
+  const code = options.code ?? (await codeFingerprint());
+  const recent = options.recent ?? 3;
+  const log = options.log ?? (() => {});
+  const fileOf = (commit: string) => join(dir, `${commit}-v${format}.bin`);
+  const saving = new Map<string, Promise<void>>();
+  const counts = { loaded: 0, saved: 0, rejected: 0 };
+
+  async function load(commit: string): Promise<KeptBuild | undefined> {
+    if (!COMMIT.test(commit)) return undefined;
+    const file = fileOf(commit);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log(`[vitae] the kept build ${file} could not be read (${(error as Error).message}); building again`);
+      return undefined;
+    }
+    try {
+      const kept = decode(bytes, { format, code, commit });
+      counts.loaded++;
+      const now = new Date();
+      await utimes(file, now, now).catch(() => {}); // the newest by use is kept longest
+      return kept;
+    } catch (error) {
+      counts.rejected++;
+      log(`[vitae] the kept build of ${commit.slice(0, 7)} is not used (${(error as Error).message}); building it again`);
+      return undefined;
+    }
+  }
+
+  function save(build: Build): Promise<void> {
+    const { commit } = build;
+    if (!COMMIT.test(commit)) return Promise.resolve();
+    const pending = saving.get(commit);
+    if (pending) return pending;
+    const done = (async () => {
+      // After the build is swapped in and its requests answered: encoding holds the thread for a moment.
+      await new Promise((resolve) => setImmediate(resolve));
+      const kept = keptOf(build);
+      if (!kept) return;
+      await writeWhole(fileOf(commit), encode(kept, { format, code }));
+      counts.saved++;
+    })()
+      .catch((error: unknown) => log(`[vitae] the build of ${commit.slice(0, 7)} could not be kept: ${(error as Error).message}`))
+      .finally(() => saving.delete(commit));
+    saving.set(commit, done);
+    return done;
+  }
+
+  async function prune(live: Iterable<string>): Promise<void> {
+    const keep = new Set(live);
+    const kept: Array<{ file: string; time: number }> = [];
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const file = join(dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      const match = /^([0-9a-f]{7,64})-v(\d+)\.bin$/.exec(name);
+      if (name.endsWith('.tmp')) {
+        if (Date.now() - info.mtimeMs > TEMP_MAX_AGE_MS) await unlink(file).catch(() => {});
+      } else if (!match || Number(match[2]) !== format) {
+        await unlink(file).catch(() => {});
+      } else if (!keep.has(match[1]!) && !saving.has(match[1]!)) {
+        kept.push({ file, time: info.mtimeMs });
+      }
+    }
+    kept.sort((a, b) => b.time - a.time);
+    for (const { file } of kept.slice(recent)) {
+      await unlink(file).catch(() => {});
+    }
+  }
+
+  return {
+    dir,
+    load,
+    save,
+    prune,
+    async flush() {
+      await Promise.all(saving.values());
+    },
+    counts,
+  };
+}
+
+export function encode(kept: KeptBuild, { format, code }: { format: number; code: string }): Buffer {
+  const payload = serialize(kept);
+  const header: Header = { format, code, commit: kept.commit, bytes: payload.length, crc32: crc32(payload) };
+  const head = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(head.length);
+  return Buffer.concat([MAGIC, length, head, payload]);
+}
+
+/** The kept build in `bytes`; throws, saying why, when it is not one of `commit` by this format and code. */
+export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }): KeptBuild {
+  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
+  const headLength = bytes.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 4 + headLength;
+  if (start > bytes.length) throw new Error('truncated');
+  let header: Header;
+  try {
+    header = JSON.parse(bytes.subarray(MAGIC.length + 4, start).toString('utf8')) as Header;
+  } catch {
+    throw new Error('its header is corrupt');
+  }
+  if (header.format !== expected.format) throw new Error(`format ${header.format}, this version reads ${expected.format}`);
+  if (header.code !== expected.code) throw new Error('made by another version of the code');
+  if (header.commit !== expected.commit) throw new Error(`it is the build of ${String(header.commit)}`);
+  const payload = bytes.subarray(start);
+  if (payload.length !== header.bytes) throw new Error(`truncated: ${payload.length} of ${header.bytes} bytes`);
+  if (crc32(payload) !== header.crc32) throw new Error('corrupt: its checksum does not match');
+  const kept = deserialize(payload) as KeptBuild;
+  if (
+    kept?.commit !== expected.commit ||
+    typeof kept.committedAt !== 'string' ||
+    typeof kept.builtAt !== 'string' ||
+    !Array.isArray(kept.fileTimes) ||
+    !(kept.model?.entries instanceof Map) ||
+    !Array.isArray(kept.search?.locales)
+  ) {
+    throw new Error('its contents are not a build');
+  }
+  return kept;
+}
+
+/** Writes `file` whole: a temporary file beside it, synced, then renamed over it. */
+async function writeWhole(file: string, data: Buffer): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(tmp, 'w', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(tmp).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  await rename(tmp, file);
+}
+
+let fingerprint: Promise<string> | undefined;
+
+/**
+ * What identifies the code that makes builds: the format version, V8's version (the serialisation), the
+ * package's version and lock file (the dependencies that analyse text), and the code itself — the bundle this
+ * module was compiled into (build/server.mjs), or, run from the sources, the files of operations/build,
+ * operations/content and operations/contract. So an upgrade, or a change to how text is analysed, never
+ * loads a build the running code would not make.
+ */
+export function codeFingerprint(): Promise<string> {
+  return (fingerprint ??= (async () => {
+    const here = fileURLToPath(import.meta.url);
+    const hash = createHash('sha256').update(`format ${FORMAT_VERSION}\nv8 ${process.versions.v8}\n`);
+    const root = await packageRoot(dirname(here));
+    if (root) {
+      for (const name of ['package.json', 'package-lock.json']) hash.update(`${name}\n`).update(await readFile(join(root, name)).catch(() => ''));
+    }
+    if (!here.endsWith('.ts') || !root) {
+      hash.update(await readFile(here));
+    } else {
+      for (const folder of ['operations/build', 'operations/content', 'operations/contract']) {
+        const names = (await readdir(join(root, folder))).filter((n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n)).sort();
+        for (const name of names) hash.update(`${folder}/${name}\n`).update(await readFile(join(root, folder, name)));
+      }
+    }
+    return hash.digest('hex').slice(0, 32);
+  })());
+}
+
+async function packageRoot(from: string): Promise<string | undefined> {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (await stat(join(dir, 'package.json')).catch(() => undefined)) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
