@@ -133,6 +133,19 @@ describe('createSearchIndex', () => {
     assert.equal(related.search('receptionist', 5)[0]!.confidence, 1);
   });
 
+  it('counts a related phrase for a word only when the record holds the whole phrase, not one of its words', async () => {
+    const passages = [
+      { locale: 'en' as const, slug: 'pricing', kind: 'entry' as const, title: 'Pricing', text: 'Designed the business model of the print zine', url: 'u' },
+      { locale: 'en' as const, slug: 'chat', kind: 'entry' as const, title: 'Assistant', text: 'Built on a large language model', url: 'v' },
+    ];
+    const index = await createSearchIndex(passages, { related: { en: [['llm', 'large language model', 'gpt']] } });
+    assert.deepEqual(
+      index.search('llm', 5).map((h) => h.slug),
+      ['chat'],
+      '"business model" is not a large language model',
+    );
+  });
+
   it('works on tiny corpora too', async () => {
     const index = await createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
     assert.equal(index.search('hotel', 5)[0]?.slug, 'a');

@@ -84,8 +84,8 @@ interface LocaleIndex {
 interface Concept {
   /** The tokens of one word of the query (a Han word's bigrams, or a single token). */
   own: string[];
-  /** Related tokens that stand for the word. */
-  related: string[];
+  /** Related words or phrases that stand for the word, each as its tokens. */
+  related: string[][];
 }
 
 /** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
@@ -94,8 +94,8 @@ interface ResolvedConcept {
   weight: number;
   /** The documents holding each of its tokens (undefined: none does). */
   own: Array<Int32Array | undefined>;
-  /** The documents holding each related token that some document holds. */
-  related: Int32Array[];
+  /** Per related word or phrase that some document could hold in full, the documents holding each of its tokens. */
+  related: Int32Array[][];
 }
 
 interface Part {
@@ -215,14 +215,14 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
     for (const group of groups) {
       const present = group.filter((member) => member.every((t) => ownTokens.has(t)));
       if (!present.length) continue;
-      const others = group.filter((member) => !present.includes(member)).flat();
+      const others = group.filter((member) => !present.includes(member));
       for (const member of present) {
         for (const concept of concepts) {
           // a related word stands for a whole word of the query (公司 does not stand for 航空公司)
-          if (concept.own.every((t) => member.includes(t))) concept.related.push(...others.filter((t) => !concept.related.includes(t)));
+          if (concept.own.every((t) => member.includes(t))) concept.related.push(...others.filter((other) => !concept.related.includes(other)));
         }
       }
-      for (const t of others) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
+      for (const t of others.flat()) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
     }
     const engine = indexes.get(locale)?.engine;
     const resolved = engine
@@ -231,7 +231,11 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
           return {
             weight: postings.reduce((sum, p) => sum + (p ? p.idf : engine.maxIdf), 0) / own.length,
             own: postings.map((p) => p?.docs),
-            related: related.flatMap((t) => engine.postings(t)?.docs ?? []),
+            // a phrase stands for the word only where all its words are ("business model" is not "large language model")
+            related: related.flatMap((member) => {
+              const docs = member.map((t) => engine.postings(t)?.docs);
+              return docs.every((d) => d !== undefined) ? [docs] : [];
+            }),
           };
         })
       : [];
@@ -250,7 +254,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
         // A word is held in full when a related word is, else for the share of its tokens (a Han word's
         // bigrams) the record holds.
         total += weight;
-        if (related.some((postings) => holds(postings, docs))) held += weight;
+        if (related.some((member) => member.every((postings) => holds(postings, docs)))) held += weight;
         else held += (weight * own.filter((postings) => holds(postings, docs)).length) / own.length;
       }
       if (total > 0) best = Math.max(best, held / total);
