@@ -59,11 +59,8 @@ export async function startServiceOn(
       async stop() {
         actions.webhookUrls.splice(actions.webhookUrls.indexOf(hook), 1);
         await service.stop();
-        if (owned) {
-          actions.stop();
-          await actions.settled();
-          await emulator.close();
-        }
+        // Closing the emulator stops its runs first (they read the repository it removes).
+        if (owned) await emulator.close();
       },
     };
   } catch (error) {

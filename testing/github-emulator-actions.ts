@@ -5,6 +5,8 @@
 // a switch says so — and each change is delivered as a signed webhook (`workflow_run`, and `push` for branch
 // moves) to the configured URLs, as GitHub does. The service reads the runs through the REST endpoints added
 // here with the emulator's `route` hook (list a workflow's runs, one run, a run's jobs), with ETags.
+// The emulator shares its process with the service under test, so a tree is validated once (by tree sha), and
+// `emulator.close()` first stops the runs (`stop`): none reads the repository once it is being removed.
 import { sign } from '@octokit/webhooks-methods';
 import { loadContent } from '../operations/content/tree.ts';
 import type { Problem } from '../operations/contract/errors.ts';
@@ -48,6 +50,12 @@ export interface ActionsOptions {
   webhookUrls?: string[];
   /** The webhook secret (GITHUB_WEBHOOK_SECRET). */
   secret: string;
+  /**
+   * What runs the jobs' work for a run (the run is `in_progress` meanwhile): the problems that fail its build
+   * job, and the commit its deploy job names. Default: the content at the commit is validated here, in process,
+   * as scripts/publish.ts build validates it; bench/github.bench.ts runs the workflow's own steps instead.
+   */
+  runner?: (run: EmulatedRun) => Promise<{ problems: Problem[]; commit?: string }>;
 }
 
 export interface EmulatedActions {
@@ -58,15 +66,18 @@ export interface EmulatedActions {
   switches: { fail: (sha: string) => boolean; hold: boolean };
   /** Annotations of failed jobs (the check-run annotations API), by job id. */
   annotations: Map<number, Array<{ path: string; start_line: number; end_line: number; annotation_level: 'failure'; message: string }>>;
-  /** Completes held runs (each as its switch says). */
-  release(): Promise<void>;
+  /** Completes held runs (each as its switch says): all in the order they were started, or those with these ids in this order. */
+  release(ids?: number[]): Promise<void>;
   /** Resolves when the run for `sha` (on `branch`) has completed and its webhook was delivered. */
   completed(branch: string, sha: string): Promise<EmulatedRun>;
   /** Every webhook delivery: event name and the status the receiver answered. */
   deliveries: Array<{ event: string; url: string; status: number }>;
-  /** Resolves when no delivery is in flight. */
+  /** Resolves when no run is being worked on and no delivery is in flight (held runs wait for `release`). */
   settled(): Promise<void>;
-  stop(): void;
+  /** What went wrong inside the emulated Actions themselves (never expected: a test may assert it stays empty). */
+  errors: string[];
+  /** Starts no more runs and waits for the work under way; `emulator.close()` does it first. */
+  stop(): Promise<void>;
 }
 
 const WORKFLOW = '.github/workflows/publish.yml';
@@ -83,6 +94,12 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
   const waiting: Array<{ branch: string; sha: string; resolve: (run: EmulatedRun) => void }> = [];
   const held: EmulatedRun[] = [];
   const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
+  /** Work (a run, a delivery) that `settled` and `stop` wait for. */
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    return work.finally(() => inFlight.delete(work));
+  };
   const page = (id: number) => `https://github.com/${emulator.repository}/actions/runs/${id}`;
   const repository = { id: 1, name: emulator.name, full_name: emulator.repository, owner: { login: emulator.owner } };
 
@@ -91,8 +108,10 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
     webhookUrls: [...(options.webhookUrls ?? [])],
     switches: { fail: () => false, hold: false },
     annotations: new Map(),
-    async release() {
-      for (const run of held.splice(0)) await complete(run);
+    async release(ids) {
+      const chosen = ids ? ids.map((id) => held.find((r) => r.id === id)).filter((r) => r !== undefined) : [...held];
+      for (const run of chosen) held.splice(held.indexOf(run), 1);
+      for (const run of chosen) await track(complete(run));
     },
     completed(branch, sha) {
       const done = runs.find((r) => r.head_branch === branch && r.head_sha === sha && r.status === 'completed');
@@ -101,10 +120,16 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
     },
     deliveries: [],
     async settled() {
-      while (inFlight.size) await Promise.all([...inFlight]);
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
-    stop: () => unsubscribe(),
+    errors: [],
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      await actions.settled();
+    },
   };
+  emulator.onClose(() => actions.stop());
 
   function deliver(event: string, payload: unknown): Promise<void> {
     const body = JSON.stringify(payload);
@@ -128,8 +153,7 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
         }),
       );
     })();
-    inFlight.add(sending);
-    return sending.finally(() => inFlight.delete(sending));
+    return track(sending);
   }
 
   const view = (run: EmulatedRun) => {
@@ -149,6 +173,12 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
       html_url: `${page(run.id)}/job/${run.id * 10 + index}`,
       steps: [],
     };
+  }
+
+  /** A run for a branch move: started, and (unless held) completed, as work `stop` waits for; a failure of the emulator itself is kept in `errors`. */
+  function startRun(update: RefUpdate) {
+    if (stopped) return;
+    void track(start(update)).catch((error: unknown) => void actions.errors.push(`run for ${update.branch} ${update.after}: ${(error as Error).message}`));
   }
 
   async function start(update: RefUpdate) {
@@ -183,21 +213,38 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
   }
 
   const contentRepo = createContentRepo(emulator.git);
+  /** Problems by tree: a commit whose tree was validated before (a promote's fast-forward, a revert, main and dev alike) is not read again. */
+  const validated = new Map<string, Promise<Problem[]>>();
   /** What scripts/publish.ts build finds wrong with the content at a commit. */
   async function problemsAt(sha: string): Promise<Problem[]> {
-    const { tree, texts } = await contentRepo.filesAt(sha);
-    const { problems } = loadContent(texts);
-    for (const entry of tree)
-      if (entry.mode !== '100644' && entry.mode !== '100755')
-        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
-    return problems;
+    const tree = (await emulator.git.run(['rev-parse', `${sha}^{tree}`])).stdout.toString('utf8').trim();
+    let problems = validated.get(tree);
+    if (!problems) {
+      problems = (async () => {
+        const { tree: entries, texts } = await contentRepo.filesAt(sha);
+        const found = loadContent(texts).problems;
+        for (const entry of entries)
+          if (entry.mode !== '100644' && entry.mode !== '100755')
+            found.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+        return found;
+      })();
+      validated.set(tree, problems);
+      problems.catch(() => validated.delete(tree));
+    }
+    return [...(await problems)];
   }
 
   /** Runs the jobs one after another as the workflow would (no model: translate's steps are skipped). */
   async function complete(run: EmulatedRun) {
-    const problems = actions.switches.fail(run.head_sha) ? [{ path: 'content', message: 'failed by the test switch' }] : await problemsAt(run.head_sha);
-    const fails = problems.length > 0;
+    if (stopped) return; // the emulator is closing: the run stays as it is, and the repository is not read
     run.status = 'in_progress';
+    const outcome = actions.switches.fail(run.head_sha)
+      ? { problems: [{ path: 'content', message: 'failed by the test switch' }] }
+      : options.runner
+        ? await options.runner(run)
+        : { problems: await problemsAt(run.head_sha) };
+    const problems = outcome.problems;
+    const fails = problems.length > 0;
     for (const j of run.jobs) {
       const at = new Date().toISOString();
       if (j.name.startsWith('deploy') && fails) {
@@ -224,7 +271,7 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
             problems.map((p) => ({ path: p.path ?? '', start_line: p.line ?? 1, end_line: p.line ?? 1, annotation_level: 'failure', message: p.message })),
           );
       } else {
-        j.name = `deploy ${run.head_sha}`;
+        j.name = `deploy ${outcome.commit ?? run.head_sha}`;
         j.conclusion = 'success';
         j.steps = [{ name: 'Deploy', number: 1, status: 'completed', conclusion: 'success' }];
       }
@@ -239,16 +286,17 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
     }
   }
 
-  const unsubscribe = emulator.onRefUpdate((update) => void start(update));
+  const unsubscribe = emulator.onRefUpdate(startRun);
   // What the branches point at now is what runs were started for; a later move by plain git (not through the
   // emulator) is noticed when the runs are next listed, as GitHub would have started a run for that push.
-  const ready = Promise.all(['main', 'dev'].map(async (b) => started.set(b, (await emulator.head(b)) ?? '')));
+  const ready = track(Promise.all(['main', 'dev'].map(async (b) => started.set(b, (await emulator.head(b)) ?? ''))));
   async function notice() {
     await ready;
+    if (stopped) return;
     for (const branch of ['main', 'dev']) {
       const head = await emulator.head(branch);
       if (head && started.get(branch) !== head)
-        void start({ ref: `refs/heads/${branch}`, branch, before: started.get(branch) || null, after: head, via: 'push' });
+        startRun({ ref: `refs/heads/${branch}`, branch, before: started.get(branch) || null, after: head, via: 'push' });
     }
   }
 

@@ -90,3 +90,30 @@ describe('GitHub emulator', () => {
     assert.equal(await status(stranger.request('GET /repos/{owner}/{repo}/actions/ping', { owner, repo })), 401);
   });
 });
+
+describe('emulated Actions', () => {
+  it('close() stops the runs first: none reads the repository while it is removed', async () => {
+    const { addActions } = await import('./github-emulator-actions.ts');
+    const own = await startGitHubEmulator({ seedDir: englishOnlyContent() });
+    const actions = addActions(own, { secret: 'emulator-test' });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const first = await own.push('dev', [{ path: 'content/skills/erlang.md', content: skillFile('erlang') }], 'Erlang');
+      assert.equal((await actions.completed('dev', first)).conclusion, 'success');
+      // A push, and the emulator closed at once: the run for it is under way when close() begins.
+      const pushed = await own.push('dev', [{ path: 'content/skills/gleam.md', content: skillFile('gleam') }], 'Gleam');
+      await own.close();
+      const run = actions.runs.find((r) => r.head_sha === pushed);
+      assert.ok(run, 'the push started a run');
+      // Stopped before it read the content (still queued), or finished on the whole repository: never failed by a half-removed one.
+      assert.ok(run.status === 'queued' || run.conclusion === 'success', `${run.status} ${run.conclusion}`);
+      assert.deepEqual(actions.errors, []);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(rejections, []);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+});

@@ -104,6 +104,9 @@ export interface GitHubEmulator {
   push(branch: string, changes: Array<{ path: string; content?: string; delete?: true; mode?: string }>, message?: string): Promise<string>;
   /** Moves a branch to a commit by compare-and-swap (e.g. to reset dev to main), telling the listeners. */
   setRef(branch: string, commit: string, via?: RefUpdate['via']): Promise<void>;
+  /** Called (and awaited) when `close()` begins, before the server stops and the repository is removed: work of other test support that reads it ends there. */
+  onClose(listener: () => void | Promise<void>): void;
+  /** Stops what was added (`onClose`), then the server, then removes the repository. */
   close(): Promise<void>;
 }
 
@@ -140,6 +143,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const requests: EmulatorRequest[] = [];
   const routes: Array<{ method: string; pattern: RegExp; handler: RouteHandler }> = [];
   const listeners = new Set<(update: RefUpdate) => void>();
+  const closers: Array<() => void | Promise<void>> = [];
   const repoPrefix = `/repos/${owner}/${name}`;
   const rate = { limit: 5000, remaining: 5000 };
 
@@ -718,7 +722,12 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       const current = await head(branch);
       if (!(await casRef(branch, commit, current, via))) throw new Error(`emulator setRef: ${branch} moved`);
     },
+    onClose(listener) {
+      closers.push(listener);
+    },
     async close() {
+      // Whatever reads the repository (the Actions' runs) stops first, so nothing reads it while it is removed.
+      for (const closer of closers.splice(0)) await closer();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await rm(dir, { recursive: true, force: true });

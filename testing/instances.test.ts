@@ -61,8 +61,7 @@ before(async () => {
 });
 
 after(async () => {
-  actions.stop();
-  await actions.settled();
+  await actions.stop();
   await b?.stop();
   await a?.kill9().catch(() => {});
   await rm(dataA, { recursive: true, force: true });
