@@ -1,8 +1,8 @@
 // POST /api/admin/github/webhook: what GitHub tells the service about its content repository — a push (an edit
 // made outside the service), a workflow run requested or completed — so that it reads the runs and deploys a
 // finished one without waiting for the next poll. No bearer token: the body is signed with the webhook's
-// secret (GITHUB_WEBHOOK_SECRET) in X-Hub-Signature-256, checked with @octokit/webhooks-methods over the raw
-// bytes; a missing or wrong signature is 401 and nothing happens. The payload is trusted only for which
+// secret (GITHUB_WEBHOOK_SECRET) in X-Hub-Signature-256, checked with @octokit/webhooks-methods (in constant
+// time) over exactly the bytes received; a missing or wrong signature is 401 and nothing happens. The payload is trusted only for which
 // branch to look at: what is deployed is always read back from the Actions API.
 import { verify } from '@octokit/webhooks-methods';
 import { AppError } from '../contract/errors.ts';
@@ -32,8 +32,14 @@ export function githubWebhookEndpoint({ secret, onEvent }: { secret: string | un
         throw new AppError('repo_not_configured', 'The GitHub webhook is only answered with REPO_BACKEND=github and GITHUB_WEBHOOK_SECRET.');
       const signature = req.headers['x-hub-signature-256'];
       if (typeof signature !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(signature)) throw refuse('Missing or malformed X-Hub-Signature-256.');
-      const raw = (await readBody(req, WEBHOOK_LIMIT)).toString('utf8');
-      if (!(await verify(secret, raw, signature).catch(() => false))) throw refuse('The X-Hub-Signature-256 signature does not match the webhook secret.');
+      const bytes = await readBody(req, WEBHOOK_LIMIT);
+      const raw = bytes.toString('utf8');
+      // verify() signs the string it is given, as UTF-8: that is the bytes received only when they are valid
+      // UTF-8 (GitHub sends JSON in UTF-8). Other bytes decode with replacement characters, and a body whose
+      // bytes differ from the signed ones must not pass on the strength of decoding to the same text.
+      const exact = Buffer.from(raw, 'utf8').equals(bytes);
+      if (!exact || !(await verify(secret, raw, signature).catch(() => false)))
+        throw refuse('The X-Hub-Signature-256 signature does not match the webhook secret.');
       const name = String(req.headers['x-github-event'] ?? '');
       if (name === 'ping') return sendJson(req, res, 200, { ok: true }, { 'Cache-Control': 'no-store' });
       let payload: unknown;

@@ -137,6 +137,23 @@ describe('POST /api/admin/github/webhook', () => {
     }
   });
 
+  it('answers 401 to bytes other than the signed ones, also when they decode to the same text', async () => {
+    const signed = JSON.stringify({ ref: 'refs/heads/main', after: '0'.repeat(40), head_commit: { message: 'caf\uFFFD' } });
+    const signature = await sign(WEBHOOK_SECRET, signed);
+    // U+FFFD as GitHub would send it (EF BF BD) replaced by one invalid byte, which a UTF-8 decoder also reads as U+FFFD.
+    const utf8 = Buffer.from(signed, 'utf8');
+    const at = utf8.indexOf(Buffer.from([0xef, 0xbf, 0xbd]));
+    const altered = Buffer.concat([utf8.subarray(0, at), Buffer.from([0xff]), utf8.subarray(at + 3)]);
+    assert.equal(altered.toString('utf8'), signed);
+    const res = await fetch(`${service.url}/api/admin/github/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': signature },
+      body: altered,
+    });
+    assert.equal(res.status, 401, await res.text());
+    assert.equal((await deliver({ 'X-Hub-Signature-256': signature }, signed)).status, 204, 'the signed bytes themselves pass');
+  });
+
   it('takes a signed delivery (204), and answers a ping', async () => {
     assert.equal((await deliver({ 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, body) })).status, 204);
     const ping = JSON.stringify({ zen: 'Keep it logically awesome.' });
