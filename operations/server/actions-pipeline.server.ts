@@ -1,14 +1,17 @@
 // The publish pipeline of the github backend: the runs are GitHub Actions runs of .github/workflows/publish.yml
 // (translate → build → deploy, one job each), read from the Actions API, and the service only follows them.
-// When a branch's newest completed run succeeded, this instance builds the commit its deploy job names (the
-// translations' commit, else the pushed one) with the service's own build code and swaps it in; a commit whose
-// run failed is never served. Every instance does the same from the same runs, so several instances behind a
-// load balancer converge on the same commit without talking to each other (docs/deploy.md says why this and
-// not the run's artifact).
+// When a run of a branch succeeded, newer than the run of the commit it serves, this instance builds the commit
+// its deploy job names (the translations' commit, else the pushed one) with the service's own build code and
+// swaps it in; a commit whose run failed (or was cancelled) is never served, and an older run finishing after a
+// newer one never replaces it. Builds of a branch are at least `buildPauseMs` apart, so a burst of runs
+// finishing one after another (many edits in a row) builds the newest of them, not each. Every instance does
+// the same from the same runs, so several instances behind a load balancer converge on the same commit without
+// talking to each other (docs/deploy.md says why this and not the run's artifact).
 //
 // The runs are read when GitHub says something changed (the webhook, see github-webhook.server.ts), when this
 // service pushed a commit, and otherwise every `pollMs` as a fallback, with ETags: an unchanged list costs a
-// 304, which GitHub does not count against the rate limit.
+// 304, which GitHub does not count against the rate limit. A run that has not started has no jobs worth asking
+// for (its stages are all queued), and the jobs of a run under way are asked for with their ETag too.
 import { Octokit } from '@octokit/rest';
 import type { Branch } from '../contract/shared.ts';
 import { branches } from '../contract/shared.ts';
@@ -28,6 +31,10 @@ export interface ActionsPipelineOptions<B> {
   log?: (line: string) => void;
   /** The fallback poll (default 30 s; 0 = never). */
   pollMs?: number;
+  /** Least time from the end of one build of a branch to the start of the next (default 1 s). */
+  buildPauseMs?: number;
+  /** Least time between the starts of two reads of a branch's runs (default 200 ms). */
+  readGapMs?: number;
 }
 
 /** What GitHub says about a change: a push, or a workflow run that was requested or completed. */
@@ -113,10 +120,15 @@ export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: stri
 
 /**
  * The commit the branch's newest successful run published (its deploy job's commit), or undefined when no run
- * succeeded yet or GitHub cannot say: what a new instance serves first, so that it never starts on a commit
- * whose run failed.
+ * succeeded yet (or the workflow has none: GitHub answers 404 for a workflow never pushed): what a new instance
+ * serves first, so that it never starts on a commit whose run failed. When GitHub cannot say — the token may
+ * not read the runs (401, 403), or it keeps failing (5xx, no answer, after retrying) — this throws and the start
+ * stops: serving the newest valid commit instead could serve one whose run failed.
  */
-export async function lastPublished(options: Pick<ActionsPipelineOptions<unknown>, 'token' | 'repository' | 'apiUrl' | 'workflow'>, branch: Branch) {
+export async function lastPublished(
+  options: Pick<ActionsPipelineOptions<unknown>, 'token' | 'repository' | 'apiUrl' | 'workflow'> & { retryMs?: number },
+  branch: Branch,
+): Promise<string | undefined> {
   const [owner, repo] = options.repository.split('/') as [string, string];
   const octokit = new Octokit({
     auth: options.token,
@@ -124,34 +136,53 @@ export async function lastPublished(options: Pick<ActionsPipelineOptions<unknown
     userAgent: 'vitae-actions',
     log: { debug() {}, info() {}, warn() {}, error() {} },
   });
-  try {
-    const { data } = await octokit.rest.actions.listWorkflowRuns({
-      owner,
-      repo,
-      workflow_id: options.workflow ?? 'publish.yml',
-      branch,
-      status: 'success',
-      per_page: 1,
-    });
-    const run = data.workflow_runs.find((r) => r.head_branch === branch && r.conclusion === 'success');
-    if (!run) return undefined;
-    const { data: jobs } = await octokit.rest.actions.listJobsForWorkflowRun({ owner, repo, run_id: run.id, per_page: 100 });
-    return SHA.exec(jobs.jobs.find((j) => j.name.startsWith('deploy'))?.name ?? '')?.[0] ?? run.head_sha;
-  } catch {
-    return undefined;
+  const workflow = options.workflow ?? 'publish.yml';
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { data } = await octokit.rest.actions.listWorkflowRuns({ owner, repo, workflow_id: workflow, branch, status: 'success', per_page: 1 });
+      const run = data.workflow_runs.find((r) => r.head_branch === branch && r.conclusion === 'success');
+      if (!run) return undefined;
+      const { data: jobs } = await octokit.rest.actions.listJobsForWorkflowRun({ owner, repo, run_id: run.id, per_page: 100 });
+      return SHA.exec(jobs.jobs.find((j) => j.name.startsWith('deploy'))?.name ?? '')?.[0] ?? run.head_sha;
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 404) return undefined;
+      const said = String((error as Error).message ?? error)
+        .split(options.token)
+        .join('[token]')
+        .split('\n')[0];
+      if (status === 401 || status === 403)
+        throw new Error(
+          `GITHUB_TOKEN may not read the Actions runs of ${options.repository} (${status} ${said}): it needs the "Actions: Read" permission, without which no instance knows which commit passed its run.`,
+          { cause: error },
+        );
+      if (attempt >= 3)
+        throw new Error(
+          `GitHub could not say which commit of ${branch} its workflow ${workflow} published last (${said}), also after retrying; not starting on one that may have failed.`,
+          {
+            cause: error,
+          },
+        );
+      await new Promise((resolve) => setTimeout(resolve, (options.retryMs ?? 1000) * attempt));
+    }
   }
 }
 
 export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   const [owner, repo] = options.repository.split('/') as [string, string];
   const workflow = options.workflow ?? 'publish.yml';
-  const log = options.log ?? (() => {});
+  const redact = (text: string) => text.split(options.token).join('[token]');
+  // An upstream may echo what it was sent (a proxy's error page, an API's message): nothing logged carries the token.
+  const log = (line: string) => (options.log ?? (() => {}))(redact(line));
   const octokit = new Octokit({
     auth: options.token,
     baseUrl: options.apiUrl,
     userAgent: 'vitae-actions',
     log: { debug() {}, info() {}, warn() {}, error() {} },
   });
+  const buildPauseMs = options.buildPauseMs ?? 1000;
+  const readGapMs = options.readGapMs ?? 200;
+  const lastRead = new Map<Branch, number>();
   const actionsPage = `${webBase(options.apiUrl)}/${options.repository}/actions/workflows/${workflow}`;
 
   const runs = new Map<Branch, Run[]>(branches.map((b) => [b, []]));
@@ -160,8 +191,13 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   const listEtags = new Map<Branch, string>();
   /** Jobs of completed runs never change: kept, with the annotations that say why a failed one failed. */
   const finishedJobs = new Map<number, { jobs: ApiJob[]; why: string[] }>();
+  /** Jobs of runs under way, with the ETag to ask again with. */
+  const runningJobs = new Map<number, { etag: string; jobs: ApiJob[] }>();
   /** The newest run whose commit this instance tried to deploy, per branch (one attempt per run). */
   const attempted = new Map<Branch, number>();
+  /** When the last build of a branch ended, and the read that waits for the pause after it. */
+  const lastBuild = new Map<Branch, number>();
+  const deferred = new Map<Branch, NodeJS.Timeout>();
   const listeners = new Set<(run: Run) => void>();
   const refreshing = new Map<Branch, Promise<void>>();
   const again = new Set<Branch>();
@@ -175,8 +211,24 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   async function jobsOf(run: ApiRun): Promise<{ jobs: ApiJob[]; why: string[] }> {
     const kept = finishedJobs.get(run.id);
     if (kept) return kept;
-    const { data } = await octokit.rest.actions.listJobsForWorkflowRun({ owner, repo, run_id: run.id, per_page: 100 });
-    const jobs = data.jobs as ApiJob[];
+    // Not started yet (queued, waiting, pending, requested): every job is queued, which runRecord says without them.
+    if (run.status !== 'in_progress' && run.status !== 'completed') return { jobs: [], why: [] };
+    const known = runningJobs.get(run.id);
+    let jobs: ApiJob[];
+    try {
+      const res = await octokit.rest.actions.listJobsForWorkflowRun({
+        owner,
+        repo,
+        run_id: run.id,
+        per_page: 100,
+        headers: known ? { 'if-none-match': known.etag } : {},
+      });
+      jobs = res.data.jobs;
+      if (run.status !== 'completed' && res.headers.etag) runningJobs.set(run.id, { etag: res.headers.etag, jobs });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 304 || !known) throw error;
+      jobs = known.jobs;
+    }
     const why: string[] = [];
     // A failed job's error annotations (the ::error lines of scripts/publish.ts: file, line, message); a job is a check run.
     for (const job of jobs.filter((j) => j.conclusion === 'failure')) {
@@ -184,9 +236,12 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
         .listAnnotations({ owner, repo, check_run_id: job.id, per_page: 20 })
         .catch(() => ({ data: [] as Array<{ path: string; start_line: number; message: string | null; annotation_level: string | null }> }));
       for (const note of notes)
-        if (note.annotation_level === 'failure' && note.message) why.push(`${note.path ? `${note.path}:${note.start_line}: ` : ''}${note.message}`);
+        if (note.annotation_level === 'failure' && note.message) why.push(redact(`${note.path ? `${note.path}:${note.start_line}: ` : ''}${note.message}`));
     }
-    if (run.status === 'completed') finishedJobs.set(run.id, { jobs, why });
+    if (run.status === 'completed') {
+      finishedJobs.set(run.id, { jobs, why });
+      runningJobs.delete(run.id);
+    }
     return { jobs, why };
   }
 
@@ -216,6 +271,9 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       records.push(runRecord(branch, run, jobs, why));
     }
     runs.set(branch, records);
+    // What no branch lists any more is not asked for again.
+    const listed = new Set(branches.flatMap((b) => runs.get(b)!.map((r) => Number(r.id))));
+    for (const cache of [finishedJobs, runningJobs]) for (const id of cache.keys()) if (!listed.has(id)) cache.delete(id);
     // A commit GitHub now lists a run for needs no placeholder.
     for (const commit of pending.get(branch)!.keys())
       if (records.some((r) => r.commit === commit || r.sourceCommit === commit)) pending.get(branch)!.delete(commit);
@@ -223,13 +281,36 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     return true;
   }
 
-  /** Deploys the commit of the branch's newest completed run, when it succeeded and is not served yet. */
+  /**
+   * Deploys the commit of the branch's newest successful run, when that run is newer than the one of the commit
+   * served (run ids grow in the order GitHub created the runs, i.e. push order): a failed or cancelled run is
+   * never deployed, and an older run that finishes after a newer one was deployed changes nothing.
+   */
   async function follow(branch: Branch) {
-    const newest = runs.get(branch)!.find((r) => r.status === 'success' || r.status === 'failure' || r.status === 'cancelled');
-    if (!newest || newest.status !== 'success') return; // a failed newest run: the last good build stays
+    const succeeded = runs
+      .get(branch)!
+      .filter((r) => r.status === 'success')
+      .sort((a, b) => Number(b.id) - Number(a.id));
+    const newest = succeeded[0];
+    if (!newest) return;
     const id = Number(newest.id);
     const previous = attempted.get(branch) ?? 0;
-    if (previous >= id || options.live(branch) === newest.commit) return;
+    // After a restart nothing was attempted yet: the newest successful run of the commit served is the floor.
+    const serving = succeeded.find((r) => r.commit === options.live(branch));
+    if (id <= Math.max(previous, serving ? Number(serving.id) : 0) || options.live(branch) === newest.commit) return;
+    const wait = (lastBuild.get(branch) ?? -Infinity) + buildPauseMs - Date.now();
+    if (wait > 0) {
+      // Runs finishing one after another: read again after the pause and build the newest by then.
+      if (!deferred.has(branch) && !stopped) {
+        const timer = setTimeout(() => {
+          deferred.delete(branch);
+          void refresh(branch);
+        }, wait);
+        timer.unref();
+        deferred.set(branch, timer);
+      }
+      return;
+    }
     attempted.set(branch, id);
     try {
       await options.deploy(branch, await options.build(branch, newest.commit));
@@ -238,6 +319,8 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       // GitHub may have failed us while reading the files: the next read of the runs tries again.
       attempted.set(branch, previous);
       log(`[vitae] ${branch}: run ${newest.id} succeeded but ${newest.commit.slice(0, 7)} could not be built here: ${(error as Error).message}`);
+    } finally {
+      lastBuild.set(branch, Date.now());
     }
   }
 
@@ -250,7 +333,12 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     }
     const work = (async () => {
       do {
+        // Reads of a branch start at least readGapMs apart: what is asked meanwhile (this service's commit, the
+        // push webhook, the run's `requested` and `completed` webhooks come within moments) is one read.
+        const wait = (lastRead.get(branch) ?? -Infinity) + readGapMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         again.delete(branch);
+        lastRead.set(branch, Date.now());
         try {
           await readRuns(branch);
           await follow(branch);
@@ -283,6 +371,14 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     tell(run);
     void refresh(branch);
     return run;
+  }
+
+  /** Resolves when no read is under way and no build waits for its turn (runs may still be queued or running). */
+  async function settle(): Promise<void> {
+    while (refreshing.size || deferred.size) {
+      await Promise.all([...refreshing.values()]);
+      if (deferred.size && !refreshing.size) await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   const all = (branch: Branch) => [...pending.get(branch)!.values(), ...runs.get(branch)!];
@@ -324,12 +420,15 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      for (const waiting of deferred.values()) clearTimeout(waiting);
+      deferred.clear();
       await Promise.all([...refreshing.values()]);
     },
-    /** Resolves when no read is under way and no run of either branch is queued or running. */
+    settle,
+    /** Resolves when no read is under way, no build waits for its turn, and no run of either branch is queued or running. */
     async idle(): Promise<void> {
       for (;;) {
-        await Promise.all([...refreshing.values()]);
+        await settle();
         if (!branches.some((b) => all(b).some((r) => r.status === 'queued' || r.status === 'running'))) return;
         await new Promise((r) => setTimeout(r, 50));
         await Promise.all(branches.map((b) => refresh(b)));

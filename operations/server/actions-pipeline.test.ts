@@ -9,7 +9,7 @@ import { startServiceOn, WEBHOOK_SECRET, type BackendService } from '../../testi
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { skillFile } from '../../testing/content-git.ts';
 import { adminHttp, assertError } from '../../testing/admin-http.ts';
-import { runRecord, type ActionsPipeline } from './actions-pipeline.server.ts';
+import { lastPublished, runRecord, type ActionsPipeline } from './actions-pipeline.server.ts';
 
 const TOKEN = 'actions-pipeline-admin-token-4f1e';
 let service: BackendService;
@@ -87,6 +87,107 @@ describe('publishing through GitHub Actions', () => {
   });
 });
 
+describe('runs finishing out of order', () => {
+  it('never deploys an older run over a newer one that finished first; a run not started costs no jobs request', async () => {
+    const actions = service.actions!;
+    const pipeline = service.services.pipeline as ActionsPipeline;
+    await pipeline.idle();
+    actions.switches.hold = true;
+    try {
+      const older = (await api.put({ path: 'content/skills/haskell.md', content: skillFile('haskell'), message: 'Add Haskell' })).body.commit.sha as string;
+      const newer = (await api.put({ path: 'content/skills/scala.md', content: skillFile('scala'), message: 'Add Scala' })).body.commit.sha as string;
+      await actions.settled();
+      const run = (sha: string) => actions.runs.find((r) => r.head_branch === 'main' && r.head_sha === sha)!;
+      const jobsPath = new RegExp(`/actions/runs/(${run(older).id}|${run(newer).id})/jobs$`);
+      await pipeline.refresh('main');
+      await pipeline.settle();
+      const listed = await deploys();
+      assert.deepEqual(
+        [older, newer].map((sha) => listed.find((r) => r.commit === sha)?.status),
+        ['queued', 'queued'],
+      );
+      assert.ok(!service.emulator!.requests.some((r) => jobsPath.test(r.path)), 'jobs of runs not started were not asked for');
+
+      await actions.release([run(newer).id]);
+      await actions.settled();
+      await pipeline.settle();
+      assert.equal(await live(), newer);
+      await actions.release([run(older).id]);
+      await actions.settled();
+      await pipeline.settle();
+      assert.equal(run(older).conclusion, 'success');
+      assert.equal((await deploys()).find((r) => r.commit === older)?.status, 'success');
+      assert.equal(await live(), newer, 'the older run finished last, and changed nothing');
+    } finally {
+      actions.switches.hold = false;
+      await actions.release();
+      await actions.settled();
+    }
+  });
+});
+
+describe('what a new instance serves first', () => {
+  const options = () => ({ token: service.emulator!.token, repository: service.emulator!.repository, apiUrl: service.emulator!.url, retryMs: 10 });
+
+  it('is the commit of the newest successful run, also when GitHub fails a few times first', async () => {
+    await service.services.pipeline.idle();
+    const published = service.services.corpus.build('main').commit;
+    service.emulator!.faults.serverErrors = { count: 2, match: /\/actions\/workflows\/publish\.yml\/runs$/ };
+    assert.equal(await lastPublished(options(), 'main'), published);
+    assert.equal(service.emulator!.faults.serverErrors.count, 0);
+  });
+
+  it('is not guessed when GitHub cannot say: a token that may not read the runs stops the start, naming the permission', async () => {
+    const { startGitHubEmulator } = await import('../../testing/github-emulator.ts');
+    const emulator = await startGitHubEmulator({ seedDir: englishOnlyContent() });
+    try {
+      const opts = { token: emulator.token, repository: emulator.repository, apiUrl: emulator.url, retryMs: 10 };
+      assert.equal(await lastPublished(opts, 'main'), undefined, 'no workflow yet (404): nothing was published');
+      // Registered before the emulated Actions' own routes, so it answers first.
+      emulator.route('GET', /\/actions\/workflows\/publish\.yml\/runs$/, ({ send }) =>
+        send(403, { message: 'Resource not accessible by personal access token' }),
+      );
+      await assert.rejects(lastPublished(opts, 'main'), (error: Error) => /"Actions: Read"/.test(error.message) && !error.message.includes(emulator.token));
+      await assert.rejects(startServiceOn('github', { ADMIN_TOKEN: TOKEN, CONTENT_DIR: englishOnlyContent() }, { emulator }), /"Actions: Read"/);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe('the token', () => {
+  it('is never logged, also when GitHub echoes it in an error', async () => {
+    const { startGitHubEmulator } = await import('../../testing/github-emulator.ts');
+    const { createActionsPipeline } = await import('./actions-pipeline.server.ts');
+    const emulator = await startGitHubEmulator();
+    const lines: string[] = [];
+    try {
+      emulator.route('GET', /\/actions\/workflows\/publish\.yml\/runs$/, ({ req, send }) =>
+        send(502, { message: `upstream refused ${String(req.headers.authorization)}` }),
+      );
+      const pipeline = createActionsPipeline({
+        token: emulator.token,
+        repository: emulator.repository,
+        apiUrl: emulator.url,
+        build: () => Promise.reject(new Error('nothing to build')),
+        deploy: () => Promise.resolve(),
+        live: () => '0'.repeat(40),
+        log: (line) => lines.push(line),
+        pollMs: 0,
+      });
+      await pipeline.refresh('main');
+      await pipeline.stop();
+      assert.ok(
+        lines.some((l) => /could not read the Actions runs: upstream refused/.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(!lines.some((l) => l.includes(emulator.token)), lines.join('\n'));
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
 describe('without the webhook', () => {
   it('reads the runs itself (the poll), with If-None-Match: an unchanged list costs a 304', async () => {
     const hooks = service.actions!.webhookUrls.splice(0);
@@ -96,6 +197,7 @@ describe('without the webhook', () => {
       await service.actions!.completed('main', sha);
       const pipeline = service.services.pipeline as ActionsPipeline;
       await pipeline.refresh('main');
+      await pipeline.settle(); // the build, when it waited for the pause after the one before
       assert.equal(await live(), sha);
       const runsPath = /\/actions\/workflows\/publish\.yml\/runs$/;
       const before = service.emulator!.requests.length;
