@@ -24,7 +24,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   writers: () => benchWriters({ writers: 50 }),
   pages: () => benchPages({ duration: Number(process.env.BENCH_DURATION ?? 8), sizes: (process.env.BENCH_PAGES ?? '1,10').split(',').map(Number) }),
   memory: () => benchMemory({ seconds: Number(process.env.BENCH_MEMORY_SECONDS ?? 60) }),
-  github: () => benchGitHub({ commits: 10 }),
+  github: () => benchGitHub({ commits: 10, edits: 5 }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
