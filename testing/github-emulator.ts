@@ -645,7 +645,8 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       }
 
       if (faults.noAccess && (path.startsWith(repoPrefix) || isGraphql)) return problem(404, 'Not Found');
-      if (isGraphql) return await withDrop(() => graphql(context));
+      // dropWrite cuts a write: the mutation, not a query reading blobs.
+      if (isGraphql) return await (operation === 'createCommitOnBranch' ? withDrop(() => graphql(context)) : graphql(context));
       for (const route of builtin) {
         const m = route.method === method ? route.pattern.exec(path) : null;
         if (!m) continue;

@@ -61,6 +61,13 @@ const SHA = /^[0-9a-f]{40}$/;
 const BLOBS_ONE_BY_ONE = 8;
 const BLOBS_PER_QUERY = 100;
 
+/** A commit message as createCommitOnBranch takes it (a headline and a body) and as GitHub then records it. */
+function asCommitted(message: string): { headline: string; body: string; text: string } {
+  const [headline, ...rest] = message.split('\n');
+  const body = rest.join('\n').replace(/^\n+/, '');
+  return { headline: headline!, body, text: body ? `${headline}\n\n${body}` : headline! };
+}
+
 const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid committedDate } }
 }`;
@@ -360,7 +367,9 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
   /** Whether the commit `sha` is the one our mutation would have made: a retry after a lost answer meets it. */
   async function isOurs(sha: string, base: string, message: string, changes: FileChange[], shas: Map<string, string>): Promise<boolean> {
     const m = await meta(sha);
-    if (m.parents[0] !== base || m.message !== message) return false;
+    // GitHub records the headline, a blank line and the body: compare with that, not with the message as given.
+    const trimmed = (text: string) => text.replace(/\s+$/, '');
+    if (m.parents[0] !== base || trimmed(m.message) !== trimmed(asCommitted(message).text)) return false;
     const tree = new Map((await treeAt(sha)).map((e) => [e.path, e.sha]));
     return changes.every((c) => (c.delete ? !tree.has(c.path) : tree.get(c.path) === shas.get(c.path)));
   }
@@ -371,12 +380,11 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
     changes: FileChange[],
     message: string,
   ): Promise<{ oid: string; committedDate: string } | 'stale'> {
-    const [headline, ...rest] = message.split('\n');
-    const body = rest.join('\n').replace(/^\n+/, '');
+    const { headline, body } = asCommitted(message);
     const input = {
       branch: { repositoryNameWithOwner: options.repository, branchName: branch },
       expectedHeadOid: expected,
-      message: { headline: headline!, ...(body ? { body } : {}) },
+      message: { headline, ...(body ? { body } : {}) },
       fileChanges: {
         additions: changes.filter((c) => !c.delete).map((c) => ({ path: c.path, contents: Buffer.from(c.content!, 'utf8').toString('base64') })),
         deletions: changes.filter((c) => c.delete).map((c) => ({ path: c.path })),

@@ -212,6 +212,16 @@ describe('a connection cut mid-commit', () => {
     assert.equal(outside().count(`${head}..refs/heads/main`), 1);
   });
 
+  it('after the commit landed with a message of several lines: the retry still knows it as its own', async () => {
+    const repo = open();
+    const head = outside().head();
+    emulator.faults.dropWrite = 'after';
+    // GitHub records the headline, a blank line, then the body: not the message as given.
+    const outcome = await repo.commit('main', [newSkill()], 'cut after, told twice\nwhy: the body on the next line\n');
+    assert.equal(outside().head(), outcome.commit.sha);
+    assert.equal(outside().count(`${head}..refs/heads/main`), 1);
+  });
+
   it('with GitHub gone for good: 502, and the branch is either untouched or fully at the new commit', async () => {
     const repo = open();
     const head = outside().head();
