@@ -90,8 +90,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = String(issue.path[0] ?? 'environment');
     const got = cleaned[name];
     const secret = /TOKEN|SECRET|KEY/.test(name);
+    // An address may carry credentials (redis://:password@host, https://user:token@host): never echoed.
+    const shown = got?.replace(/\/\/[^/@\s]*@/g, '//…@');
     throw new ConfigError(
-      `Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${got !== undefined && !secret ? ` (got "${got}")` : ''}`,
+      `Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${shown !== undefined && !secret ? ` (got "${shown}")` : ''}`,
     );
   }
   const parsed = result.data;

@@ -47,6 +47,17 @@ describe('loadConfig', () => {
       () => loadConfig({ ADMIN_TOKEN: 'short-secret' }),
       (e: Error) => /ADMIN_TOKEN/.test(e.message) && !e.message.includes('short-secret'),
     );
+    // The credentials in an address (Redis, GitHub Enterprise) either.
+    for (const [name, value] of [
+      ['RATE_LIMIT_STORE', 'redis//:redis-password@cache.internal:6379'],
+      ['GITHUB_API_URL', 'not-a-scheme://bot:ghp_in-the-url@github.example'],
+    ]) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (e: Error) => e.message.startsWith(`Invalid configuration: ${name}`) && !/redis-password|ghp_in-the-url/.test(e.message),
+        name,
+      );
+    }
   });
 
   it('treats an empty variable as unset and knows when a model is configured', () => {
