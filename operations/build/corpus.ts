@@ -76,24 +76,28 @@ export async function createBuild(
     sibling?: Build;
     /** Keep the passages on the build (for hybrid search), even when the index is a sibling's. */
     keepPassages?: boolean;
-    /** The index this model's build made before (`search.toData()`, kept on disk by commit): used instead of making it again. */
-    index?: SearchIndexData;
+    /**
+     * What this model's build made before (kept on disk by commit, persist.ts): its index as data and its passages
+     * (at its `siteUrl`), used instead of splitting the text and making the index again.
+     */
+    kept?: { index: SearchIndexData; passages: readonly Passage[]; siteUrl: string };
   },
 ): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const pause = options.pause ?? noPause;
   const view = {} as Record<Locale, LocaleView>;
-  const passages: Passage[] = [];
   const sibling = options.sibling?.commit === options.commit ? options.sibling : undefined;
+  const kept = sibling ? undefined : options.kept;
+  const passages: Passage[] = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), siteUrl) : [];
   for (const locale of locales) {
-    view[locale] = localeView(model, locale, siteUrl, sibling && !options.keepPassages ? null : passages);
+    view[locale] = localeView(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages);
     await pause();
   }
   // main and dev at one commit differ only in their site's address: one index serves both.
   const search = sibling
     ? rebased(sibling.search, sibling.siteUrl, siteUrl)
-    : options.index
-      ? await searchIndexFromData(passages, options.index, { pause, related: model.relatedTerms })
+    : kept
+      ? await searchIndexFromData(passages, kept.index, { pause, related: model.relatedTerms })
       : await createSearchIndex(passages, { pause, related: model.relatedTerms });
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
@@ -118,6 +122,12 @@ function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
     ...(index.toData ? { toData: index.toData } : {}),
     search: (query, limit, options) => index.search(query, limit, options).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
   };
+}
+
+/** Passages whose URLs are at `to` instead of `from`. */
+function rebasedPassages(passages: readonly Passage[], from: string, to: string): Passage[] {
+  if (from === to) return [...passages];
+  return passages.map((p) => (p.url.startsWith(from) ? { ...p, url: to + p.url.slice(from.length) } : p));
 }
 
 /** The fields of a source file in a locale: the current translation over the English, or the English. */

@@ -6,9 +6,10 @@
 // truncated or corrupt one (checked by length and CRC-32 before it is decoded), is never used: the build is
 // made again and the file replaced. Files are written whole or not at all (a temporary file renamed).
 //
-// What is kept is what costs: the parsed content model, the commit's times and the search index as typed
-// arrays (`SearchIndex.toData`). The records of each locale, the passages and the index's closures are made
-// again from them at load, with the site's address of the branch that loads it.
+// What is kept is what costs: the parsed content model, the commit's times, the search passages (splitting
+// them parses every text's Markdown) and the search index as typed arrays (`SearchIndex.toData`). The records
+// of each locale and the index's closures are made again from them at load, with the site's address of the
+// branch that loads it.
 //
 // File: "VITAE-BUILD\n", a u32 (little-endian) header length, the header (JSON: format, code, commit, bytes,
 // crc32 of the payload), then the payload (node:v8 serialize of a KeptBuild).
@@ -19,9 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { ContentModel } from '../content/tree.ts';
-import { createBuild, type Build } from './corpus.ts';
+import { createBuild, searchPassages, type Build } from './corpus.ts';
 import type { Pause } from './pause.ts';
-import type { SearchIndexData } from './search.ts';
+import type { Passage, SearchIndexData } from './search.ts';
 
 /** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
 export const FORMAT_VERSION = 1;
@@ -34,6 +35,10 @@ export interface KeptBuild {
   builtAt: string;
   fileTimes: Array<[string, string]>;
   model: ContentModel;
+  /** The site address the passages' URLs are at. */
+  siteUrl: string;
+  /** The passages the index holds, in its order: made again, they would need every text split (Markdown parsed) again. */
+  passages: Passage[];
   search: SearchIndexData;
 }
 
@@ -49,7 +54,17 @@ interface Header {
 export function keptOf(build: Build): KeptBuild | undefined {
   const search = build.search.toData?.();
   if (!search) return undefined;
-  return { commit: build.commit, committedAt: build.committedAt, builtAt: build.builtAt, fileTimes: [...build.fileTimes], model: build.model, search };
+  const passages = build.passages ? [...build.passages] : searchPassages(build.model, build.siteUrl);
+  return {
+    commit: build.commit,
+    committedAt: build.committedAt,
+    builtAt: build.builtAt,
+    fileTimes: [...build.fileTimes],
+    model: build.model,
+    siteUrl: build.siteUrl,
+    passages,
+    search,
+  };
 }
 
 /** The build a kept one was, at `siteUrl`: the same records, passages and search results; `builtAt` is the kept build's. */
@@ -60,7 +75,7 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
     builtAt: new Date(kept.builtAt),
     fileTimes: new Map(kept.fileTimes.map(([path, time]) => [path, new Date(time)])),
     siteUrl: options.siteUrl,
-    index: kept.search,
+    kept: { index: kept.search, passages: kept.passages, siteUrl: kept.siteUrl },
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.keepPassages ? { keepPassages: true } : {}),
   });
@@ -213,6 +228,8 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
     typeof kept.builtAt !== 'string' ||
     !Array.isArray(kept.fileTimes) ||
     !(kept.model?.entries instanceof Map) ||
+    typeof kept.siteUrl !== 'string' ||
+    !Array.isArray(kept.passages) ||
     !Array.isArray(kept.search?.locales)
   ) {
     throw new Error('its contents are not a build');
