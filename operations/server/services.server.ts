@@ -5,8 +5,9 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
-import { createBuild, type Build } from '../build/corpus.ts';
+import { createBuild, searchPassages, type Build } from '../build/corpus.ts';
 import { slicer } from '../build/pause.ts';
+import { warmTokens } from '../build/search.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
@@ -55,6 +56,9 @@ export interface Services {
 }
 
 export class StartupError extends Error {}
+
+/** How long after a start that loaded its builds the caches a rebuild reads are filled (the first requests first). */
+const WARM_DELAY_MS = 500;
 
 /** How often the repository is checked for commits pushed from outside the service. */
 const WATCH_INTERVAL_MS = 3000;
@@ -184,6 +188,25 @@ export async function openServices(config: Config, log: (line: string) => void):
   }
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
+  // A loaded build neither read and validated the commit's files nor split and tokenised its text, which the
+  // next build (the first commit after a restart) would then do cold: all of it is done once in the background
+  // a moment after the start (the text in slices), so that commit costs what it did when every start built.
+  let stopped = false;
+  let wake = () => {};
+  const warming = builds.counts.loaded
+    ? (async () => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, WARM_DELAY_MS);
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
+          if (stopped) return;
+          loadContent((await repo.filesAt(build.commit)).texts);
+          await warmTokens(searchPassages(build.model, build.siteUrl), { pause: slicer(), stopped: () => stopped });
+        }
+      })().catch(() => {})
+    : undefined;
+
   // The seam where a commit becomes a run. The local backend runs translate → build → deploy here, in the
   // service, for the commits it sees (its own, and pushes the watcher below notices); the github backend's runs
   // are GitHub Actions runs of .github/workflows/publish.yml, which this pipeline follows (actions-pipeline.server.ts):
@@ -240,6 +263,9 @@ export async function openServices(config: Config, log: (line: string) => void):
     startedAt: Date.now(),
     async close() {
       clearInterval(timer);
+      stopped = true;
+      wake();
+      await warming;
       await watching;
       await pipeline.stop();
       await builds.flush();
