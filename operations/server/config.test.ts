@@ -48,10 +48,11 @@ describe('loadConfig', () => {
       (e: Error) => /ADMIN_TOKEN/.test(e.message) && !e.message.includes('short-secret'),
     );
     // The credentials in an address (Redis, GitHub Enterprise) either.
-    for (const [name, value] of [
+    const addresses: Array<[string, string]> = [
       ['RATE_LIMIT_STORE', 'redis//:redis-password@cache.internal:6379'],
       ['GITHUB_API_URL', 'not-a-scheme://bot:ghp_in-the-url@github.example'],
-    ]) {
+    ];
+    for (const [name, value] of addresses) {
       assert.throws(
         () => loadConfig({ [name]: value }),
         (e: Error) => e.message.startsWith(`Invalid configuration: ${name}`) && !/redis-password|ghp_in-the-url/.test(e.message),
