@@ -57,9 +57,6 @@ export interface Services {
 
 export class StartupError extends Error {}
 
-/** How long after a start that loaded its builds the caches a rebuild reads are filled (the first requests first). */
-const WARM_DELAY_MS = 500;
-
 /** How often the repository is checked for commits pushed from outside the service. */
 const WATCH_INTERVAL_MS = 3000;
 
@@ -190,15 +187,12 @@ export async function openServices(config: Config, log: (line: string) => void):
 
   // A loaded build neither read and validated the commit's files nor split and tokenised its text, which the
   // next build (the first commit after a restart) would then do cold: all of it is done once in the background
-  // a moment after the start (the text in slices), so that commit costs what it did when every start built.
+  // as the start ends (the text in slices), so that commit costs what it did when every start built. (Waiting
+  // longer leaves a commit made at once to meet both cold, which held requests for over a second at 10×.)
   let stopped = false;
-  let wake = () => {};
   const warming = builds.counts.loaded
     ? (async () => {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, WARM_DELAY_MS);
-          wake = () => (clearTimeout(timer), resolve());
-        });
+        await new Promise((resolve) => setImmediate(resolve));
         for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
           if (stopped) return;
           loadContent((await repo.filesAt(build.commit)).texts);
@@ -264,7 +258,6 @@ export async function openServices(config: Config, log: (line: string) => void):
     async close() {
       clearInterval(timer);
       stopped = true;
-      wake();
       await warming;
       await watching;
       await pipeline.stop();
