@@ -3,10 +3,10 @@
 // When a run of a branch succeeded, newer than the run of the commit it serves, this instance builds the commit
 // its deploy job names (the translations' commit, else the pushed one) with the service's own build code and
 // swaps it in; a commit whose run failed (or was cancelled) is never served, and an older run finishing after a
-// newer one never replaces it. Builds of a branch are at least `buildPauseMs` apart, so a burst of runs
-// finishing one after another (many edits in a row) builds the newest of them, not each. Every instance does
-// the same from the same runs, so several instances behind a load balancer converge on the same commit without
-// talking to each other (docs/deploy.md says why this and not the run's artifact).
+// newer one never replaces it. Builds of a branch are at least `buildPauseMs` apart (or as long as the last
+// one took), so a burst of runs finishing one after another (many edits in a row) builds the newest, not each.
+// Every instance does the same from the same runs, so several instances behind a load balancer converge on the
+// same commit without talking to each other (docs/deploy.md says why this and not the run's artifact).
 //
 // The runs are read when GitHub says something changed (the webhook, see github-webhook.server.ts), when this
 // service pushed a commit, and otherwise every `pollMs` as a fallback, with ETags: an unchanged list costs a
@@ -31,7 +31,7 @@ export interface ActionsPipelineOptions<B> {
   log?: (line: string) => void;
   /** The fallback poll (default 30 s; 0 = never). */
   pollMs?: number;
-  /** Least time from the end of one build of a branch to the start of the next (default 1 s). */
+  /** Least time from the end of one build of a branch to the start of the next (default 1 s; longer after a longer build: as long as it took). */
   buildPauseMs?: number;
   /** Least time between the starts of two reads of a branch's runs (default 200 ms). */
   readGapMs?: number;
@@ -195,8 +195,8 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   const runningJobs = new Map<number, { etag: string; jobs: ApiJob[] }>();
   /** The newest run whose commit this instance tried to deploy, per branch (one attempt per run). */
   const attempted = new Map<Branch, number>();
-  /** When the last build of a branch ended, and the read that waits for the pause after it. */
-  const lastBuild = new Map<Branch, number>();
+  /** When the last build of a branch may be followed by the next (its end plus the pause), and the read that waits for then. */
+  const nextBuild = new Map<Branch, number>();
   const deferred = new Map<Branch, NodeJS.Timeout>();
   const listeners = new Set<(run: Run) => void>();
   const refreshing = new Map<Branch, Promise<void>>();
@@ -298,7 +298,7 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     // After a restart nothing was attempted yet: the newest successful run of the commit served is the floor.
     const serving = succeeded.find((r) => r.commit === options.live(branch));
     if (id <= Math.max(previous, serving ? Number(serving.id) : 0) || options.live(branch) === newest.commit) return;
-    const wait = (lastBuild.get(branch) ?? -Infinity) + buildPauseMs - Date.now();
+    const wait = (nextBuild.get(branch) ?? -Infinity) - Date.now();
     if (wait > 0) {
       // Runs finishing one after another: read again after the pause and build the newest by then.
       if (!deferred.has(branch) && !stopped) {
@@ -312,6 +312,7 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       return;
     }
     attempted.set(branch, id);
+    const started = Date.now();
     try {
       await options.deploy(branch, await options.build(branch, newest.commit));
       log(`[vitae] ${branch}: run ${newest.id} succeeded; serving ${newest.commit.slice(0, 7)}`);
@@ -320,7 +321,9 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       attempted.set(branch, previous);
       log(`[vitae] ${branch}: run ${newest.id} succeeded but ${newest.commit.slice(0, 7)} could not be built here: ${(error as Error).message}`);
     } finally {
-      lastBuild.set(branch, Date.now());
+      // Builds take at most half of a branch's time while runs keep finishing, also on a machine slowed down.
+      const ended = Date.now();
+      nextBuild.set(branch, ended + Math.max(buildPauseMs, ended - started));
     }
   }
 
