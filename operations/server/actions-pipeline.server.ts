@@ -416,7 +416,8 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     notice(event: GitHubEvent): void {
       const branch = branches.find((b) => b === event.branch);
       if (!branch) return;
-      if (event.name === 'push' && event.after && SHA.test(event.after)) void this.ensure(branch, event.after);
+      // A push names the new head, whose run is expected; a branch deleted (all zeros) has none and no run.
+      if (event.name === 'push' && event.after && /^[0-9a-f]{40}$/.test(event.after) && !/^0{40}$/.test(event.after)) void this.ensure(branch, event.after);
       else void refresh(branch);
     },
     refresh,

@@ -258,6 +258,9 @@ describe('POST /api/admin/github/webhook', () => {
 
   it('takes a signed delivery (204), and answers a ping', async () => {
     assert.equal((await deliver({ 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, body) })).status, 204);
+    // That push deleted the branch (after: all zeros): no run is expected for it, so none is listed as queued.
+    await (service.services.pipeline as ActionsPipeline).settle();
+    assert.ok(!(await deploys()).some((r) => r.commit === '0'.repeat(40)), 'no run waits for the all-zeros commit');
     const ping = JSON.stringify({ zen: 'Keep it logically awesome.' });
     assert.equal((await deliver({ 'X-GitHub-Event': 'ping', 'X-Hub-Signature-256': await sign(WEBHOOK_SECRET, ping) }, ping)).status, 200);
   });
