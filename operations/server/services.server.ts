@@ -152,7 +152,9 @@ export async function openServices(config: Config, log: (line: string) => void):
     }
     const committedAt = await repo.committedAt(commit);
     const fileTimes = await repo.fileTimes(commit);
-    const build = await createBuild(model, { commit, committedAt, fileTimes, siteUrl: urls.of(branch), pause: slicer(), keepPassages });
+    // Its passages go on the build (the index holds them anyway): keeping the build needs them, and making them
+    // again would split every text on the main thread.
+    const build = await createBuild(model, { commit, committedAt, fileTimes, siteUrl: urls.of(branch), pause: slicer(), keepPassages: true });
     keepBuild(build);
     return withHybrid(build);
   }
