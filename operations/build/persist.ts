@@ -21,8 +21,8 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { ContentModel } from '../content/tree.ts';
 import { createBuild, searchPassages, type Build } from './corpus.ts';
-import type { Pause } from './pause.ts';
-import type { Passage, SearchIndexData } from './search.ts';
+import { noPause, type Pause } from './pause.ts';
+import { splitPassages, warmTokens, type Passage, type SearchIndexData } from './search.ts';
 
 /** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
 export const FORMAT_VERSION = 1;
@@ -79,6 +79,26 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.keepPassages ? { keepPassages: true } : {}),
   });
+}
+
+/**
+ * Fills, in slices, the caches a build reads that a loaded build left empty: each text's passages (Markdown
+ * split) and each passage's tokens. Then the next build of a commit near this one costs what changed.
+ */
+export async function warmCaches(build: Build, options: { pause?: Pause; stopped?: () => boolean } = {}): Promise<void> {
+  const pause = options.pause ?? noPause;
+  const { model } = build;
+  const bodies = [
+    ...[...model.entries.values()].map((file) => file.body),
+    ...[...model.documents.values()].map((file) => file.body),
+    ...[...model.translations.values()].flatMap((byLocale) => [...byLocale.values()].map((t) => t.body)),
+  ];
+  for (const body of bodies) {
+    if (options.stopped?.()) return;
+    if (body) splitPassages(body);
+    await pause();
+  }
+  await warmTokens(build.passages ?? [], options);
 }
 
 export interface BuildStore {

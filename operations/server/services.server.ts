@@ -5,10 +5,9 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
-import { createBuild, searchPassages, type Build } from '../build/corpus.ts';
+import { createBuild, type Build } from '../build/corpus.ts';
 import { slicer } from '../build/pause.ts';
-import { warmTokens } from '../build/search.ts';
-import { openBuildStore, restoreBuild } from '../build/persist.ts';
+import { openBuildStore, restoreBuild, warmCaches } from '../build/persist.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
@@ -133,7 +132,8 @@ export async function openServices(config: Config, log: (line: string) => void):
     const kept = await builds.load(commit);
     if (kept) {
       try {
-        return await withHybrid(await restoreBuild(kept, { siteUrl: urls.of(branch), pause: slicer(), keepPassages }));
+        // with its passages (the index holds them anyway): the warm-up below tokenises them
+        return await withHybrid(await restoreBuild(kept, { siteUrl: urls.of(branch), pause: slicer(), keepPassages: true }));
       } catch (error) {
         log(`[vitae] the kept build of ${commit.slice(0, 7)} does not fit this content (${(error as Error).message}); building it again`);
       }
@@ -188,8 +188,8 @@ export async function openServices(config: Config, log: (line: string) => void):
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
   // A loaded build neither read and validated the commit's files nor split and tokenised its text, which the
-  // next build (the first commit after a restart) would then do cold: all of it is done once in the background
-  // as the start ends (the text in slices), so that commit costs what it did when every start built. (Waiting
+  // next build (the first commit after a restart) would then do cold: it is done once in the background as the
+  // start ends (the text in slices), so that commit costs about what it did when every start built. (Waiting
   // longer leaves a commit made at once to meet both cold, which held requests for over a second at 10×.)
   let stopped = false;
   const warming = builds.counts.loaded
@@ -197,8 +197,12 @@ export async function openServices(config: Config, log: (line: string) => void):
         await new Promise((resolve) => setImmediate(resolve));
         for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
           if (stopped) return;
-          loadContent((await repo.filesAt(build.commit)).texts);
-          await warmTokens(searchPassages(build.model, build.siteUrl), { pause: slicer(), stopped: () => stopped });
+          const { texts } = await repo.filesAt(build.commit);
+          // Validating a sample of the files compiles the validation code (a cold first commit held requests for
+          // 0.6 s at 1×); the whole tree would hold them for seconds at 100×.
+          const step = Math.ceil(texts.size / 300);
+          loadContent(new Map([...texts].filter(([path], i) => i % step === 0 || !/^content\/(entries|i18n)\//.test(path))));
+          await warmCaches(build, { pause: slicer(), stopped: () => stopped });
         }
       })().catch(() => {})
     : undefined;
