@@ -146,6 +146,18 @@ describe('createSearchIndex', () => {
     );
   });
 
+  it('returns a record once, even when a word every passage holds scores 0 in some of its passages', async () => {
+    // A word in every passage weighs next to nothing (its idf), and rounds to 0 in a passage much longer than the others.
+    const filler = Array.from({ length: 60 }, (_, i) => `filler${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`).join(' ');
+    const passages = [
+      { locale: 'en' as const, slug: 'long', kind: 'entry' as const, title: 'Long', text: `harbour ${filler}`, url: 'u' },
+      ...Array.from({ length: 2000 }, (_, i) => ({ locale: 'en' as const, slug: i === 0 ? 'long' : `r${i}`, kind: 'entry' as const, title: 'Short', text: 'harbour', url: 'v' })),
+    ];
+    const slugs = (await createSearchIndex(passages)).search('harbour', 50).map((h) => h.slug);
+    assert.equal(slugs.length, 50);
+    assert.equal(new Set(slugs).size, slugs.length, 'no record twice');
+  });
+
   it('works on tiny corpora too', async () => {
     const index = await createSearchIndex([{ locale: 'en', slug: 'a', kind: 'entry', title: 'Alpha', text: 'hotel systems', url: 'u' }]);
     assert.equal(index.search('hotel', 5)[0]?.slug, 'a');

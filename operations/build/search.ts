@@ -188,6 +188,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
   const recordBest = new Float64Array(recordDocs.length);
   const recordPassage = new Int32Array(recordDocs.length);
   const recordsTouched = new Int32Array(recordDocs.length);
+  const recordMarked = new Uint8Array(recordDocs.length);
 
   /** Which locales' text to match, with what weight, and the query's tokens in each. */
   function plan(query: string, locale: Locale | undefined): Part[] {
@@ -311,8 +312,13 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       for (let i = 0; i < n; i++) {
         const passage = touched[i]!;
         const record = recordOf[passage]!;
-        if (recordBest[record] === 0) recordsTouched[records++] = record;
-        if (totals[passage]! > recordBest[record]! || (totals[passage] === recordBest[record] && passage < recordPassage[record]!)) {
+        // (a mark of its own: a passage can score 0, where a word every passage holds rounds to nothing)
+        if (!recordMarked[record]) {
+          recordMarked[record] = 1;
+          recordsTouched[records++] = record;
+          recordBest[record] = totals[passage]!;
+          recordPassage[record] = passage;
+        } else if (totals[passage]! > recordBest[record]! || (totals[passage] === recordBest[record] && passage < recordPassage[record]!)) {
           recordBest[record] = totals[passage]!;
           recordPassage[record] = passage;
         }
@@ -334,7 +340,10 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
         totals[touched[i]!] = 0;
         marked[touched[i]!] = 0;
       }
-      for (let i = 0; i < records; i++) recordBest[recordsTouched[i]!] = 0;
+      for (let i = 0; i < records; i++) {
+        recordBest[recordsTouched[i]!] = 0;
+        recordMarked[recordsTouched[i]!] = 0;
+      }
       return hits;
     },
   };
