@@ -95,7 +95,7 @@ describe('the search index as data', () => {
 
 describe('a kept build', () => {
   it('restores the same records, times and search results, at its own site address or another', async () => {
-    const kept = decode(encode(keptOf(made)!, { format: FORMAT_VERSION, code: 'c' }), { format: FORMAT_VERSION, code: 'c', commit });
+    const kept = decode(await encode(keptOf(made)!, { format: FORMAT_VERSION, code: 'c' }), { format: FORMAT_VERSION, code: 'c', commit });
     const restored = await restoreBuild(kept, { siteUrl: 'http://site' });
     assert.deepEqual(records(restored), records(made));
     assert.deepEqual(restored.model, made.model);
@@ -159,7 +159,7 @@ describe('a kept build', () => {
       assert.match(logged.at(-1)!, /another version of the code/);
 
       // another format version under this version's name (a file written by a build that forgot to bump it)
-      await writeFile(file, encode(keptOf(made)!, { format: FORMAT_VERSION + 1, code: 'code-1' }));
+      await writeFile(file, await encode(keptOf(made)!, { format: FORMAT_VERSION + 1, code: 'code-1' }));
       assert.equal(await store.load(commit), undefined);
       assert.match(logged.at(-1)!, /format/);
       assert.equal(store.counts.rejected, 5);

@@ -11,8 +11,10 @@
 // of each locale and the index's closures are made again from them at load, with the site's address of the
 // branch that loads it.
 //
-// File: "VITAE-BUILD\n", a u32 (little-endian) header length, the header (JSON: format, code, commit, bytes,
-// crc32 of the payload), then the payload (node:v8 serialize of a KeptBuild).
+// File: "VITAE-BUILD\n", a u32 (little-endian) header length, the header (JSON: format, code, commit, the byte
+// length of each part, their sum and the CRC-32 of the payload), then the payload: three node:v8 serialisations
+// (the build without its passages and index, the passages, the index), made one at a time so that keeping a
+// build never holds the thread for long.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -21,11 +23,11 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { ContentModel } from '../content/tree.ts';
 import { createBuild, searchPassages, type Build } from './corpus.ts';
-import { noPause, type Pause } from './pause.ts';
+import { noPause, slicer, type Pause } from './pause.ts';
 import { splitPassages, warmTokens, type Passage, type SearchIndexData } from './search.ts';
 
 /** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 const MAGIC = Buffer.from('VITAE-BUILD\n');
 
@@ -46,6 +48,8 @@ interface Header {
   format: number;
   code: string;
   commit: string;
+  /** The byte length of each part of the payload. */
+  parts: number[];
   bytes: number;
   crc32: number;
 }
@@ -167,11 +171,12 @@ export async function openBuildStore(dir: string, options: BuildStoreOptions = {
     const pending = saving.get(commit);
     if (pending) return pending;
     const done = (async () => {
-      // After the build is swapped in and its requests answered: encoding holds the thread for a moment.
+      // After the build is swapped in and its requests answered, in slices: encoding holds the thread.
+      const pause = slicer();
       await new Promise((resolve) => setImmediate(resolve));
       const kept = keptOf(build);
       if (!kept) return;
-      await writeWhole(fileOf(commit), encode(kept, { format, code }));
+      await writeWhole(fileOf(commit), await encodeChunks(kept, { format, code }, pause));
       counts.saved++;
     })()
       .catch((error: unknown) => log(`[vitae] the build of ${commit.slice(0, 7)} could not be kept: ${(error as Error).message}`))
@@ -214,13 +219,31 @@ export async function openBuildStore(dir: string, options: BuildStoreOptions = {
   };
 }
 
-export function encode(kept: KeptBuild, { format, code }: { format: number; code: string }): Buffer {
-  const payload = serialize(kept);
-  const header: Header = { format, code, commit: kept.commit, bytes: payload.length, crc32: crc32(payload) };
+/** The payload's parts, each serialised on its own (so a caller can yield between them): the rest, the passages, the index. */
+const payloadParts = (kept: KeptBuild): Array<() => Buffer> => {
+  const { passages, search, ...rest } = kept;
+  return [() => serialize(rest), () => serialize(passages), () => serialize(search)];
+};
+
+/** The file of a kept build, in chunks; `pause` is awaited between the costly steps (a few hundred ms at 100× the demo content). */
+export async function encodeChunks(kept: KeptBuild, { format, code }: { format: number; code: string }, pause: Pause = noPause): Promise<Buffer[]> {
+  const parts: Buffer[] = [];
+  let crc = 0;
+  for (const part of payloadParts(kept)) {
+    await pause();
+    const bytes = part();
+    parts.push(bytes);
+    crc = crc32(bytes, crc);
+  }
+  const header: Header = { format, code, commit: kept.commit, parts: parts.map((p) => p.length), bytes: parts.reduce((n, p) => n + p.length, 0), crc32: crc };
   const head = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(head.length);
-  return Buffer.concat([MAGIC, length, head, payload]);
+  return [MAGIC, length, head, ...parts];
+}
+
+export function encode(kept: KeptBuild, options: { format: number; code: string }): Promise<Buffer> {
+  return encodeChunks(kept, options).then((chunks) => Buffer.concat(chunks));
 }
 
 /** The kept build in `bytes`; throws, saying why, when it is not one of `commit` by this format and code. */
@@ -241,7 +264,13 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
   const payload = bytes.subarray(start);
   if (payload.length !== header.bytes) throw new Error(`truncated: ${payload.length} of ${header.bytes} bytes`);
   if (crc32(payload) !== header.crc32) throw new Error('corrupt: its checksum does not match');
-  const kept = deserialize(payload) as KeptBuild;
+  if (!Array.isArray(header.parts) || header.parts.length !== 3 || header.parts.reduce((n, p) => n + p, 0) !== header.bytes) throw new Error('its header is corrupt');
+  const [restLength, passagesLength] = header.parts as [number, number, number];
+  const kept = {
+    ...(deserialize(payload.subarray(0, restLength)) as Omit<KeptBuild, 'passages' | 'search'>),
+    passages: deserialize(payload.subarray(restLength, restLength + passagesLength)) as KeptBuild['passages'],
+    search: deserialize(payload.subarray(restLength + passagesLength)) as KeptBuild['search'],
+  };
   if (
     kept?.commit !== expected.commit ||
     typeof kept.committedAt !== 'string' ||
@@ -258,11 +287,11 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
 }
 
 /** Writes `file` whole: a temporary file beside it, synced, then renamed over it. */
-async function writeWhole(file: string, data: Buffer): Promise<void> {
+async function writeWhole(file: string, chunks: readonly Buffer[]): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w', 0o644);
   try {
-    await handle.writeFile(data);
+    for (const chunk of chunks) await handle.write(chunk);
     await handle.sync();
   } catch (error) {
     await handle.close();
