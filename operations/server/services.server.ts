@@ -175,7 +175,12 @@ export async function openServices(config: Config, log: (line: string) => void):
   const github =
     config.REPO_BACKEND === 'github' ? { token: config.GITHUB_TOKEN!, repository: config.GITHUB_REPOSITORY!, apiUrl: config.GITHUB_API_URL } : undefined;
   for (const branch of branches) {
-    const published = github && !deployed[branch] ? await lastPublished(github, branch) : undefined;
+    const published =
+      github && !deployed[branch]
+        ? await lastPublished(github, branch).catch((error: unknown) => {
+            throw new StartupError((error as Error).message); // one line, as every other refusal to start
+          })
+        : undefined;
     const candidates = deployed[branch] ? [deployed[branch]] : published ? [published] : await repo.recentCommits(branch, 50);
     let lastError: unknown;
     for (const commit of candidates) {
