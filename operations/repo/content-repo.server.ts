@@ -83,6 +83,8 @@ export function createContentRepo(git: Git): ContentRepo {
   // A commit's files never change: kept per commit (the last few), and a commit made here is entered from
   // its parent's files and the change, so neither a writer nor the build after it reads the tree again.
   const filesCache = new Map<string, { tree: TreeFile[]; texts: Map<string, string> }>();
+  /** When a commit last changed each path, per commit (the last few): shared, so never changed. */
+  const timesCache = new Map<string, Map<string, Date>>();
   const remember = (commit: string, files: { tree: TreeFile[]; texts: Map<string, string> }) => {
     filesCache.set(commit, files);
     if (filesCache.size > 8) filesCache.delete(filesCache.keys().next().value!);
@@ -191,25 +193,40 @@ export function createContentRepo(git: Git): ContentRepo {
     },
 
     async fileTimes(commit: string): Promise<Map<string, Date>> {
-      const out = await git.text([
-        'log',
-        '--first-parent',
-        '--diff-merges=first-parent',
-        '--no-renames',
-        '--name-only',
-        '-z',
-        '--format=%x1e%cI',
-        commit,
-        '--',
-        'content/',
-      ]);
-      const times = new Map<string, Date>();
-      for (const record of out.split('\x1e')) {
-        const [date, ...names] = record.split('\0');
-        if (!date) continue;
+      const known = timesCache.get(commit);
+      if (known) return known;
+      // A commit whose first parent's times are known: those, with what it changed at its own time (a commit at
+      // a time reads one diff, not the whole history, which at 100× the demo's content listed 20k paths per build).
+      const [parents = '', date = ''] = (await git.text(['log', '-1', '--format=%P%x1f%cI', commit])).trim().split('\x1f');
+      const parent = parents.split(' ')[0];
+      const base = parent ? timesCache.get(parent) : undefined;
+      const times = new Map<string, Date>(base);
+      if (base) {
         const time = new Date(date);
-        for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
+        const changed = await git.text(['diff-tree', '-r', '--no-renames', '--name-only', '-z', parent!, commit, '--', 'content/']);
+        for (const name of changed.split('\0')) if (name.trim()) times.set(name.trim(), time);
+      } else {
+        const out = await git.text([
+          'log',
+          '--first-parent',
+          '--diff-merges=first-parent',
+          '--no-renames',
+          '--name-only',
+          '-z',
+          '--format=%x1e%cI',
+          commit,
+          '--',
+          'content/',
+        ]);
+        for (const record of out.split('\x1e')) {
+          const [date, ...names] = record.split('\0');
+          if (!date) continue;
+          const time = new Date(date);
+          for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
+        }
       }
+      timesCache.set(commit, times);
+      if (timesCache.size > 8) timesCache.delete(timesCache.keys().next().value!);
       return times;
     },
 

@@ -230,6 +230,20 @@ for (const backend of [local, githubBackend()]) {
         const seed = outside.git(['rev-list', '--max-parents=0', first.commit.sha]);
         assert.equal(times.get('content/brief.md')?.getTime(), new Date(outside.git(['show', '-s', '--format=%cI', seed])).getTime());
         assert.deepEqual(await repo.recentCommits('main', 5), [first.commit.sha, seed]);
+        // Times made from the parent's and the commit's diff are the times the whole history gives.
+        await repo.fileTimes(first.commit.sha);
+        const second = await repo.commit(
+          'main',
+          [
+            { path: 'content/skills/timed.md', delete: true },
+            { path: 'content/brief.md', content: outside.show('main', 'content/brief.md') + '\nLater.\n' },
+          ],
+          'later',
+        );
+        const stamps = (times: Map<string, Date>) => [...times].map(([path, time]) => [path, time.getTime()]).sort();
+        const incremental = await repo.fileTimes(second.commit.sha);
+        assert.equal(incremental.get('content/brief.md')?.getTime(), (await repo.committedAt(second.commit.sha)).getTime());
+        assert.deepEqual(stamps(incremental), stamps(await reopen().fileTimes(second.commit.sha)));
       });
     });
 
