@@ -1,8 +1,8 @@
 // Growth with content (issue "Production-ready"): the demo's entries and their translations copied to 10×
 // (and 100× with BENCH_GROWTH=1,10,100) under new slugs, valid, served by the real service as a child
 // process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory after
-// start, one commit → live, the longest a reader waited meanwhile (GET /api/health every 10 ms), and the
-// latency of the entry list and of search. The 1× row is the baseline of the same run.
+// start, commit → live (the first commit after the restart, and the next), the longest a reader waited
+// meanwhile (GET /api/health every 10 ms), and the latency of the entry list and of search. The 1× row is the baseline of the same run.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,12 +46,15 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
     const env = { ADMIN_TOKEN: TOKEN, CONTENT_DIR: content, PREVIEW_PORT: '0', LOG_LEVEL: 'error' };
     const timeout = 30 * 60_000;
     try {
-      const [first, fresh] = await timed(() => startServerProcess(dataDir, env, timeout, { bundle: true }));
-      await first.stop();
+      const [freshServer, fresh] = await timed(() => startServerProcess(dataDir, env, timeout, { bundle: true }));
+      await freshServer.stop();
       const [server, restart] = await timed(() => startServerProcess(dataDir, env, timeout, { bundle: true }));
       const rss = residentMb(server);
       const entries = await (await fetch(`${server.url}/api/v1/entries`)).arrayBuffer();
-      const { live, stall } = await commitToLive(server.url);
+      // The first commit right after the restart meets the build worker's caches cold (they fill in the background
+      // from the start); the next one is what a commit costs from then on.
+      const first = await commitToLive(server.url);
+      const next = await commitToLive(server.url);
       const list = await load(`${server.url}/api/v1/entries`, { connections: 16, duration: 3 });
       const search = await searchLatency(server.url);
       const rssAfter = residentMb(server);
@@ -60,8 +63,8 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
         content: `${times}×`,
         'start fresh s': (fresh / 1000).toFixed(1),
         'restart s': (restart / 1000).toFixed(1),
-        'commit → live s': (live / 1000).toFixed(2),
-        'longest wait ms': stall.toFixed(0),
+        'commit → live s (first after restart / next)': `${(first.live / 1000).toFixed(2)} / ${(next.live / 1000).toFixed(2)}`,
+        'longest wait ms': Math.max(first.stall, next.stall).toFixed(0),
         'RSS start / after MB': `${rss.toFixed(0)} / ${rssAfter.toFixed(0)}`,
         'list kB, req/s, p99 ms': `${(entries.byteLength / 1024).toFixed(0)}, ${Math.round(list.rps)}, ${list.p99}`,
         'search p95 ms': search.toFixed(1),

@@ -12,7 +12,7 @@ import { appendFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { branches, type Branch } from '../operations/contract/shared.ts';
-import { loadContent, formatProblem } from '../operations/content/tree.ts';
+import { formatProblem, loadCommitContent } from '../operations/content/tree.ts';
 import { createBuild } from '../operations/build/corpus.ts';
 import { createGit } from '../operations/repo/git.server.ts';
 import { createContentRepo } from '../operations/repo/content-repo.server.ts';
@@ -72,11 +72,7 @@ if (stage === 'translate') {
   console.log(commit);
 } else if (stage === 'build') {
   const commit = await commitOption();
-  const { tree, texts } = await repo.filesAt(commit);
-  const { model, problems } = loadContent(texts);
-  for (const entry of tree)
-    if (entry.mode !== '100644' && entry.mode !== '100755')
-      problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
+  const { model, problems } = loadCommitContent(await repo.filesAt(commit));
   if (!model || problems.length) {
     for (const problem of problems) annotate('error', problem.message, { file: problem.path, line: problem.line });
     console.error(`The content at ${commit.slice(0, 7)} is invalid; it will not be published:\n${problems.map(formatProblem).join('\n')}`);

@@ -88,12 +88,13 @@ function sourceStamp() {
 }
 
 const serviceBundle = join(root, 'build', 'server.mjs');
+const workerBundle = join(root, 'build', 'build-worker.mjs');
 
 /** Whether build/ and public/build/ hold a complete build (the service, the web server bundle and the browser manifest it names). */
 function buildComplete() {
   const version = join(root, 'build', 'version.txt');
   if (!existsSync(join(root, 'build', 'index.js')) || !existsSync(version)) return false;
-  if (mode === 'production' && !existsSync(serviceBundle)) return false;
+  if (mode === 'production' && !(existsSync(serviceBundle) && existsSync(workerBundle))) return false;
   return existsSync(join(root, 'public', 'build', `manifest-${readFileSync(version, 'utf8').trim().toUpperCase()}.js`));
 }
 
@@ -119,10 +120,13 @@ function staleReason() {
 /** server.ts and everything it imports from this repository as one module; packages stay imports of node_modules. */
 async function bundleService(require) {
   rmSync(serviceBundle, { force: true });
+  rmSync(workerBundle, { force: true });
   const { build: esbuild } = require('esbuild'); // build tooling (a dev dependency), like the Remix compiler
   const result = await esbuild({
-    entryPoints: [join(root, 'server.ts')],
-    outfile: serviceBundle,
+    // the service, and the worker thread that makes builds (loaded from beside it, operations/build/builder.server.ts)
+    entryPoints: { server: join(root, 'server.ts'), 'build-worker': join(root, 'operations', 'build', 'build-worker.ts') },
+    outdir: join(root, 'build'),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -2,7 +2,7 @@
 // against), built in slices: wink consolidates the whole index in one synchronous call, which held the
 // event loop for 0.2 s at 10× the demo content. Here every step can yield (`pause`), and the postings are
 // flat arrays per term, so a search touches only the terms of the query.
-import { noPause, type Pause } from './pause.ts';
+import { noPause, type Pause } from '../content/pause.ts';
 
 export interface Bm25Options<F extends string> {
   /** Weight of each field's term frequencies (title counting twice the text, say). */
@@ -103,7 +103,7 @@ export async function createBm25<F extends string>(
 }
 
 /** The index `data` holds (see `Bm25Index.toData`); throws when its arrays do not fit together. */
-export function bm25FromData(data: Bm25Data): Bm25Index {
+export async function bm25FromData(data: Bm25Data, pause: Pause = noPause): Promise<Bm25Index> {
   const { count, k, terms, offsets, docs, scores, idfs } = data;
   const n = terms.length;
   if (
@@ -126,6 +126,7 @@ export function bm25FromData(data: Bm25Data): Bm25Index {
   const docsOf: Int32Array[] = new Array<Int32Array>(n);
   const scoresOf: Float64Array[] = new Array<Float64Array>(n);
   for (let t = 0; t < n; t++) {
+    if ((t & 4095) === 0) await pause();
     const from = offsets[t]!;
     const to = offsets[t + 1]!;
     if (to < from) throw new Error('the search index data is inconsistent');
@@ -133,7 +134,11 @@ export function bm25FromData(data: Bm25Data): Bm25Index {
     docsOf[t] = docs.subarray(from, to);
     scoresOf[t] = scores.subarray(from, to);
   }
-  for (const doc of docs) if (doc < 0 || doc >= count) throw new Error('the search index data is inconsistent');
+  for (let i = 0; i < docs.length; i++) {
+    if ((i & 262143) === 0) await pause();
+    const doc = docs[i]!;
+    if (doc < 0 || doc >= count) throw new Error('the search index data is inconsistent');
+  }
   return assemble({ count, k, termIds, docsOf, scores: scoresOf, idfs });
 }
 

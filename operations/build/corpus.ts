@@ -7,7 +7,7 @@ import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { createSearchIndex, searchIndexFromData, splitPassages, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
-import { noPause, type Pause } from './pause.ts';
+import { noPause, type Pause } from '../content/pause.ts';
 import type { HybridSearch } from './hybrid.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
@@ -94,8 +94,14 @@ export async function createBuild(
   const kept = sibling ? undefined : options.kept;
   const passages: Passage[] = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), siteUrl) : [];
   for (const locale of locales) {
-    view[locale] = localeView(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages);
-    await pause();
+    const steps = localeViewSteps(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages);
+    for (let step = steps.next(); ; step = steps.next()) {
+      await pause();
+      if (step.done) {
+        view[locale] = step.value;
+        break;
+      }
+    }
   }
   // main and dev at one commit differ only in their site's address: one index serves both.
   const search = sibling
@@ -156,7 +162,19 @@ export function localeRecords(model: ContentModel, locale: Locale, siteUrl: stri
 
 /** The records of a locale; with `passages`, also the search passages of what is translated into it. */
 function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null): LocaleView {
-  const entries = [...model.entries.values()].map((file) => entryRecord(model, file, locale, siteUrl));
+  const steps = localeViewSteps(model, locale, siteUrl, passages);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The work of `localeView`, yielding every hundred entries so that a caller can pause there. */
+function* localeViewSteps(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null): Generator<void, LocaleView> {
+  const entries: EntryRecord[] = [];
+  for (const file of model.entries.values()) {
+    if (entries.push(entryRecord(model, file, locale, siteUrl)) % 100 === 0) yield;
+  }
   entries.sort(
     (a, b) => b.period.start.localeCompare(a.period.start) || Number(b.period.end === null) - Number(a.period.end === null) || a.slug.localeCompare(b.slug),
   );

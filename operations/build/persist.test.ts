@@ -75,7 +75,7 @@ describe('the search index as data', () => {
       { title: 'meetup', text: 'a web meetup in Osaka' },
     ];
     const index = await createBm25(docs, (t) => tokenize(t), { fieldWeights: { title: 2, text: 1 } });
-    const again = bm25FromData(deserialize(serialize(index.toData())) as ReturnType<typeof index.toData>);
+    const again = await bm25FromData(deserialize(serialize(index.toData())) as ReturnType<typeof index.toData>);
     assert.equal(again.size, index.size);
     assert.equal(again.maxIdf, index.maxIdf);
     for (const token of ['hotel', 'guest', 'meetup', 'osaka', 'absent']) assert.deepEqual(again.postings(token), index.postings(token));
@@ -89,7 +89,7 @@ describe('the search index as data', () => {
     const shuffled = [...passages].reverse();
     await assert.rejects(searchIndexFromData(shuffled, data), /does not fit/);
     const broken = { ...data.locales[0]!.engine, offsets: data.locales[0]!.engine.offsets.subarray(1) };
-    assert.throws(() => bm25FromData(broken), /inconsistent/);
+    await assert.rejects(bm25FromData(broken), /inconsistent/);
   });
 });
 

@@ -23,8 +23,8 @@ import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { ContentModel } from '../content/tree.ts';
 import { createBuild, searchPassages, type Build } from './corpus.ts';
-import { noPause, slicer, type Pause } from './pause.ts';
-import { splitPassages, warmTokens, type Passage, type SearchIndexData } from './search.ts';
+import { noPause, slicer, type Pause } from '../content/pause.ts';
+import { createSearchIndexData, type Passage, type SearchIndexData } from './search.ts';
 
 /** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
 export const FORMAT_VERSION = 2;
@@ -71,6 +71,28 @@ export function keptOf(build: Build): KeptBuild | undefined {
   };
 }
 
+/**
+ * What a build of `model` keeps, made without the build itself: its passages and its index as data (what a build
+ * worker sends; the records of each locale and the searchable index are made where it is served).
+ */
+export async function makeKept(
+  model: ContentModel,
+  options: { commit: string; committedAt: Date; fileTimes: ReadonlyMap<string, Date>; siteUrl: string },
+): Promise<KeptBuild> {
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const passages = searchPassages(model, siteUrl);
+  return {
+    commit: options.commit,
+    committedAt: options.committedAt.toISOString(),
+    builtAt: new Date().toISOString(),
+    fileTimes: [...options.fileTimes].map(([path, time]) => [path, time.toISOString()]),
+    model,
+    siteUrl,
+    passages,
+    search: await createSearchIndexData(passages),
+  };
+}
+
 /** The build a kept one was, at `siteUrl`: the same records, passages and search results; `builtAt` is the kept build's. */
 export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?: Pause; keepPassages?: boolean }): Promise<Build> {
   return createBuild(kept.model, {
@@ -83,26 +105,6 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.keepPassages ? { keepPassages: true } : {}),
   });
-}
-
-/**
- * Fills, in slices, the caches a build reads that a loaded build left empty: each text's passages (Markdown
- * split) and each passage's tokens. Then the next build of a commit near this one costs what changed.
- */
-export async function warmCaches(build: Build, options: { pause?: Pause; stopped?: () => boolean } = {}): Promise<void> {
-  const pause = options.pause ?? noPause;
-  const { model } = build;
-  const bodies = [
-    ...[...model.entries.values()].map((file) => file.body),
-    ...[...model.documents.values()].map((file) => file.body),
-    ...[...model.translations.values()].flatMap((byLocale) => [...byLocale.values()].map((t) => t.body)),
-  ];
-  for (const body of bodies) {
-    if (options.stopped?.()) return;
-    if (body) splitPassages(body);
-    await pause();
-  }
-  await warmTokens(build.passages ?? [], options);
 }
 
 export interface BuildStore {
@@ -307,7 +309,7 @@ let fingerprint: Promise<string> | undefined;
 /**
  * What identifies the code that makes builds: the format version, V8's version (the serialisation), the
  * package's version and lock file (the dependencies that analyse text), and the code itself — the bundle this
- * module was compiled into (build/server.mjs), or, run from the sources, the files of operations/build,
+ * module was compiled into (build/server.mjs, with build/build-worker.mjs), or, run from the sources, the files of operations/build,
  * operations/content and operations/contract. So an upgrade, or a change to how text is analysed, never
  * loads a build the running code would not make.
  */
@@ -321,6 +323,8 @@ export function codeFingerprint(): Promise<string> {
     }
     if (!here.endsWith('.ts') || !root) {
       hash.update(await readFile(here));
+      // the worker thread that makes builds is bundled beside it (operations/build/builder.server.ts)
+      hash.update(await readFile(join(dirname(here), 'build-worker.mjs')).catch(() => ''));
     } else {
       for (const folder of ['operations/build', 'operations/content', 'operations/contract']) {
         const names = (await readdir(join(root, folder))).filter((n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n)).sort();

@@ -11,7 +11,7 @@ import { parseMarkdown } from '../content/markdown.ts';
 import { analyse, analyseQuery, isTraditional, scriptOf, stopWords } from './analyse.ts';
 import { bm25FromData, createBm25, topK, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
-import { noPause, type Pause } from './pause.ts';
+import { noPause, type Pause } from '../content/pause.ts';
 import { tokenizeCached } from './tokenize.ts';
 
 export interface Passage {
@@ -110,6 +110,16 @@ interface Part {
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
 export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause; related?: RelatedTerms } = {}): Promise<SearchIndex> {
   const pause = options.pause ?? noPause;
+  return searchOver(passages, await localeIndexes(passages, pause), options.related ?? {}, pause);
+}
+
+/** What `createSearchIndex(passages).toData()` gives, without making the index searchable (a build worker sends only this). */
+export async function createSearchIndexData(passages: readonly Passage[], options: { pause?: Pause } = {}): Promise<SearchIndexData> {
+  return indexData(passages.length, await localeIndexes(passages, options.pause ?? noPause));
+}
+
+/** One BM25 index per locale over its passages. */
+async function localeIndexes(passages: readonly Passage[], pause: Pause): Promise<Map<Locale, LocaleIndex>> {
   const byLocale = new Map<Locale, number[]>();
   passages.forEach((p, i) => {
     const list = byLocale.get(p.locale) ?? [];
@@ -123,24 +133,11 @@ export async function createSearchIndex(passages: readonly Passage[], options: {
     const engine = await createBm25(docs, tokenizeCached(locale), { fieldWeights: FIELD_WEIGHTS, k1: 1.2, b: 0.75, k: 1 }, pause);
     indexes.set(locale, { engine, passages: Int32Array.from(ids) });
   }
-  return searchOver(passages, indexes, options.related ?? {}, pause);
+  return indexes;
 }
 
-/**
- * Tokenises `passages` as `createSearchIndex` does, into the same cache, and keeps nothing else: after an index
- * was loaded as data (nothing tokenised), the next build then tokenises only the text that changed. Stops
- * early when `stopped()` says so.
- */
-export async function warmTokens(passages: readonly Passage[], options: { pause?: Pause; stopped?: () => boolean } = {}): Promise<void> {
-  const pause = options.pause ?? noPause;
-  for (const p of passages) {
-    if (options.stopped?.()) return;
-    const tokens = tokenizeCached(p.locale);
-    tokens(p.title);
-    tokens(p.meta ?? '');
-    tokens(p.text);
-    await pause();
-  }
+function indexData(size: number, indexes: Map<Locale, LocaleIndex>): SearchIndexData {
+  return { size, locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })) };
 }
 
 /**
@@ -157,7 +154,7 @@ export async function searchIndexFromData(
   for (const { locale, passages: ids, engine } of data.locales) {
     if (!(ids instanceof Int32Array) || ids.length !== engine.count) throw new Error('the search index data is inconsistent');
     for (const id of ids) if (passages[id]?.locale !== locale) throw new Error(`the search index does not fit the passages in ${locale}`);
-    indexes.set(locale, { engine: bm25FromData(engine), passages: ids });
+    indexes.set(locale, { engine: await bm25FromData(engine, options.pause), passages: ids });
   }
   return searchOver(passages, indexes, options.related ?? {}, options.pause ?? noPause);
 }
@@ -168,6 +165,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
   const recordOf = new Int32Array(passages.length);
   const recordDocs: Array<Map<Locale, number[]>> = [];
   for (const [locale, { passages: ids }] of indexes) {
+    await pause();
     ids.forEach((passage, doc) => {
       const p = passages[passage]!;
       const key = `${p.kind}:${p.slug}`;
@@ -283,10 +281,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
 
   return {
     size: passages.length,
-    toData: () => ({
-      size: passages.length,
-      locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })),
-    }),
+    toData: () => indexData(passages.length, indexes),
     search(query, limit, options = {}) {
       const parts = plan(query, options.locale);
       let n = 0;

@@ -18,26 +18,27 @@ const FENCE = /^---[ \t]*\r?\n/;
  * validated on every keystroke of the console and every commit: only the files that changed are parsed
  * again. Results are shared, so nothing may change them (nothing does: models and builds copy what they keep).
  */
-const parsed = new WeakMap<z.ZodType, Map<string, ParsedFile<unknown>>>();
+const parsed = new WeakMap<z.ZodType, Map<string, Array<{ text: string; result: ParsedFile<unknown> }>>>();
 // Above the files of one kind in the largest tree served (a whole-tree pass is cyclic: a smaller LRU would
 // miss every time), bounded so that unrelated texts (console keystrokes) cannot grow it without end.
 const MAX_CACHED_PER_SCHEMA = 40_000;
+/** Texts kept per path: the two newest (a file as main has it and as dev or an edit has it). */
+const VERSIONS = 2;
 
 function cached<T>(schema: z.ZodType, path: string, text: string, parse: () => ParsedFile<T>): ParsedFile<T> {
-  let bySource = parsed.get(schema);
-  if (!bySource) parsed.set(schema, (bySource = new Map()));
-  const key = `${path}\0${text}`;
-  const hit = bySource.get(key);
-  if (hit) {
-    // Most recently used last, so the oldest go first when the cache is full.
-    bySource.delete(key);
-    bySource.set(key, hit);
-    return hit as ParsedFile<T>;
+  let byPath = parsed.get(schema);
+  if (!byPath) parsed.set(schema, (byPath = new Map()));
+  // By path, then text: a key of path and text together made (and hashed) a copy of every text at every lookup.
+  const versions = byPath.get(path) ?? [];
+  byPath.delete(path); // most recently used last, so the oldest go first when the cache is full
+  let hit = versions.find((v) => v.text === text);
+  if (!hit) {
+    hit = { text, result: parse() };
+    if (versions.unshift(hit) > VERSIONS) versions.pop();
   }
-  const result = parse();
-  bySource.set(key, result);
-  if (bySource.size > MAX_CACHED_PER_SCHEMA) bySource.delete(bySource.keys().next().value!);
-  return result;
+  byPath.set(path, versions);
+  if (byPath.size > MAX_CACHED_PER_SCHEMA) byPath.delete(byPath.keys().next().value!);
+  return hit.result as ParsedFile<T>;
 }
 
 export function parseMarkdownFile<S extends z.ZodType>(path: string, text: string, schema: S): ParsedFile<z.output<S>> {

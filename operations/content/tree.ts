@@ -6,6 +6,7 @@ import { documentNames, lensIds, locales, type DocumentName, type Kind, type Len
 import { parseJsonFile, parseMarkdownFile } from './front-matter.ts';
 import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, translatableFields, type FileKind } from './schema.ts';
 import { sourceHash } from './source-hash.ts';
+import type { Pause } from './pause.ts';
 
 /** path (relative to the repository root, e.g. `content/brief.md`) → file text */
 export type ContentFiles = ReadonlyMap<string, string>;
@@ -107,6 +108,35 @@ export interface LoadResult {
 
 /** Parses and validates a whole content tree. `model` is present only when there are no problems. */
 export function loadContent(files: ContentFiles): LoadResult {
+  const steps = loadSteps(files);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `loadContent` for a caller that must keep answering requests (a commit's whole-tree validation, the warm-up
+ * after a start): `pause` is awaited between files. Cold (after a restart) the whole tree parsed at once held
+ * requests for 0.3 s at 10× the demo's content; warm, its lookups and checks still took 0.4 s at 100×.
+ */
+export async function loadContentSliced(files: ContentFiles, pause: Pause): Promise<LoadResult> {
+  const steps = loadSteps(files);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** Each parsed file's source hash, by its fields (one object per path and text, front-matter.ts keeps them). */
+const sourceHashes = new WeakMap<object, string>();
+
+/** The order files are read in (as `localeCompare`; one collator, as a new one per comparison costs 0.3 s at 100× the demo). */
+const pathOrder = new Intl.Collator();
+
+/** The work of `loadContent`, yielding after each file and each whole-tree check so a caller can pause there. */
+function* loadSteps(files: ContentFiles): Generator<void, LoadResult> {
   const problems: Problem[] = [];
   let site: Site | undefined;
   let relatedTerms: RelatedTerms = {};
@@ -118,7 +148,8 @@ export function loadContent(files: ContentFiles): LoadResult {
   const pendingTranslations: Array<{ path: string; text: string; where: Extract<Located, { kind: 'translation' }> }> = [];
   const sources = new Map<string, { kind: FileKind; fields: Record<string, unknown>; body: string; hash: string }>();
 
-  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [path, text] of [...files].sort(([a], [b]) => pathOrder.compare(a, b))) {
+    yield;
     const where = locate(path);
     if (where.kind === 'unknown') {
       problems.push({ path, message: `unexpected file: ${where.reason}` });
@@ -149,7 +180,9 @@ export function loadContent(files: ContentFiles): LoadResult {
       continue;
     }
     const fields = parsed.data as Record<string, unknown>;
-    const file = { path, fields, body, hash: sourceHash(where.kind, fields, body) };
+    let hash = sourceHashes.get(fields);
+    if (hash === undefined) sourceHashes.set(fields, (hash = sourceHash(where.kind, fields, body)));
+    const file = { path, fields, body, hash };
     sources.set(path, { kind: where.kind, ...file });
     switch (where.kind) {
       case 'entry':
@@ -187,6 +220,7 @@ export function loadContent(files: ContentFiles): LoadResult {
     if (first) problems.push({ path, message: `slug "${slug}" is already used by ${first}; slugs are unique across entries, lenses and skills` });
     else owners.set(slug, path);
   }
+  yield;
   for (const entry of entries.values()) {
     entry.fields.skills.forEach((skill, index) => {
       if (!skills.has(skill)) {
@@ -197,6 +231,7 @@ export function loadContent(files: ContentFiles): LoadResult {
 
   const translations = new Map<string, Map<Locale, TranslationFile>>();
   for (const { path, text, where } of pendingTranslations) {
+    yield;
     const source = sources.get(where.sourcePath);
     if (!source) {
       if (!files.has(where.sourcePath)) problems.push({ path, message: `translation of ${where.sourcePath}, which does not exist` });
@@ -222,6 +257,22 @@ export function loadContent(files: ContentFiles): LoadResult {
 
   if (problems.length || !site || !brief) return { problems };
   return { model: { site, brief, entries, lenses, skills, documents, translations, relatedTerms }, problems };
+}
+
+/** The git modes of a regular file; anything else in a tree (a symlink, a submodule) is refused. */
+export const REGULAR = new Set(['100644', '100755']);
+
+/** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
+export function irregularProblems(tree: ReadonlyArray<{ path: string; mode: string }>): Problem[] {
+  return tree
+    .filter((e) => !REGULAR.has(e.mode))
+    .map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
+}
+
+/** The content model of a commit's files, and every problem with them, irregular entries (symlinks, submodules) included. */
+export function loadCommitContent({ tree, texts }: { tree: ReadonlyArray<{ path: string; mode: string }>; texts: ContentFiles }): LoadResult {
+  const { model, problems } = loadContent(texts);
+  return { model, problems: [...problems, ...irregularProblems(tree)] };
 }
 
 function lineOfKey(text: string, key: string): number | undefined {

@@ -3,11 +3,10 @@
 // the local backend so the github backend answers exactly the same way.
 import { createHash } from 'node:crypto';
 import { AppError, type Problem } from '../contract/errors.ts';
-import { loadContent } from '../content/tree.ts';
+import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
+import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import type { TreeFile } from './local-repo.server.ts';
-
-export const REGULAR = new Set(['100644', '100755']);
 
 export interface FileChange {
   path: string;
@@ -20,13 +19,6 @@ export interface FileChange {
 export interface RepoFiles {
   tree: TreeFile[];
   texts: Map<string, string>;
-}
-
-/** Symlinks and submodules make a tree invalid: the build never follows them and the API never writes through them. */
-export function irregularProblems(tree: TreeFile[]): Problem[] {
-  return tree
-    .filter((e) => !REGULAR.has(e.mode))
-    .map((e) => ({ path: e.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' }));
 }
 
 export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
@@ -64,14 +56,14 @@ export function checkBase(changes: FileChange[], tree: TreeFile[]): void {
   }
 }
 
-/** Problems of the whole tree of `files` with `changes` applied (irregular files included). */
-export function problemsWith({ tree, texts }: RepoFiles, changes: FileChange[]): Problem[] {
+/** Problems of the whole tree of `files` with `changes` applied (irregular files included); parsed in slices. */
+export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChange[]): Promise<Problem[]> {
   const files = new Map(texts);
   for (const change of changes) {
     if (change.delete) files.delete(change.path);
     else files.set(change.path, change.content!);
   }
-  const { problems } = loadContent(files);
+  const { problems } = await loadContentSliced(files, slicer());
   problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
   return problems;
 }

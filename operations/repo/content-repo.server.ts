@@ -5,10 +5,11 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, type Problem } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { loadContent } from '../content/tree.ts';
+import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
+import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
-import { REGULAR, checkBase, checkPaths, filesAfter, invalidChange, irregularProblems, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
+import { checkBase, checkPaths, filesAfter, invalidChange, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
 
@@ -284,7 +285,7 @@ export function createContentRepo(git: Git): ContentRepo {
         const { tree } = parent;
         checkPaths(changes, tree);
         checkBase(changes, tree);
-        const problems = problemsOf(parent, changes);
+        const problems = await problemsOf(parent, changes);
         if (problems.length) throw invalidChange(problems);
         const { tree: newTree, blobs } = await writeTreeWith(base, changes);
         const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : blobs.get(c.path)! }));
@@ -358,7 +359,7 @@ export function createContentRepo(git: Git): ContentRepo {
           merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha),
         );
         for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, blobs.get(e.sha)!.toString('utf8'));
-        const { problems } = loadContent(texts);
+        const { problems } = await loadContentSliced(texts, slicer());
         problems.push(...irregularProblems(merged)); // a symlink on dev must not reach main through a merge either
         if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
         const text = message ?? 'Promote dev to main';

@@ -15,7 +15,8 @@ import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
-import { REGULAR, blobSha, checkBase, checkPaths, filesAfter, invalidChange, problemsWith, type RepoFiles } from './change-checks.ts';
+import { REGULAR } from '../content/tree.ts';
+import { blobSha, checkBase, checkPaths, filesAfter, invalidChange, problemsWith, type RepoFiles } from './change-checks.ts';
 import type { CommitOutcome, Comparison, ContentRepo, FileChange, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
@@ -516,7 +517,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
         const shas = new Map(changes.filter((c) => !c.delete).map((c) => [c.path, blobSha(c.content!)]));
         const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : shas.get(c.path)! }));
         for (let attempt = 0; ; attempt++) {
-          const problems = problemsWith(parent, changes);
+          const problems = await problemsWith(parent, changes);
           if (problems.length) throw invalidChange(problems);
           const current = new Map(parent.tree.map((e) => [e.path, e.sha]));
           if (changes.every((c) => (c.delete ? !current.has(c.path) : current.get(c.path) === shas.get(c.path)))) {
@@ -583,7 +584,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
           };
         }
         if (comparison.behind_by === 0) {
-          const problems = problemsWith(await filesAt(dev), []);
+          const problems = await problemsWith(await filesAt(dev), []);
           if (problems.length) throw new AppError('invalid', 'dev is not valid content; fix it before promoting.', { errors: problems });
           if ((await moveRef('main', dev, 'fast-forwarding main to dev')) !== 'moved')
             throw new AppError('repo_error', 'The branch main moved while promoting; nothing was changed. Try again.', { status: 409 });
@@ -621,7 +622,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
               { status: 409, details: { conflicts: paths } },
             );
           }
-          const problems = problemsWith(await filesAt(merge), []);
+          const problems = await problemsWith(await filesAt(merge), []);
           if (problems.length)
             throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
           if ((await moveRef('main', merge, 'moving main to the merge')) !== 'moved')

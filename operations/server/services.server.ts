@@ -6,9 +6,10 @@ import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
-import { slicer } from '../build/pause.ts';
-import { openBuildStore, restoreBuild, warmCaches } from '../build/persist.ts';
-import { formatProblem, loadContent } from '../content/tree.ts';
+import { slicer } from '../content/pause.ts';
+import { openBuildStore, restoreBuild } from '../build/persist.ts';
+import { createBuilder } from './builder.server.ts';
+import { formatProblem, irregularProblems, loadContent, loadContentSliced } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
 import { openGitHubRepo } from '../repo/github-repo.server.ts';
@@ -110,6 +111,7 @@ export async function openServices(config: Config, log: (line: string) => void):
   // serialises it on the main thread, which held requests for 0.2 s at 10× after every commit. After a crash the
   // next start makes the last deployed build again, as every start did before builds were kept.
   const builds = await openBuildStore(join(dataDir, 'builds'), { log });
+  const builder = createBuilder({ log });
   const keptCommits = new Set<string>();
   let serving = false;
   const keepBuild = (build: Build) => {
@@ -147,23 +149,40 @@ export async function openServices(config: Config, log: (line: string) => void):
         log(`[vitae] the kept build of ${commit.slice(0, 7)} does not fit this content (${(error as Error).message}); building it again`);
       }
     }
-    const { tree, texts } = await repo.filesAt(commit);
-    const { model, problems } = loadContent(texts);
-    for (const entry of tree)
-      if (entry.mode !== '100644' && entry.mode !== '100755')
-        problems.push({ path: entry.path, message: 'not a regular file (symlinks and submodules are not allowed in content/)' });
-    if (!model || problems.length) {
+    // The files are loaded and validated here, in slices (their parse is cached here: the commit's validation made
+    // it); the passages and the search index are made in the worker thread, which sends the passages that
+    // changed since the branch's live build and the index as data. This thread makes each locale's records,
+    // in slices, as for a kept build.
+    const [files, committedAt, fileTimes] = await Promise.all([repo.filesAt(commit), repo.committedAt(commit), repo.fileTimes(commit)]);
+    const pause = slicer();
+    const loaded = await loadContentSliced(files.texts, pause);
+    const problems = [...loaded.problems, ...irregularProblems(files.tree)];
+    const current = live.get(branch);
+    const made =
+      loaded.model && !problems.length
+        ? await builder.make(
+            {
+              commit,
+              committedAt,
+              fileTimes,
+              siteUrl: urls.of(branch),
+              files,
+              model: loaded.model,
+              ...(current?.passages ? { base: { commit: current.commit, siteUrl: current.siteUrl, passages: current.passages } } : {}),
+            },
+            pause,
+          )
+        : { problems };
+    if ('problems' in made) {
+      const { problems } = made;
       throw new AppError(
         'invalid',
         `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
         { errors: problems },
       );
     }
-    const committedAt = await repo.committedAt(commit);
-    const fileTimes = await repo.fileTimes(commit);
-    // Its passages go on the build (the index holds them anyway): keeping the build needs them, and making them
-    // again would split every text on the main thread.
-    const build = await createBuild(model, { commit, committedAt, fileTimes, siteUrl: urls.of(branch), pause: slicer(), keepPassages: true });
+    // Its passages stay on the build (the index holds them anyway): keeping the build needs them.
+    const build = await restoreBuild(made.kept, { siteUrl: urls.of(branch), pause, keepPassages: true });
     keepBuild(build);
     return withHybrid(build);
   }
@@ -202,26 +221,22 @@ export async function openServices(config: Config, log: (line: string) => void):
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
   // A loaded build neither read and validated the commit's files nor split and tokenised its text, which the
-  // next build (the first commit after a restart) would then do cold: it is done once in the background as the
-  // start ends (the text in slices), so that commit costs about what it did when every start built. (Waiting
-  // longer leaves a commit made at once to meet both cold, which held requests for over a second at 10×.)
+  // next build (the first commit after a restart) would then do cold. Both are done once in the background as the
+  // start ends: this thread parses every file (whole-tree validation of a commit runs here) and the worker fills
+  // its caches. (Waiting longer leaves a commit made at once to meet both cold, which held requests for over a
+  // second at 10×.)
   let stopped = false;
   const warming = builds.counts.loaded
     ? (async () => {
         await new Promise((resolve) => setImmediate(resolve));
         for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
           if (stopped) return;
-          const { texts } = await repo.filesAt(build.commit);
-          // Every file parsed once, a hundred at a time between pauses: the parse of each file is kept (by path and
-          // text), so the first commit's whole-tree validation parses only what it changed. Cold, that validation
-          // parsed every file at once and held requests for 0.25 s at 10× and 2 s at 100×.
-          const pause = slicer();
-          const files = [...texts];
-          for (let i = 0; i < files.length && !stopped; i += 100) {
-            loadContent(new Map(files.slice(i, i + 100)));
-            await pause();
-          }
-          await warmCaches(build, { pause, stopped: () => stopped });
+          const files = await repo.filesAt(build.commit);
+          // Every file parsed once, in slices: the parse of each file is kept (by path and text), so the first
+          // commit's whole-tree validation parses only what it changed.
+          await loadContentSliced(files.texts, slicer());
+          if (stopped) return;
+          await builder.warm({ commit: build.commit, committedAt: new Date(build.committedAt), fileTimes: new Map(), siteUrl: build.siteUrl, files });
         }
       })().catch(() => {})
     : undefined;
@@ -284,9 +299,10 @@ export async function openServices(config: Config, log: (line: string) => void):
     async close() {
       clearInterval(timer);
       stopped = true;
-      await warming;
       await watching;
       await pipeline.stop();
+      await builder.close(); // a warm-up under way is dropped
+      await warming;
       serving = false; // the live builds the pipeline made are kept now, for the next start
       for (const build of live.values()) keepBuild(build);
       await builds.flush();

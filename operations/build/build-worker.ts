@@ -1,0 +1,203 @@
+// The worker thread that makes builds (started by operations/server/builder.server.ts): it parses and validates a commit's files,
+// splits their text into passages and makes the search index, all of which held the service's thread for as
+// long as they ran. What it sends back is what a kept build holds (persist.ts), as node:v8 serialisations of
+// small groups, so the service decodes it a group at a time between answering requests, and makes the records
+// of each locale from it as it does for a build loaded from disk.
+//
+// It keeps the text of the files it was sent, by blob sha, so a request carries only the files it does not have:
+// what a commit changed. Its caches (each file's parse, each text's passages and tokens) live here, so a build
+// after a small commit costs what the commit changed.
+import { parentPort } from 'node:worker_threads';
+import { serialize } from 'node:v8';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { loadCommitContent, loadContentSliced } from '../content/tree.ts';
+import { searchPassages } from './corpus.ts';
+import { slicer } from '../content/pause.ts';
+import { tokenizeCached } from './tokenize.ts';
+import { makeKept } from './persist.ts';
+import type { Passage, SearchIndexData } from './search.ts';
+import type { Problem } from '../contract/errors.ts';
+
+/** What the service sends (operations/server/builder.server.ts). */
+export interface BuildRequest {
+  id: number;
+  commit: string;
+  committedAt: string;
+  fileTimes: Array<[string, string]>;
+  siteUrl: string;
+  /** Every text of the commit: its path and blob sha. */
+  files: Array<[string, string]>;
+  /** The texts the worker does not hold yet, by blob sha. */
+  texts: Array<[string, string]>;
+  /** Forget every text held before this request's. */
+  reset: boolean;
+  /** Symlinks and submodules of the tree (they make it invalid). */
+  irregular: Array<{ path: string; mode: string }>;
+  /** Only fill the worker's caches (after a build was loaded from disk): nothing is sent back. */
+  warm?: boolean;
+  /**
+   * The build whose passages the service holds as this worker sent them (the branch's live build, by commit and
+   * site address): passages unchanged since are sent as their place in it, not again.
+   */
+  base?: string;
+  /** What names this build's passages as a later request's `base`. */
+  key: string;
+}
+
+export type BuildReply =
+  | {
+      id: number;
+      type: 'built';
+      /** The head (times, site address), then groups of passages. The model is not sent: the service loads it from the same files. */
+      parts: Uint8Array[];
+      /** The index as data, its arrays transferred (not copied) and each locale's terms in one string, NUL between them. */
+      search: WireIndexData;
+      /** When `base` was used: each passage's place in the base's passages, or -1 for the next one of the groups sent. */
+      reuse?: { base: string; from: Int32Array };
+    }
+  | { id: number; type: 'invalid'; problems: Problem[] }
+  | { id: number; type: 'warmed' }
+  | { id: number; type: 'failed'; message: string };
+
+/** SearchIndexData as the worker sends it. */
+export type WireIndexData = Omit<SearchIndexData, 'locales'> & {
+  locales: Array<Omit<SearchIndexData['locales'][number], 'engine'> & { engine: Omit<SearchIndexData['locales'][number]['engine'], 'terms'> & { terms: string } }>;
+};
+
+/** The nice value of the build thread (0 is the service's; 19 the lowest priority). */
+const BUILD_NICE = 10;
+
+/** How many records go in one serialisation: small enough that decoding one never holds the service's thread. */
+const GROUP = 64;
+
+const port = parentPort;
+if (!port) throw new Error('build-worker.ts runs as a worker thread (operations/server/builder.server.ts starts it)');
+
+// A build is background work: on Linux this thread gets a lower priority (its own nice value) than the thread
+// answering requests, which on a machine of two cores otherwise waited for it.
+try {
+  const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (thread > 0) setPriority(thread, BUILD_NICE);
+} catch {
+  // not Linux, or not allowed: the build runs at the service's priority
+}
+
+const blobs = new Map<string, string>();
+/** The passages of the builds sent last, by commit and site address (the bases of the next requests). */
+const sent = new Map<string, Passage[]>();
+const SENT_KEPT = 4;
+
+
+async function handle(request: BuildRequest): Promise<BuildReply> {
+  if (request.reset) blobs.clear();
+  for (const [sha, text] of request.texts) blobs.set(sha, text);
+  const texts = new Map<string, string>();
+  for (const [path, sha] of request.files) {
+    const text = blobs.get(sha);
+    if (text === undefined) throw new Error(`the build worker was not sent the text of ${path} (${sha.slice(0, 7)})`);
+    texts.set(path, text);
+  }
+  if (request.warm) return warm(request, texts);
+  const { model, problems } = loadCommitContent({ tree: request.irregular, texts });
+  if (!model || problems.length) return { id: request.id, type: 'invalid', problems };
+  const kept = await makeKept(model, {
+    commit: request.commit,
+    committedAt: new Date(request.committedAt),
+    fileTimes: new Map(request.fileTimes.map(([path, time]) => [path, new Date(time)])),
+    siteUrl: request.siteUrl,
+  });
+  const { passages, search, model: _model, ...head } = kept;
+  const parts: Uint8Array[] = [serialize(head)];
+  // A passage the base has (the same fields) is sent as its place there: a commit sends what it changed, and
+  // the service keeps the objects it has instead of decoding (and collecting) a copy of every passage.
+  const base = request.base ? sent.get(request.base) : undefined;
+  let fresh: Passage[] = passages;
+  let reuse: { base: string; from: Int32Array } | undefined;
+  if (base && request.base) {
+    const places = new Map<string, number>();
+    base.forEach((p, i) => places.set(passageKey(p), i));
+    const from = new Int32Array(passages.length);
+    fresh = [];
+    passages.forEach((p, i) => {
+      const place = places.get(passageKey(p));
+      from[i] = place ?? -1;
+      if (place === undefined) fresh.push(p);
+    });
+    reuse = { base: request.base, from };
+  }
+  for (let i = 0; i < fresh.length; i += GROUP) parts.push(serialize({ kind: 'passages', items: fresh.slice(i, i + GROUP) }));
+  sent.delete(request.key);
+  sent.set(request.key, passages);
+  if (sent.size > SENT_KEPT) sent.delete(sent.keys().next().value!);
+  const wire: WireIndexData = { ...search, locales: search.locales.map((l) => ({ ...l, engine: { ...l.engine, terms: l.engine.terms.join('\0') } })) };
+  return { id: request.id, type: 'built', parts, search: wire, ...(reuse ? { reuse } : {}) };
+}
+
+function passageKey(p: Passage): string {
+  return JSON.stringify([p.locale, p.slug, p.kind, p.title, p.meta ?? null, p.url, p.text]);
+
+}
+
+class Preempted extends Error {}
+/** Set when a build arrives: a warm-up under way stops, since the build does what it would have. */
+let preempted = false;
+
+/**
+ * Fills the caches a build reads (each file's parse, each text's passages and tokens) in slices, without making
+ * an index. Stops as soon as a build request arrives.
+ */
+async function warm(request: BuildRequest, texts: Map<string, string>): Promise<BuildReply> {
+  const slice = slicer(20);
+  const pause = () => {
+    if (preempted) throw new Preempted();
+    return slice();
+  };
+  try {
+    const { model } = await loadContentSliced(texts, pause);
+    if (!model) return { id: request.id, type: 'warmed' };
+    for (const passage of searchPassages(model, request.siteUrl)) {
+      const tokens = tokenizeCached(passage.locale);
+      tokens(passage.title);
+      tokens(passage.meta ?? '');
+      tokens(passage.text);
+      await pause();
+    }
+  } catch (error) {
+    if (!(error instanceof Preempted)) throw error;
+  }
+  return { id: request.id, type: 'warmed' };
+}
+
+let queue = Promise.resolve();
+port.on('message', (request: BuildRequest) => {
+  if (!request.warm) preempted = true;
+  queue = queue.then(async () => {
+    let reply: BuildReply;
+    if (!request.warm) preempted = false;
+    try {
+      reply = await handle(request);
+    } catch (error) {
+      reply = { id: request.id, type: 'failed', message: (error as Error).stack ?? String(error) };
+    }
+    // The parts' memory goes to the service as it is (transferred, not copied).
+    if (reply.type === 'built') reply.parts = reply.parts.map(own);
+    const transfer =
+      reply.type === 'built'
+        ? [
+            ...reply.parts.map((part) => part.buffer as ArrayBuffer),
+            ...(reply.reuse ? [reply.reuse.from.buffer as ArrayBuffer] : []),
+            ...new Set(reply.search.locales.flatMap(({ passages, engine }) => [passages, engine.offsets, engine.docs, engine.scores, engine.idfs].map((a) => a.buffer as ArrayBuffer))),
+          ]
+        : [];
+    port.postMessage(reply, transfer);
+  });
+});
+
+/** A buffer that is the whole of its ArrayBuffer (one that can be transferred alone). */
+function own(buffer: Uint8Array): Uint8Array {
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return buffer;
+  const copy = new Uint8Array(buffer.byteLength);
+  copy.set(buffer);
+  return copy;
+}

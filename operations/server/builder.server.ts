@@ -1,0 +1,212 @@
+// Builds off the service's thread: a worker thread (build-worker.ts) parses and validates a commit's files and
+// makes its passages and search index; the service decodes what it sends back a group at a time between
+// requests and makes each locale's records from it, as it does for a build kept on disk (persist.ts). A build
+// at 100× the demo's content held every request for seconds on the service's thread.
+//
+// The worker keeps the texts it was sent by blob sha, and this side remembers which, so a build request carries
+// only the files the worker does not have (what a commit changed). One build runs at a time. A worker that dies
+// fails the builds under way (the pipeline marks their run failed) and is started again for the next one.
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { deserialize } from 'node:v8';
+import type { Problem } from '../contract/errors.ts';
+import type { ContentModel } from '../content/tree.ts';
+import type { Passage } from '../build/search.ts';
+import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
+import { REGULAR } from '../content/tree.ts';
+import type { KeptBuild } from '../build/persist.ts';
+import type { BuildReply, BuildRequest } from '../build/build-worker.ts';
+import { noPause, type Pause } from '../content/pause.ts';
+
+export interface BuildInput {
+  commit: string;
+  committedAt: Date;
+  fileTimes: ReadonlyMap<string, Date>;
+  siteUrl: string;
+  files: RepoFiles;
+}
+
+export interface MakeInput extends BuildInput {
+  /** The content model of `files`, loaded here (its parse is cached here, so it costs lookups, not a copy). */
+  model: ContentModel;
+  /** A build this side holds whose passages came from the worker: unchanged passages are taken from it. */
+  base?: { commit: string; siteUrl: string; passages: readonly Passage[] };
+}
+
+/** Names a build's passages between the two sides. */
+const keyOf = (commit: string, siteUrl: string) => `${commit}\n${siteUrl.replace(/\/+$/, '')}`;
+
+export interface Builder {
+  /** The kept form of the commit's build, or its content's problems. `pause` is awaited while decoding it. */
+  make(input: MakeInput, pause?: Pause): Promise<{ kept: KeptBuild } | { problems: Problem[] }>;
+  /** Fills the worker's caches with the commit's files, so the next build near it costs what changed. */
+  warm(input: BuildInput): Promise<void>;
+  close(): Promise<void>;
+  /** Since it was made, for logs and tests: requests sent, texts sent with them, workers started. */
+  readonly counts: { requests: number; texts: number; workers: number };
+}
+
+/** The worker's module: the TypeScript source through tsx (dev, tests), or the bundle beside build/server.mjs. */
+function startWorker(resourceLimits?: ResourceLimits): Worker {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const entry = new URL('../build/build-worker.ts', self).href;
+    return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
+      eval: true,
+      name: 'vitae-build',
+      ...(resourceLimits ? { resourceLimits } : {}),
+    });
+  }
+  return new Worker(new URL('./build-worker.mjs', self), { name: 'vitae-build', ...(resourceLimits ? { resourceLimits } : {}) });
+}
+
+export function createBuilder(options: { log?: (line: string) => void; resourceLimits?: ResourceLimits } = {}): Builder {
+  let worker: Worker | undefined;
+  /** Blob shas the worker holds. */
+  let held = new Set<string>();
+  const pending = new Map<number, { resolve: (reply: BuildReply) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  const counts = { requests: 0, texts: 0, workers: 0 };
+
+  function failAll(error: Error) {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    worker = undefined;
+    held = new Set();
+  }
+
+  function running(): Worker {
+    if (worker) return worker;
+    const started = startWorker(options.resourceLimits);
+    counts.workers++;
+    started.unref();
+    started.on('message', (reply: BuildReply) => {
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      if (!pending.size) started.unref();
+      waiting?.resolve(reply);
+    });
+    started.on('error', (error) => {
+      options.log?.(`[vitae] the build worker failed: ${error.stack ?? error.message}`);
+      if (worker === started) failAll(new Error(`the build worker failed: ${error.message}`));
+    });
+    started.on('exit', (code) => {
+      if (worker === started) failAll(new Error(`the build worker stopped (exit code ${code})`));
+    });
+    return (worker = started);
+  }
+
+  function send(input: BuildInput & { base?: MakeInput['base'] }, warm: boolean): Promise<BuildReply> {
+    if (closed) return Promise.reject(new Error('the builder is closed'));
+    const shaOf = new Map(input.files.tree.map((entry) => [entry.path, entry.sha]));
+    const files: Array<[string, string]> = [];
+    const texts: Array<[string, string]> = [];
+    // The worker forgets what it holds once that is much more than a tree: memory stays about two commits' text.
+    const reset = held.size > 2 * input.files.texts.size + 256;
+    if (reset) held = new Set();
+    for (const [path, text] of input.files.texts) {
+      const sha = shaOf.get(path) ?? blobSha(text);
+      files.push([path, sha]);
+      if (!held.has(sha)) {
+        held.add(sha);
+        texts.push([sha, text]);
+      }
+    }
+    const request: BuildRequest = {
+      id: nextId++,
+      commit: input.commit,
+      committedAt: input.committedAt.toISOString(),
+      fileTimes: [...input.fileTimes].map(([path, time]) => [path, time.toISOString()]),
+      siteUrl: input.siteUrl,
+      files,
+      texts,
+      reset,
+      irregular: input.files.tree.filter((entry) => !REGULAR.has(entry.mode)),
+      ...(warm ? { warm: true } : {}),
+      key: keyOf(input.commit, input.siteUrl),
+      ...(input.base ? { base: keyOf(input.base.commit, input.base.siteUrl) } : {}),
+    };
+    counts.requests++;
+    counts.texts += texts.length;
+    const target = running();
+    return new Promise<BuildReply>((resolve, reject) => {
+      pending.set(request.id, { resolve, reject });
+      target.ref();
+      target.postMessage(request);
+    });
+  }
+
+  /** One request at a time: the worker makes one build at a time anyway, and a reply is decoded before the next starts. */
+  function serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = queue.then(work);
+    queue = result.catch(() => {});
+    return result;
+  }
+
+  return {
+    counts,
+    make(input, pause = noPause) {
+      return serial(async () => {
+        const reply = await send(input, false);
+        if (reply.type === 'invalid') return { problems: reply.problems };
+        if (reply.type === 'failed') throw new Error(`the build of ${input.commit.slice(0, 7)} failed: ${reply.message}`);
+        if (reply.type !== 'built') throw new Error(`the build worker answered ${reply.type} to a build`);
+        const base = reply.reuse ? input.base : undefined;
+        if (reply.reuse && (!base || reply.reuse.base !== keyOf(base.commit, base.siteUrl))) throw new Error('the build worker answered with another base');
+        const kept = await decodeParts(reply.parts, input.model, reply.reuse && base ? { from: reply.reuse.from, passages: base.passages } : undefined, pause);
+        const search: KeptBuild['search'] = {
+          ...reply.search,
+          locales: reply.search.locales.map((l) => ({ ...l, engine: { ...l.engine, terms: l.engine.terms ? l.engine.terms.split('\0') : [] } })),
+        };
+        return { kept: { ...kept, search } };
+      });
+    },
+    warm(input) {
+      return serial(async () => {
+        const reply = await send(input, true);
+        if (reply.type === 'failed') throw new Error(reply.message);
+      });
+    },
+    async close() {
+      closed = true;
+      const stopping = worker;
+      failAll(new Error('the builder is closed'));
+      await stopping?.terminate();
+    },
+  };
+}
+
+/**
+ * The kept build (but its index) in the worker's parts over `model`, decoded one part at a time with `pause` between; with
+ * `reuse`, each passage the worker placed in the base is the base's own object.
+ */
+async function decodeParts(
+  parts: Uint8Array[],
+  model: ContentModel,
+  reuse: { from: Int32Array; passages: readonly Passage[] } | undefined,
+  pause: Pause,
+): Promise<Omit<KeptBuild, 'search'>> {
+  const head = deserialize(parts[0]!) as Omit<KeptBuild, 'model' | 'passages' | 'search'>;
+  const fresh: Passage[] = [];
+  for (let i = 1; i < parts.length; i++) {
+    await pause();
+    const part = deserialize(parts[i]!) as { kind: 'passages'; items: Passage[] };
+    parts[i] = new Uint8Array(0); // its bytes can go as soon as they are decoded
+    for (const passage of part.items) fresh.push(passage);
+  }
+  let passages = fresh;
+  if (reuse) {
+    passages = new Array<Passage>(reuse.from.length);
+    let next = 0;
+    for (let i = 0; i < reuse.from.length; i++) {
+      const place = reuse.from[i]!;
+      const passage = place >= 0 ? reuse.passages[place] : fresh[next++];
+      if (!passage) throw new Error('the build worker placed a passage outside its base');
+      passages[i] = passage;
+    }
+    if (next !== fresh.length) throw new Error('the build worker sent passages it did not place');
+  }
+  return { ...head, model, passages };
+}

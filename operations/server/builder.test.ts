@@ -1,0 +1,96 @@
+// Builds made in the worker thread: what the service makes from the worker's answer is the build it made on its
+// own thread before, a commit sends the worker only the texts it changed, invalid content comes back as its
+// problems, and a worker that dies fails only the build under way.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { readContentDir } from '../repo/local-repo.server.ts';
+import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
+import { loadContent } from '../content/tree.ts';
+import { createBuild, type Build } from '../build/corpus.ts';
+import { createBuilder, type MakeInput } from './builder.server.ts';
+import { restoreBuild } from '../build/persist.ts';
+import { slicer } from '../content/pause.ts';
+
+const texts = await readContentDir(resolve('content'));
+const filesOf = (texts: Map<string, string>): RepoFiles => ({
+  tree: [...texts].map(([path, text]) => ({ path, mode: '100644', sha: blobSha(text), size: Buffer.byteLength(text) })),
+  texts,
+});
+const input = (commit: string, files: RepoFiles, base?: MakeInput['base']): MakeInput => ({
+  commit,
+  model: loadContent(files.texts).model ?? loadContent(texts).model!,
+  ...(base ? { base } : {}),
+  committedAt: new Date('2026-01-02T03:04:05.000Z'),
+  fileTimes: new Map([['content/brief.md', new Date('2025-12-01T00:00:00.000Z')]]),
+  siteUrl: 'http://site',
+  files,
+});
+const queries = ['hotel guest assistant', 'ホテルの宿泊客向けアシスタント', '临床笔记摘要', 'traduction bénévole espéranto', 'submarine welding'];
+const answers = (build: Build) => queries.map((q) => build.search.search(q, 10, { unsure: true }));
+
+describe('the build worker', () => {
+  const builder = createBuilder();
+  after(() => builder.close());
+  let first: Build;
+
+  it('makes the build the service made on its own thread: the same records in every locale and the same search answers', async () => {
+    const commit = 'a'.repeat(40);
+    const made = await builder.make(input(commit, filesOf(texts)), slicer());
+    assert.ok('kept' in made, 'the demo content is valid');
+    const build = (first = await restoreBuild(made.kept, { siteUrl: 'http://site', keepPassages: true }));
+    const here = await createBuild(loadContent(texts).model!, { ...input(commit, filesOf(texts)), keepPassages: true });
+    assert.deepEqual(build.model, here.model);
+    assert.deepEqual(build.locales, here.locales);
+    assert.deepEqual(build.passages, here.passages);
+    assert.deepEqual([...build.fileTimes], [...here.fileTimes]);
+    assert.equal(build.committedAt, here.committedAt);
+    assert.deepEqual(answers(build), answers(here));
+  });
+
+  it('sends the worker only the texts it does not hold, and takes the passages that did not change from the live build', async () => {
+    const changed = new Map(texts);
+    const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
+    const slug = path.split('/').pop()!.replace(/\.md$/, '');
+    changed.set(path, text.replace(/^title: .*$/m, 'title: "Concierge for hotel guests, rebuilt"'));
+    const before = { ...builder.counts };
+    const base = { commit: 'a'.repeat(40), siteUrl: 'http://site', passages: first.passages! };
+    const made = await builder.make(input('b'.repeat(40), filesOf(changed), base));
+    assert.ok('kept' in made);
+    assert.equal(builder.counts.texts - before.texts, 1);
+    // the same passages as a build made here, most of them the live build's own objects
+    const here = await createBuild(loadContent(changed).model!, { ...input('b'.repeat(40), filesOf(changed)), keepPassages: true });
+    assert.deepEqual(made.kept.passages, here.passages);
+    const held = new Set(base.passages);
+    const reused = made.kept.passages.filter((p) => held.has(p));
+    assert.ok(reused.length > 0.8 * made.kept.passages.length, `${reused.length} of ${made.kept.passages.length} reused`);
+    assert.ok(made.kept.passages.filter((p) => p.slug === slug && p.locale === 'en').every((p) => !held.has(p)));
+    const build = await restoreBuild(made.kept, { siteUrl: 'http://site' });
+    assert.equal(build.search.search('concierge rebuilt', 5)[0]?.title.startsWith('Concierge for hotel guests, rebuilt'), true);
+  });
+
+  it('answers invalid content with its problems, irregular entries included, and builds the next commit', async () => {
+    const broken = new Map(texts);
+    broken.set('content/site.json', '{ "not": "a site" ');
+    const files = filesOf(broken);
+    files.tree.push({ path: 'content/corpus/projects/link.md', mode: '120000', sha: 'c'.repeat(40), size: 4 });
+    const made = await builder.make(input('c'.repeat(40), files));
+    assert.ok('problems' in made);
+    assert.ok(made.problems.some((p) => p.path === 'content/site.json'));
+    assert.ok(made.problems.some((p) => p.path === 'content/corpus/projects/link.md' && /symlinks/.test(p.message)));
+    assert.ok('kept' in (await builder.make(input('d'.repeat(40), filesOf(texts)))));
+  });
+
+  it('fails the build under way when the worker dies (here: out of its memory), and starts a new worker for the next one', async () => {
+    const starved = createBuilder({ resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } });
+    try {
+      await assert.rejects(starved.make(input('e'.repeat(40), filesOf(texts))), /build worker/);
+      await assert.rejects(starved.make(input('f'.repeat(40), filesOf(texts))), /build worker/);
+      assert.equal(starved.counts.workers, 2);
+      // the second worker was sent every text again: the one that died held none
+      assert.equal(starved.counts.texts, 2 * texts.size);
+    } finally {
+      await starved.close();
+    }
+  });
+});
