@@ -56,9 +56,10 @@ export async function createBm25<F extends string>(
   const lengths = new Float64Array(documents.length);
   let totalLength = 0;
 
+  const fields = Object.entries(fieldWeights) as Array<[F, number]>;
   for (let doc = 0; doc < documents.length; doc++) {
     const seen = new Map<number, number>(); // term → its position in that term's postings
-    for (const [field, weight] of Object.entries(fieldWeights) as Array<[F, number]>) {
+    for (const [field, weight] of fields) {
       const list = tokens(documents[doc]![field]);
       for (const token of list) {
         let term = termIds.get(token);
@@ -233,4 +234,5 @@ export function topK(ids: Int32Array, n: number, score: ArrayLike<number>, k: nu
   return heap.sort((a, b) => score[b]! - score[a]! || a - b);
 }
 
-const round4 = (x: number) => Number(x.toFixed(4));
+/** To 4 decimals, as wink does with toFixed (which made a string of every score: a sixth of a build at 100×). */
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

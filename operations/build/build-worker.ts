@@ -86,7 +86,7 @@ try {
 const blobs = new Map<string, string>();
 /** The passages of the builds sent last, by commit and site address (the bases of the next requests). */
 const sent = new Map<string, Passage[]>();
-const SENT_KEPT = 4;
+const SENT_KEPT = 2;
 
 
 async function handle(request: BuildRequest): Promise<BuildReply> {
@@ -115,14 +115,16 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
   let fresh: Passage[] = passages;
   let reuse: { base: string; from: Int32Array } | undefined;
   if (base && request.base) {
+    // By place in their record (locale, record, n-th passage), then compared field by field: the strings are
+    // mostly the same ones (the caches hand them out), so this costs far less than a key of each passage's text.
     const places = new Map<string, number>();
-    base.forEach((p, i) => places.set(passageKey(p), i));
-    const from = new Int32Array(passages.length);
+    placesOf(base, (key, i) => places.set(key, i));
+    const from = new Int32Array(passages.length).fill(-1);
     fresh = [];
-    passages.forEach((p, i) => {
-      const place = places.get(passageKey(p));
-      from[i] = place ?? -1;
-      if (place === undefined) fresh.push(p);
+    placesOf(passages, (key, i) => {
+      const place = places.get(key);
+      if (place !== undefined && samePassage(base[place]!, passages[i]!)) from[i] = place;
+      else fresh.push(passages[i]!);
     });
     reuse = { base: request.base, from };
   }
@@ -134,9 +136,19 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
   return { id: request.id, type: 'built', parts, search: wire, ...(reuse ? { reuse } : {}) };
 }
 
-function passageKey(p: Passage): string {
-  return JSON.stringify([p.locale, p.slug, p.kind, p.title, p.meta ?? null, p.url, p.text]);
+/** Calls `each` with every passage's place in its record (locale, kind, slug, n-th) and its index, in order. */
+function placesOf(passages: readonly Passage[], each: (key: string, index: number) => void): void {
+  const counts = new Map<string, number>();
+  passages.forEach((p, i) => {
+    const record = `${p.locale}\0${p.kind}\0${p.slug}`;
+    const n = counts.get(record) ?? 0;
+    counts.set(record, n + 1);
+    each(`${record}\0${n}`, i);
+  });
+}
 
+function samePassage(a: Passage, b: Passage): boolean {
+  return a.title === b.title && a.meta === b.meta && a.text === b.text && a.url === b.url && a.locale === b.locale && a.slug === b.slug && a.kind === b.kind;
 }
 
 class Preempted extends Error {}

@@ -157,32 +157,36 @@ export async function openServices(config: Config, log: (line: string) => void):
     const pause = slicer();
     const loaded = await loadContentSliced(files.texts, pause);
     const problems = [...loaded.problems, ...irregularProblems(files.tree)];
-    const current = live.get(branch);
-    const made =
-      loaded.model && !problems.length
-        ? await builder.make(
-            {
-              commit,
-              committedAt,
-              fileTimes,
-              siteUrl: urls.of(branch),
-              files,
-              model: loaded.model,
-              ...(current?.passages ? { base: { commit: current.commit, siteUrl: current.siteUrl, passages: current.passages } } : {}),
-            },
-            pause,
-          )
-        : { problems };
-    if ('problems' in made) {
-      const { problems } = made;
+    if (!loaded.model || problems.length) {
       throw new AppError(
         'invalid',
         `the content at ${commit.slice(0, 7)} is invalid: ${problems.slice(0, 5).map(formatProblem).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
         { errors: problems },
       );
     }
-    // Its passages stay on the build (the index holds them anyway): keeping the build needs them.
-    const build = await restoreBuild(made.kept, { siteUrl: urls.of(branch), pause, keepPassages: true });
+    let build: Build;
+    if (!serving) {
+      // Before the service answers (a start with no kept build), on this thread: nothing waits for it, it is
+      // faster without the transfer, and a start that needs no worker does not pay its memory.
+      build = await createBuild(loaded.model, { commit, committedAt, fileTimes, siteUrl: urls.of(branch), keepPassages: true });
+    } else {
+      const current = live.get(branch);
+      const made = await builder.make(
+        {
+          commit,
+          committedAt,
+          fileTimes,
+          siteUrl: urls.of(branch),
+          files,
+          model: loaded.model,
+          ...(current?.passages ? { base: { commit: current.commit, siteUrl: current.siteUrl, passages: current.passages } } : {}),
+        },
+        pause,
+      );
+      if ('problems' in made) throw new AppError('invalid', `the content at ${commit.slice(0, 7)} is invalid`, { errors: made.problems });
+      // Its passages stay on the build (the index holds them anyway): keeping the build needs them.
+      build = await restoreBuild(made.kept, { siteUrl: urls.of(branch), pause, keepPassages: true });
+    }
     keepBuild(build);
     return withHybrid(build);
   }
@@ -232,11 +236,11 @@ export async function openServices(config: Config, log: (line: string) => void):
         for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
           if (stopped) return;
           const files = await repo.filesAt(build.commit);
-          // Every file parsed once, in slices: the parse of each file is kept (by path and text), so the first
-          // commit's whole-tree validation parses only what it changed.
+          // The worker fills its caches on its own thread while this one parses every file, in slices: the parse of
+          // each file is kept (by path and text), so the first commit's whole-tree validation parses only what it changed.
+          const worker = builder.warm({ commit: build.commit, committedAt: new Date(build.committedAt), fileTimes: new Map(), siteUrl: build.siteUrl, files });
           await loadContentSliced(files.texts, slicer());
-          if (stopped) return;
-          await builder.warm({ commit: build.commit, committedAt: new Date(build.committedAt), fileTimes: new Map(), siteUrl: build.siteUrl, files });
+          await worker;
         }
       })().catch(() => {})
     : undefined;
