@@ -68,6 +68,18 @@ export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChan
   return problems;
 }
 
+/** What `validate` answers, on either backend: the paths checked (a bad one throws), then the tree's problems after `changes`. */
+export function problemsOfChange(files: RepoFiles, changes: FileChange[]): Promise<Problem[]> {
+  checkPaths(changes, files.tree);
+  return problemsWith(files, changes);
+}
+
+/** The files that differ between two trees' texts, by path, with their text before and after (null: absent). */
+export function fileDiffs(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>) {
+  const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p)).sort();
+  return paths.map((path) => ({ path, before: before.get(path) ?? null, after: after.get(path) ?? null }));
+}
+
 /** The 422 a change with problems answers. */
 export function invalidChange(problems: Problem[]): AppError {
   return new AppError(

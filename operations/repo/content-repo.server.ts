@@ -9,7 +9,7 @@ import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.t
 import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
-import { checkBase, checkPaths, filesAfter, invalidChange, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
+import { fileDiffs, checkBase, checkPaths, filesAfter, invalidChange, problemsOfChange, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
 
@@ -266,14 +266,11 @@ export function createContentRepo(git: Git): ContentRepo {
       // Files as head changed them since the branches diverged: what merging head into base brings.
       const before = mergeBase ? (await filesAt(mergeBase)).texts : new Map<string, string>();
       const after = (await filesAt(to)).texts;
-      const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p)).sort();
-      return { aheadBy, commits, files: paths.map((p) => ({ path: p, before: before.get(p) ?? null, after: after.get(p) ?? null })) };
+      return { aheadBy, commits, files: fileDiffs(before, after) };
     },
 
     async validate(branch: Branch, changes: FileChange[]): Promise<Problem[]> {
-      const commit = await head(branch);
-      checkPaths(changes, (await filesAt(commit)).tree);
-      return problemsWith(commit, changes);
+      return problemsOfChange(await filesAt(await head(branch)), changes);
     },
 
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */

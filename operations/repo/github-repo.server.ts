@@ -16,7 +16,7 @@ import type { Branch } from '../contract/shared.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import { REGULAR } from '../content/tree.ts';
-import { blobSha, checkBase, checkPaths, filesAfter, invalidChange, problemsWith, type RepoFiles } from './change-checks.ts';
+import { blobSha, checkBase, fileDiffs, checkPaths, filesAfter, invalidChange, problemsOfChange, problemsWith, type RepoFiles } from './change-checks.ts';
 import type { CommitOutcome, Comparison, ContentRepo, FileChange, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
@@ -492,18 +492,11 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
       const mergeBase = data.merge_base_commit?.sha;
       const before = mergeBase ? (await filesAt(mergeBase)).texts : new Map<string, string>();
       const after = (await filesAt(to)).texts;
-      const paths = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p)).sort();
-      return {
-        aheadBy: data.ahead_by,
-        commits: commits.filter((c) => c.files.length),
-        files: paths.map((p) => ({ path: p, before: before.get(p) ?? null, after: after.get(p) ?? null })),
-      };
+      return { aheadBy: data.ahead_by, commits: commits.filter((c) => c.files.length), files: fileDiffs(before, after) };
     },
 
     async validate(branch: Branch, changes: FileChange[]) {
-      const files = await filesAt(await head(branch));
-      checkPaths(changes, files.tree);
-      return problemsWith(files, changes);
+      return problemsOfChange(await filesAt(await head(branch)), changes);
     },
 
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
