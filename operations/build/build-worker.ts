@@ -5,7 +5,7 @@
 // of each locale from it as it does for a build loaded from disk.
 //
 // It keeps the text of the files it was sent, by blob sha, so a request carries only the files it does not have:
-// what a commit changed. Its caches (each file's parse, each text's passages and tokens) live here, so a build
+// what a commit changed. Its caches (each file's parse, each text's passages and term counts) live here, so a build
 // after a small commit costs what the commit changed.
 import { parentPort } from 'node:worker_threads';
 import { serialize } from 'node:v8';
@@ -14,9 +14,8 @@ import { setPriority } from 'node:os';
 import { loadCommitContent, loadContentSliced } from '../content/tree.ts';
 import { searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { tokenizeCached } from './tokenize.ts';
 import { makeKept } from './persist.ts';
-import type { Passage, SearchIndexData } from './search.ts';
+import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
 /** What the service sends (operations/server/builder.server.ts). */
@@ -156,7 +155,7 @@ class Preempted extends Error {}
 let preempted = false;
 
 /**
- * Fills the caches a build reads (each file's parse, each text's passages and tokens) in slices, without making
+ * Fills the caches a build reads (each file's parse, each text's passages and term counts) in slices, without making
  * an index. Stops as soon as a build request arrives.
  */
 async function warm(request: BuildRequest, texts: Map<string, string>): Promise<BuildReply> {
@@ -168,13 +167,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   try {
     const { model } = await loadContentSliced(texts, pause);
     if (!model) return { id: request.id, type: 'warmed' };
-    for (const passage of searchPassages(model, request.siteUrl)) {
-      const tokens = tokenizeCached(passage.locale);
-      tokens(passage.title);
-      tokens(passage.meta ?? '');
-      tokens(passage.text);
-      await pause();
-    }
+    await warmTermCounts(searchPassages(model, request.siteUrl), pause);
   } catch (error) {
     if (!(error instanceof Preempted)) throw error;
   }

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { readContentDir } from '../repo/local-repo.server.ts';
 import { loadContent } from '../content/tree.ts';
-import { createBuild } from './corpus.ts';
-import { createSearchIndex, splitPassages } from './search.ts';
+import { createBuild, searchPassages } from './corpus.ts';
+import { createSearchIndex, createSearchIndexData, FIELD_WEIGHTS, splitPassages, type Passage } from './search.ts';
+import { createBm25 } from './bm25.ts';
 import { tokenize } from './tokenize.ts';
 import { foldHan } from './analyse.ts';
 
@@ -168,6 +169,39 @@ describe('createSearchIndex', () => {
     const parts = splitPassages('## One\n\nfirst para\n\n## Two\n\n' + 'x'.repeat(700));
     assert.ok(parts.length >= 2);
     assert.ok(parts[0]!.startsWith('## One'));
+  });
+});
+
+describe('rebuilds', () => {
+  // Each locale's index made from scratch (a vocabulary of its own, every text analysed again).
+  const fromScratch = (passages: readonly Passage[]) =>
+    Promise.all(
+      [...new Set(passages.map((p) => p.locale))].map(async (locale) => {
+        const docs = passages.filter((p) => p.locale === locale).map((p) => ({ title: p.title, meta: p.meta ?? '', text: p.text }));
+        return { locale, engine: (await createBm25(docs, (text) => tokenize(text, locale), { fieldWeights: FIELD_WEIGHTS })).toData() };
+      }),
+    );
+
+  it('make, from the texts counted before, the index a build from scratch makes, through edits, removals and additions', async () => {
+    let passages: Passage[] = searchPassages(model!, 'http://site');
+    const steps: Array<(ps: Passage[]) => Passage[]> = [
+      (ps) => ps,
+      (ps) => ps.map((p, i) => (i % 97 === 5 ? { ...p, text: `${p.text} harbour lighthouse ${i}` } : p)),
+      (ps) => ps.filter((_, i) => i % 13 !== 0),
+      (ps) => [...ps.slice(0, 40), { locale: 'fr', slug: 'nouveau', kind: 'entry', title: 'Un phare', meta: 'port', text: 'Le gardien du phare', url: 'u' }, ...ps.slice(40)],
+      (ps) => ps.map((p) => (p.locale === 'ja' ? { ...p, title: `${p.title} 灯台` } : p)),
+    ];
+    for (const [n, step] of steps.entries()) {
+      passages = step(passages);
+      const data = await createSearchIndexData(passages);
+      const expected = await fromScratch(passages);
+      assert.equal(data.size, passages.length);
+      assert.deepEqual(
+        data.locales.map(({ locale, engine }) => ({ locale, engine })),
+        expected,
+        `step ${n}`,
+      );
+    }
   });
 });
 

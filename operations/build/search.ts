@@ -9,10 +9,9 @@ import type { RootContent } from 'mdast';
 import type { Locale } from '../contract/shared.ts';
 import { parseMarkdown } from '../content/markdown.ts';
 import { analyse, analyseQuery, isTraditional, scriptOf, stopWords } from './analyse.ts';
-import { bm25FromData, createBm25, topK, type Bm25Data, type Bm25Index } from './bm25.ts';
+import { bm25DataOf, bm25FromData, countTerms, topK, Vocabulary, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from '../content/pause.ts';
-import { tokenizeCached } from './tokenize.ts';
 
 export interface Passage {
   /** Language of the passage's text: it is analysed in that language and found by queries in it. */
@@ -109,35 +108,95 @@ interface Part {
 
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
 export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause; related?: RelatedTerms } = {}): Promise<SearchIndex> {
-  const pause = options.pause ?? noPause;
-  return searchOver(passages, await localeIndexes(passages, pause), options.related ?? {}, pause);
+  return searchIndexFromData(passages, await createSearchIndexData(passages, options), options);
 }
 
-/** What `createSearchIndex(passages).toData()` gives, without making the index searchable (a build worker sends only this). */
+/** The index of `passages` as data (what `createSearchIndex(passages).toData()` gives; a build worker sends only this). */
 export async function createSearchIndexData(passages: readonly Passage[], options: { pause?: Pause } = {}): Promise<SearchIndexData> {
-  return indexData(passages.length, await localeIndexes(passages, options.pause ?? noPause));
-}
-
-/** One BM25 index per locale over its passages. */
-async function localeIndexes(passages: readonly Passage[], pause: Pause): Promise<Map<Locale, LocaleIndex>> {
+  const pause = options.pause ?? noPause;
   const byLocale = new Map<Locale, number[]>();
   passages.forEach((p, i) => {
     const list = byLocale.get(p.locale) ?? [];
     list.push(i);
     byLocale.set(p.locale, list);
   });
-  const indexes = new Map<Locale, LocaleIndex>();
+  const out: SearchIndexData = { size: passages.length, locales: [] };
   for (const [locale, ids] of byLocale) {
-    // Passages are tokenised through the cache, so a rebuild after a small change tokenises only the text that changed.
-    const docs = ids.map((i) => ({ title: passages[i]!.title, meta: passages[i]!.meta ?? '', text: passages[i]!.text }));
-    const engine = await createBm25(docs, tokenizeCached(locale), { fieldWeights: FIELD_WEIGHTS, k1: 1.2, b: 0.75, k: 1 }, pause);
-    indexes.set(locale, { engine, passages: Int32Array.from(ids) });
+    // Each text is counted through the locale's cache, so a rebuild after a small change analyses only the text that changed.
+    const counts = termCounts(locale).open();
+    const engine = await bm25DataOf(ids.length, (doc, field) => counts.of(fieldText(passages[ids[doc]!]!, field)), WEIGHTS, counts.vocabulary, BM25_PARAMS, pause);
+    counts.close(engine.terms.length);
+    out.locales.push({ locale, passages: Int32Array.from(ids), engine });
   }
-  return indexes;
+  return out;
 }
 
-function indexData(size: number, indexes: Map<Locale, LocaleIndex>): SearchIndexData {
-  return { size, locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })) };
+/** Counts every field of `passages` into the caches a build reads, without making an index (a build worker warming up). */
+export async function warmTermCounts(passages: readonly Passage[], pause: Pause = noPause): Promise<void> {
+  const open = new Map<Locale, TermCountSession>();
+  try {
+    for (const passage of passages) {
+      let counts = open.get(passage.locale);
+      if (!counts) open.set(passage.locale, (counts = termCounts(passage.locale).open()));
+      for (let field = 0; field < WEIGHTS.length; field++) counts.of(fieldText(passage, field));
+      const paused = pause();
+      if (paused) await paused;
+    }
+  } finally {
+    for (const counts of open.values()) counts.close();
+  }
+}
+
+const WEIGHTS = [FIELD_WEIGHTS.title, FIELD_WEIGHTS.meta, FIELD_WEIGHTS.text];
+const BM25_PARAMS = { k1: 1.2, b: 0.75, k: 1 };
+const fieldText = (p: Passage, field: number) => (field === 0 ? p.title : field === 1 ? (p.meta ?? '') : p.text);
+
+interface TermCountSession {
+  readonly vocabulary: Vocabulary;
+  /** The text's term counts (`countTerms`), from the cache or counted now. */
+  of(text: string): Int32Array;
+  /** Ends the session: what it counted or found is what the next build finds. `terms`: how many terms its index used. */
+  close(terms?: number): void;
+}
+
+/**
+ * One locale's term counts by text, kept from one build to the next: the texts the last build used and what the
+ * current one counted (a generation each), so memory follows the content, whatever it was before. The
+ * vocabulary only grows; once it holds far more terms than an index uses, it starts again with the caches.
+ */
+class TermCountCache {
+  private state = { vocabulary: new Vocabulary(), current: new Map<string, Int32Array>(), previous: new Map<string, Int32Array>() };
+  constructor(private readonly locale: Locale) {}
+
+  open(): TermCountSession {
+    // A session keeps the state it began with: counts and vocabulary always belong together, even across a reset.
+    const state = this.state;
+    return {
+      vocabulary: state.vocabulary,
+      of: (text) => {
+        let counts = state.current.get(text);
+        if (counts) return counts;
+        counts = state.previous.get(text) ?? countTerms(analyse(text, this.locale), state.vocabulary);
+        state.current.set(text, counts);
+        return counts;
+      },
+      close: (terms) => {
+        if (state !== this.state || state.current.size === 0) return;
+        state.previous = state.current;
+        state.current = new Map();
+        if (terms !== undefined && state.vocabulary.size > 4 * terms + 100_000) {
+          this.state = { vocabulary: new Vocabulary(), current: new Map(), previous: new Map() };
+        }
+      },
+    };
+  }
+}
+
+const termCountCaches = new Map<Locale, TermCountCache>();
+function termCounts(locale: Locale): TermCountCache {
+  let cache = termCountCaches.get(locale);
+  if (!cache) termCountCaches.set(locale, (cache = new TermCountCache(locale)));
+  return cache;
 }
 
 /**
@@ -281,7 +340,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
 
   return {
     size: passages.length,
-    toData: () => indexData(passages.length, indexes),
+    toData: () => ({ size: passages.length, locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })) }),
     search(query, limit, options = {}) {
       const parts = plan(query, options.locale);
       let n = 0;
