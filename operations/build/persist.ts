@@ -99,7 +99,7 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
     commit: kept.commit,
     committedAt: new Date(kept.committedAt),
     builtAt: new Date(kept.builtAt),
-    fileTimes: new Map(kept.fileTimes.map(([path, time]) => [path, new Date(time)])),
+    fileTimes: new Map(kept.fileTimes),
     siteUrl: options.siteUrl,
     kept: { index: kept.search, passages: kept.passages, siteUrl: kept.siteUrl },
     ...(options.pause ? { pause: options.pause } : {}),

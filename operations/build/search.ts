@@ -224,8 +224,9 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
   const recordOf = new Int32Array(passages.length);
   const recordDocs: Array<Map<Locale, number[]>> = [];
   for (const [locale, { passages: ids }] of indexes) {
-    await pause();
-    ids.forEach((passage, doc) => {
+    for (let doc = 0; doc < ids.length; doc++) {
+      if ((doc & 2047) === 0) await pause();
+      const passage = ids[doc]!;
       const p = passages[passage]!;
       const key = `${p.kind}:${p.slug}`;
       let record = recordIds.get(key);
@@ -234,7 +235,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       const docs = recordDocs[record]!.get(locale) ?? [];
       docs.push(doc);
       recordDocs[record]!.set(locale, docs);
-    });
+    }
   }
   await pause();
   const related = relatedGroups(relatedTerms);
@@ -451,6 +452,15 @@ function languageFit(tokens: Iterable<string>, words: readonly string[], query: 
  * Chinese groups serve both scripts.
  */
 function relatedGroups(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
+  let groups = relatedGroupsOf.get(related);
+  if (!groups) relatedGroupsOf.set(related, (groups = analyseRelated(related)));
+  return groups;
+}
+
+/** By the content's related-terms object (one per parse of its file): every build of unchanged terms analysed them again. */
+const relatedGroupsOf = new WeakMap<RelatedTerms, Map<Locale, Map<string, string[][][]>>>();
+
+function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
   const lists = new Map<Locale, string[][][]>();
   for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
     const analysed = groups.map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0)).filter((g) => g.length > 1);

@@ -69,6 +69,24 @@ describe('the build worker', () => {
     assert.equal(build.search.search('concierge rebuilt', 5)[0]?.title.startsWith('Concierge for hotel guests, rebuilt'), true);
   });
 
+  it("sends the files a commit removed and added as a change to the last request, and builds from exactly the commit's files", async () => {
+    const changed = new Map(texts);
+    const path = [...changed.keys()].find((p) => p.startsWith('content/corpus/projects/'))!;
+    const slug = path.split('/').pop()!.replace(/\.md$/, '');
+    // the entry goes, with its translations; a copy of it comes under another slug
+    const moved = [...changed].filter(([p]) => p === path || p.endsWith(`/${path.slice('content/'.length)}`));
+    for (const [p, text] of moved) {
+      changed.delete(p);
+      changed.set(p.replace(`/${slug}.md`, `/${slug}-moved.md`), text);
+    }
+    const made = await builder.make(input('9'.repeat(40), filesOf(changed)));
+    assert.ok('kept' in made, 'problems' in made ? JSON.stringify(made.problems.slice(0, 3)) : '');
+    const here = await createBuild(loadContent(changed).model!, { ...input('9'.repeat(40), filesOf(changed)), keepPassages: true });
+    assert.deepEqual(made.kept.passages, here.passages);
+    assert.ok(!made.kept.passages.some((p) => p.slug === slug));
+    assert.ok(made.kept.passages.some((p) => p.slug === `${slug}-moved`));
+  });
+
   it('answers invalid content with its problems, irregular entries included, and builds the next commit', async () => {
     const broken = new Map(texts);
     broken.set('content/site.json', '{ "not": "a site" ');

@@ -132,7 +132,7 @@ export async function openServices(config: Config, log: (line: string) => void):
         commit,
         committedAt: new Date(sibling.committedAt),
         builtAt: new Date(sibling.builtAt),
-        fileTimes: new Map([...sibling.fileTimes].map(([path, time]) => [path, new Date(time)])),
+        fileTimes: sibling.fileTimes,
         siteUrl: urls.of(branch),
         pause: slicer(),
         sibling,
