@@ -64,7 +64,7 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
         'start fresh s': (fresh / 1000).toFixed(1),
         'restart s': (restart / 1000).toFixed(1),
         'commit → live s (first after restart / next)': `${(first.live / 1000).toFixed(2)} / ${(next.live / 1000).toFixed(2)}`,
-        'longest wait ms': Math.max(first.stall, next.stall).toFixed(0),
+        'longest wait ms (first / next)': `${first.stall.toFixed(0)} / ${next.stall.toFixed(0)}`,
         'RSS start / after MB': `${rss.toFixed(0)} / ${rssAfter.toFixed(0)}`,
         'list kB, req/s, p99 ms': `${(entries.byteLength / 1024).toFixed(0)}, ${Math.round(list.rps)}, ${list.p99}`,
         'search p95 ms': search.toFixed(1),

@@ -10,11 +10,12 @@
 import { parentPort } from 'node:worker_threads';
 import { serialize } from 'node:v8';
 import { readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { loadCommitContent, loadContentSliced } from '../content/tree.ts';
-import { searchPassages } from './corpus.ts';
+import { loadCommitContent, loadContentSliced, rememberParses } from '../content/tree.ts';
+import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { makeKept } from './persist.ts';
+import { decode, makeKept } from './persist.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
@@ -37,6 +38,11 @@ export interface BuildRequest {
   irregular: Array<{ path: string; mode: string }>;
   /** Only fill the worker's caches (after a build was loaded from disk): nothing is sent back. */
   warm?: boolean;
+  /**
+   * With `warm`: the kept build of the commit (persist.ts), read here instead of parsing every file and splitting
+   * every text again; its passages become the base (`key`) of the next build, as the service holds them.
+   */
+  kept?: { file: string; format: number; code: string; commit: string };
   /**
    * The build whose passages the service holds as this worker sent them (the branch's live build, by commit and
    * site address): passages unchanged since are sent as their place in it, not again.
@@ -135,9 +141,7 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
     reuse = { base: request.base, from };
   }
   for (let i = 0; i < fresh.length; i += GROUP) parts.push(serialize({ kind: 'passages', items: fresh.slice(i, i + GROUP) }));
-  sent.delete(request.key);
-  sent.set(request.key, passages);
-  if (sent.size > SENT_KEPT) sent.delete(sent.keys().next().value!);
+  keepSent(request.key, passages);
   const wire: WireIndexData = { ...search, locales: search.locales.map((l) => ({ ...l, engine: { ...l.engine, terms: l.engine.terms.join('\0') } })) };
   return { id: request.id, type: 'built', parts, search: wire, ...(reuse ? { reuse } : {}) };
 }
@@ -157,6 +161,13 @@ function samePassage(a: Passage, b: Passage): boolean {
   return a.title === b.title && a.meta === b.meta && a.text === b.text && a.url === b.url && a.locale === b.locale && a.slug === b.slug && a.kind === b.kind;
 }
 
+/** Remembers the passages the service holds as `key`'s. */
+function keepSent(key: string, passages: Passage[]): void {
+  sent.delete(key);
+  sent.set(key, passages);
+  if (sent.size > SENT_KEPT) sent.delete(sent.keys().next().value!);
+}
+
 class Preempted extends Error {}
 /** Set when a build arrives: a warm-up under way stops, since the build does what it would have. */
 let preempted = false;
@@ -172,6 +183,12 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
     return slice();
   };
   try {
+    // (A kept build that cannot be read, or is not yet written, leaves the files to be parsed.)
+    const kept = request.kept ? await readFile(request.kept.file).then((bytes) => decode(bytes, request.kept!)).catch(() => undefined) : undefined;
+    if (kept) {
+      keepSent(request.key, rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')));
+      await rememberParses(kept.model, texts, pause);
+    }
     const { model } = await loadContentSliced(texts, pause);
     if (!model) return { id: request.id, type: 'warmed' };
     await warmTermCounts(searchPassages(model, request.siteUrl), pause);

@@ -135,7 +135,7 @@ function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
 }
 
 /** Passages whose URLs are at `to` instead of `from`. */
-function rebasedPassages(passages: readonly Passage[], from: string, to: string): Passage[] {
+export function rebasedPassages(passages: readonly Passage[], from: string, to: string): Passage[] {
   if (from === to) return [...passages];
   return passages.map((p) => (p.url.startsWith(from) ? { ...p, url: to + p.url.slice(from.length) } : p));
 }

@@ -109,6 +109,8 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
 
 export interface BuildStore {
   readonly dir: string;
+  /** Where the kept build of `commit` is, and what `decode` expects of it: what a build worker needs to read it on its own thread. */
+  keptFile(commit: string): { file: string; format: number; code: string; commit: string };
   /** The kept build of `commit`, or undefined (none, or not usable: the reason is logged). */
   load(commit: string): Promise<KeptBuild | undefined>;
   /** Keeps `build` (replacing the file of its commit; saves of one commit under way at once are one). */
@@ -211,6 +213,7 @@ export async function openBuildStore(dir: string, options: BuildStoreOptions = {
 
   return {
     dir,
+    keptFile: (commit) => ({ file: fileOf(commit), format, code, commit }),
     load,
     save,
     prune,

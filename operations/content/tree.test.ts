@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { readContentDir } from '../repo/local-repo.server.ts';
-import { formatProblem, loadContent, locate } from './tree.ts';
+import { formatProblem, loadContent, locate, rememberParses } from './tree.ts';
 import { sourceHash } from './source-hash.ts';
 import { lensIds, tags } from '../contract/shared.ts';
 
@@ -139,6 +139,26 @@ describe('translation staleness', () => {
     const a = sourceHash('entry', { title: 'T', tags: ['ai'] }, 'Body');
     assert.equal(a, sourceHash('entry', { title: 'T', tags: ['web3'] }, 'Body\n'));
     assert.notEqual(a, sourceHash('entry', { title: 'U', tags: ['ai'] }, 'Body'));
+  });
+});
+
+describe('parses remembered from a kept model', () => {
+  it('are used instead of parsing the same texts again, and give the model a parse gives', async () => {
+    const parsed = loadContent(seed).model!;
+    const kept = structuredClone(parsed); // as a kept build's model comes back from disk: equal, not the same objects
+    // Two other texts of every file push the seed's parses out of the cache (it keeps two per path).
+    for (const suffix of ['\n', '\n\n']) loadContent(new Map([...seed].map(([path, text]) => [path, path.endsWith('.md') ? text + suffix : text])));
+    await rememberParses(kept, seed, () => {});
+    const { model, problems } = loadContent(seed);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(model, parsed);
+    const path = 'concierge-copilot';
+    assert.equal(model.entries.get(path)!.fields, kept.entries.get(path)!.fields, 'the remembered parse, not a new one');
+    assert.equal(model.translations.get(entryPath)!.get('ja')!.fields, kept.translations.get(entryPath)!.get('ja')!.fields);
+    assert.equal(model.documents.get('talks')!.fields, kept.documents.get('talks')!.fields);
+    // a text that changed since is parsed
+    const changed = loadContent(withFiles({ [entryPath]: original.replace(/^title: .*$/m, 'title: "Changed since"') })).model!;
+    assert.equal(changed.entries.get(path)!.fields.title, 'Changed since');
   });
 });
 

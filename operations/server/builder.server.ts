@@ -39,7 +39,7 @@ export interface Builder {
   /** The kept form of the commit's build, or its content's problems. `pause` is awaited while decoding it. */
   make(input: MakeInput, pause?: Pause): Promise<{ kept: KeptBuild } | { problems: Problem[] }>;
   /** Fills the worker's caches with the commit's files, so the next build near it costs what changed. */
-  warm(input: BuildInput): Promise<void>;
+  warm(input: BuildInput & { kept?: BuildRequest['kept'] }): Promise<void>;
   close(): Promise<void>;
   /** Since it was made, for logs and tests: requests sent, texts sent with them, workers started. */
   readonly counts: { requests: number; texts: number; workers: number };
@@ -128,7 +128,7 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
     return { generation: at, files, texts, resetTexts, now };
   }
 
-  async function send(input: BuildInput & { base?: MakeInput['base'] }, warm: boolean, pause: Pause): Promise<BuildReply> {
+  async function send(input: BuildInput & { base?: MakeInput['base']; kept?: BuildRequest['kept'] }, warm: boolean, pause: Pause): Promise<BuildReply> {
     if (closed) throw new Error('the builder is closed');
     // What the worker lacks, against what it holds: worked out in slices (a tree at 100× the demo content took
     // 20 ms), then again at once in the rare case the worker was replaced meanwhile.
@@ -149,6 +149,7 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
       resetTexts,
       irregular: input.files.tree.filter((entry) => !REGULAR.has(entry.mode)),
       ...(warm ? { warm: true } : {}),
+      ...(warm && input.kept ? { kept: input.kept } : {}),
       key: keyOf(input.commit, input.siteUrl),
       ...(input.base ? { base: keyOf(input.base.commit, input.base.siteUrl) } : {}),
     };

@@ -3,13 +3,15 @@
 // problems, and a worker that dies fails only the build under way.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
 import { readContentDir } from '../repo/local-repo.server.ts';
 import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
 import { loadContent } from '../content/tree.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { createBuilder, type MakeInput } from './builder.server.ts';
-import { restoreBuild } from '../build/persist.ts';
+import { openBuildStore, restoreBuild } from '../build/persist.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { slicer } from '../content/pause.ts';
 
 const texts = await readContentDir(resolve('content'));
@@ -85,6 +87,34 @@ describe('the build worker', () => {
     assert.deepEqual(made.kept.passages, here.passages);
     assert.ok(!made.kept.passages.some((p) => p.slug === slug));
     assert.ok(made.kept.passages.some((p) => p.slug === `${slug}-moved`));
+  });
+
+  it('warms from a kept build: the next build reuses the passages the service loaded from it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vitae-builder-kept-'));
+    const fresh = createBuilder();
+    try {
+      const store = await openBuildStore(dir, { code: 'test' });
+      const commit = '7'.repeat(40);
+      const here = await createBuild(loadContent(texts).model!, { ...input(commit, filesOf(texts)), keepPassages: true });
+      await store.save(here);
+      await store.flush();
+      // after a restart: the service loads the kept build, and the worker reads it on its own thread
+      const loaded = await restoreBuild((await store.load(commit))!, { siteUrl: 'http://site', keepPassages: true });
+      await fresh.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile(commit) });
+      const changed = new Map(texts);
+      const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
+      changed.set(path, text.replace(/^title: .*$/m, 'title: "Kept and changed"'));
+      const made = await fresh.make(input('8'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: loaded.passages! }));
+      assert.ok('kept' in made);
+      const held = new Set(loaded.passages);
+      const reused = made.kept.passages.filter((p) => held.has(p)).length;
+      assert.ok(reused > 0.8 * made.kept.passages.length, `${reused} of ${made.kept.passages.length} reused`);
+      // a kept file that is not there leaves the worker to parse the files: the warm-up still succeeds
+      await fresh.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile('6'.repeat(40)) });
+    } finally {
+      await fresh.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers invalid content with its problems, irregular entries included, and builds the next commit', async () => {

@@ -9,7 +9,7 @@ import { createBuild, type Build } from '../build/corpus.ts';
 import { slicer } from '../content/pause.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
 import { createBuilder } from './builder.server.ts';
-import { formatProblem, irregularProblems, loadContent, loadContentSliced } from '../content/tree.ts';
+import { formatProblem, irregularProblems, loadContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
 import { openGitHubRepo } from '../repo/github-repo.server.ts';
@@ -224,11 +224,11 @@ export async function openServices(config: Config, log: (line: string) => void):
   }
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
 
-  // A loaded build neither read and validated the commit's files nor split and tokenised its text, which the
-  // next build (the first commit after a restart) would then do cold. Both are done once in the background as the
-  // start ends: this thread parses every file (whole-tree validation of a commit runs here) and the worker fills
-  // its caches. (Waiting longer leaves a commit made at once to meet both cold, which held requests for over a
-  // second at 10×.)
+  // A loaded build neither read and validated the commit's files nor split and counted its text, which the next
+  // build (the first commit after a restart) would then do cold. Both are done once in the background as the start
+  // ends: this thread remembers every file's parse from the kept model (whole-tree validation of a commit runs here),
+  // and the worker reads the kept build itself and fills its caches. (Waiting longer leaves a commit made at once to
+  // meet both cold, which held requests for over a second at 10×.)
   let stopped = false;
   const warming = builds.counts.loaded
     ? (async () => {
@@ -236,10 +236,17 @@ export async function openServices(config: Config, log: (line: string) => void):
         for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
           if (stopped) return;
           const files = await repo.filesAt(build.commit);
-          // The worker fills its caches on its own thread while this one parses every file, in slices: the parse of
-          // each file is kept (by path and text), so the first commit's whole-tree validation parses only what it changed.
-          const worker = builder.warm({ commit: build.commit, committedAt: new Date(build.committedAt), fileTimes: new Map(), siteUrl: build.siteUrl, files });
-          await loadContentSliced(files.texts, slicer());
+          // The worker fills its caches on its own thread while this one remembers every file's parse from the kept
+          // model (by path and text), so the first commit's whole-tree validation parses only what it changed.
+          const worker = builder.warm({
+            commit: build.commit,
+            committedAt: new Date(build.committedAt),
+            fileTimes: new Map(),
+            siteUrl: build.siteUrl,
+            files,
+            ...(keptCommits.has(build.commit) ? { kept: builds.keptFile(build.commit) } : {}),
+          });
+          await rememberParses(build.model, files.texts, slicer());
           await worker;
         }
       })().catch(() => {})
