@@ -69,3 +69,19 @@ describe('git through its helper process', () => {
     assert.match(await git.text(['--version']), /^git version/);
   });
 });
+
+describe('hashObjects', () => {
+  it('stores blobs with one process and gives the shas git gives, in order, loose or packed', async () => {
+    const { hashObjects, readBlobs } = await import('./local-repo.server.ts');
+    for (const count of [3, 150]) {
+      const contents = Array.from({ length: count }, (_, i) =>
+        i === 0 ? Buffer.alloc(0) : Buffer.from(`blob ${i} of ${count}\n${'é\u0000\n'.repeat(i % 7)}data 12\nblob\n`, 'utf8'),
+      );
+      const shas = await hashObjects(git, contents);
+      assert.equal(shas.length, count);
+      for (const i of [0, 1, count - 1]) assert.equal(shas[i], await git.text(['hash-object', '--stdin'], { input: contents[i]! }));
+      const back = await readBlobs(git, shas);
+      assert.ok(shas.every((sha, i) => back.get(sha)!.equals(contents[i]!)));
+    }
+  });
+});

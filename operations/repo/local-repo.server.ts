@@ -16,16 +16,21 @@ export interface TreeFile {
 
 /** Reads every regular file under `dir` (a folder named `content`) into a path → text map. */
 export async function readContentDir(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+  const paths: string[] = [];
   async function walk(dir: string) {
     for (const dirent of await readdir(dir, { withFileTypes: true })) {
       const full = join(dir, dirent.name);
       if (dirent.isDirectory()) await walk(full);
-      else if (dirent.isFile()) files.set(relative(join(root, '..'), full).split(sep).join('/'), await readFile(full, 'utf8'));
+      else if (dirent.isFile()) paths.push(full);
     }
   }
   await walk(root);
-  return files;
+  // Read a few dozen at once: one after another, the 18k files of 100× the demo took 2.5 s.
+  const texts = new Array<string>(paths.length);
+  for (let i = 0; i < paths.length; i += 64) {
+    await Promise.all(paths.slice(i, i + 64).map(async (full, j) => (texts[i + j] = await readFile(full, 'utf8'))));
+  }
+  return new Map(paths.map((full, i) => [relative(join(root, '..'), full).split(sep).join('/'), texts[i]!]));
 }
 
 export async function openLocalRepo(gitDir: string, log: (line: string) => void = () => {}): Promise<Git> {
@@ -97,18 +102,34 @@ export async function writeTree(git: Git, files: Array<{ path: string; content: 
   }
 }
 
-/** Stores blobs in one git process and returns their shas in order. */
+/**
+ * Stores blobs and returns their shas in order, with one `git fast-import` for them all: a process per blob
+ * took 4 s for the 1,800 files of 10× the demo at a first start (and 40 s at 100×). Below
+ * `fastimport.unpackLimit` (100) the objects are written loose, as `hash-object -w` would; above it, as one pack.
+ * `--done` makes a stream cut short fail instead of storing part of it.
+ */
 export async function hashObjects(git: Git, contents: Buffer[]): Promise<string[]> {
   if (!contents.length) return [];
-  const shas: string[] = [];
-  // One `hash-object -w --stdin` per blob, a few at a time: simple, and fast enough for content-sized trees.
-  const batch = 16;
-  for (let i = 0; i < contents.length; i += batch) {
-    const part = await Promise.all(contents.slice(i, i + batch).map((c) => git.text(['hash-object', '-w', '--stdin'], { input: c })));
-    shas.push(...part);
+  const stream: Buffer[] = [];
+  contents.forEach((content, i) => stream.push(Buffer.from(`blob\nmark :${i + 1}\ndata ${content.length}\n`), content, NEWLINE));
+  stream.push(Buffer.from('done\n'));
+  const marks = join(git.gitDir, `vitae-marks-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  try {
+    await git.run(['fast-import', '--quiet', '--done', `--export-marks=${marks}`], { input: Buffer.concat(stream) });
+    const shas = new Array<string>(contents.length);
+    for (const line of (await readFile(marks, 'utf8')).split('\n')) {
+      const match = /^:(\d+) ([0-9a-f]{40,64})$/.exec(line);
+      if (match) shas[Number(match[1]) - 1] = match[2]!;
+    }
+    const missing = shas.findIndex((sha) => !sha);
+    if (missing >= 0) throw new AppError('repo_error', `git fast-import did not store blob ${missing + 1} of ${contents.length}`);
+    return shas;
+  } finally {
+    await rm(marks, { force: true });
   }
-  return shas;
 }
+
+const NEWLINE = Buffer.from('\n');
 
 export async function resolveBranch(git: Git, branch: Branch): Promise<string | null> {
   const { stdout, code } = await git.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { okCodes: [1] });
