@@ -184,7 +184,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   };
   try {
     // (A kept build that cannot be read, or is not yet written, leaves the files to be parsed.)
-    const kept = request.kept ? await readFile(request.kept.file).then((bytes) => decode(bytes, request.kept!)).catch(() => undefined) : undefined;
+    const kept = request.kept ? await readFile(request.kept.file).then((bytes) => decode(bytes, request.kept!, { index: false })).catch(() => undefined) : undefined;
     if (kept) {
       keepSent(request.key, rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')));
       await rememberParses(kept.model, texts, pause);

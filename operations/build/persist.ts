@@ -251,8 +251,13 @@ export function encode(kept: KeptBuild, options: { format: number; code: string 
   return encodeChunks(kept, options).then((chunks) => Buffer.concat(chunks));
 }
 
-/** The kept build in `bytes`; throws, saying why, when it is not one of `commit` by this format and code. */
-export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }): KeptBuild {
+/**
+ * The kept build in `bytes`; throws, saying why, when it is not one of `commit` by this format and code. With
+ * `index: false` its search index is not read (a build worker warming up needs the model and the passages only).
+ */
+export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }): KeptBuild;
+export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }, options: { index: false }): Omit<KeptBuild, 'search'>;
+export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }, { index = true }: { index?: boolean } = {}): Omit<KeptBuild, 'search'> {
   if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
   const headLength = bytes.readUInt32LE(MAGIC.length);
   const start = MAGIC.length + 4 + headLength;
@@ -274,8 +279,8 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
   const kept = {
     ...(deserialize(payload.subarray(0, restLength)) as Omit<KeptBuild, 'passages' | 'search'>),
     passages: deserialize(payload.subarray(restLength, restLength + passagesLength)) as KeptBuild['passages'],
-    search: deserialize(payload.subarray(restLength + passagesLength)) as KeptBuild['search'],
-  };
+    ...(index ? { search: ownArrays(deserialize(payload.subarray(restLength + passagesLength)) as KeptBuild['search']) } : {}),
+  } as KeptBuild;
   if (
     kept?.commit !== expected.commit ||
     typeof kept.committedAt !== 'string' ||
@@ -284,11 +289,29 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
     !(kept.model?.entries instanceof Map) ||
     typeof kept.siteUrl !== 'string' ||
     !Array.isArray(kept.passages) ||
-    !Array.isArray(kept.search?.locales)
+    (index && !Array.isArray(kept.search?.locales))
   ) {
     throw new Error('its contents are not a build');
   }
   return kept;
+}
+
+/**
+ * The index with each array in memory of its own: deserialised, they are views into the file's bytes, which then
+ * stayed in memory as long as the build was served (200 MB at 100× the demo content, model and passages included).
+ */
+function ownArrays(search: KeptBuild['search']): KeptBuild['search'] {
+  if (!Array.isArray(search?.locales)) return search;
+  for (const locale of search.locales) {
+    locale.passages = locale.passages?.slice();
+    const engine = locale.engine;
+    if (!engine) continue;
+    engine.offsets = engine.offsets?.slice();
+    engine.docs = engine.docs?.slice();
+    engine.scores = engine.scores?.slice();
+    engine.idfs = engine.idfs?.slice();
+  }
+  return search;
 }
 
 /** Writes `file` whole: a temporary file beside it, synced, then renamed over it. */
