@@ -185,13 +185,15 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   try {
     // (A kept build that cannot be read, or is not yet written, leaves the files to be parsed.)
     const kept = request.kept ? await readFile(request.kept.file).then((bytes) => decode(bytes, request.kept!, { index: false })).catch(() => undefined) : undefined;
+    const made = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')) : undefined;
     if (kept) {
-      keepSent(request.key, rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')));
+      keepSent(request.key, made!);
       await rememberParses(kept.model, texts, pause);
     }
     const { model } = await loadContentSliced(texts, pause);
     if (!model) return { id: request.id, type: 'warmed' };
-    await warmTermCounts(searchPassages(model, request.siteUrl), pause);
+    // The kept build's passages are this content's: its entries' text is not split again.
+    await warmTermCounts(searchPassages(model, request.siteUrl, made), pause);
   } catch (error) {
     if (!(error instanceof Preempted)) throw error;
   }

@@ -157,10 +157,24 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
   return { fields: { ...file.fields, ...translated }, body: translation.body || file.body, translated: true };
 }
 
-/** The passages a build's search index holds, in every locale (for measuring search on its own). */
-export function searchPassages(model: ContentModel, siteUrl: string): Passage[] {
+/**
+ * The passages a build's search index holds, in every locale. `made`: the passages of a build of the same content and
+ * code at this address (a kept build's), whose entries' passages are taken instead of splitting their text again.
+ */
+export function searchPassages(model: ContentModel, siteUrl: string, made?: readonly Passage[]): Passage[] {
   const passages: Passage[] = [];
-  for (const locale of locales) localeView(model, locale, siteUrl.replace(/\/+$/, ''), passages);
+  let byEntry: Map<string, Passage[]> | undefined;
+  if (made) {
+    byEntry = new Map();
+    for (const p of made) {
+      if (p.kind !== 'entry') continue;
+      const key = `${p.locale}\0${p.slug}`;
+      const list = byEntry.get(key);
+      if (list) list.push(p);
+      else byEntry.set(key, [p]);
+    }
+  }
+  for (const locale of locales) localeView(model, locale, siteUrl.replace(/\/+$/, ''), passages, byEntry);
   return passages;
 }
 
@@ -170,8 +184,8 @@ export function localeRecords(model: ContentModel, locale: Locale, siteUrl: stri
 }
 
 /** The records of a locale; with `passages`, also the search passages of what is translated into it. */
-function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null): LocaleView {
-  const steps = localeViewSteps(model, locale, siteUrl, passages);
+function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null, made?: ReadonlyMap<string, Passage[]>): LocaleView {
+  const steps = localeViewSteps(model, locale, siteUrl, passages, made);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -179,7 +193,13 @@ function localeView(model: ContentModel, locale: Locale, siteUrl: string, passag
 }
 
 /** The work of `localeView`, yielding every hundred entries so that a caller can pause there. */
-function* localeViewSteps(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null): Generator<void, LocaleView> {
+function* localeViewSteps(
+  model: ContentModel,
+  locale: Locale,
+  siteUrl: string,
+  passages: Passage[] | null,
+  made?: ReadonlyMap<string, Passage[]>,
+): Generator<void, LocaleView> {
   const entries: EntryRecord[] = [];
   for (const file of model.entries.values()) {
     if (entries.push(entryRecordOf(model, file, locale, siteUrl)) % 100 === 0) yield;
@@ -229,7 +249,9 @@ function* localeViewSteps(model: ContentModel, locale: Locale, siteUrl: string, 
     // An entry is also found by its lenses' and skills' names, in the locale's words where translated.
     const lensTitle = (id: LensId) => lenses.find((l) => l.id === id)?.title ?? id;
     const skillName = (slug: string) => skills.get(slug)?.name ?? slug;
-    for (const entry of entries) if (entry.translated) passages.push(...entryPassagesOf(entry, lensTitle, skillName));
+    for (const entry of entries) {
+      if (entry.translated) passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`${locale}\0${entry.slug}`)));
+    }
   }
 
   const brief = resolve(model, model.brief, locale);
@@ -273,12 +295,15 @@ function entryRecordOf(model: ContentModel, file: EntryFile, locale: Locale, sit
 
 const recordsOf = new WeakMap<object, Map<string, { body: string; slug: string; kind: string; translation: TranslationFile | undefined; record: EntryRecord }>>();
 
-/** An entry's passages, the ones made before when its record and the names of its lenses and skills are the same. */
-function entryPassagesOf(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string): Passage[] {
+/**
+ * An entry's passages, the ones made before when its record and the names of its lenses and skills are the same
+ * (or `kept`, the ones a build of the same content made).
+ */
+function entryPassagesOf(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string, kept?: Passage[]): Passage[] {
   const names = [...e.lenses.map(lensTitle), ...e.skills.map(skillName)];
   const made = passagesOf.get(e);
   if (made && made.names.length === names.length && made.names.every((name, i) => name === names[i])) return made.passages;
-  const passages = entryPassages(e, lensTitle, skillName);
+  const passages = kept ?? entryPassages(e, lensTitle, skillName);
   passagesOf.set(e, { names, passages });
   return passages;
 }

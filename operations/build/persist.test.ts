@@ -117,6 +117,15 @@ describe('a kept build', () => {
     assert.ok(answers(restoredThere.search).flat().every((hit) => hit.url.startsWith('http://dev.site')));
   });
 
+  it('lends its passages when its content’s are made again (a build worker warming up), instead of splitting every entry', async () => {
+    const kept = decode(await encode(keptOf(made)!, { format: FORMAT_VERSION, code: 'c' }), { format: FORMAT_VERSION, code: 'c', commit });
+    // The kept model is a copy: its records are new, so nothing made before stands for them.
+    const again = searchPassages(kept.model, 'http://site', kept.passages);
+    assert.deepEqual(again, searchPassages(model!, 'http://site'));
+    const entries = kept.passages.filter((p) => p.kind === 'entry');
+    assert.ok(entries.length > 100 && entries.every((p) => again.includes(p)), 'the kept passage objects themselves');
+  });
+
   it('is saved whole under DATA_DIR/builds by commit and loaded by the same code', async () => {
     const dir = await tempDir();
     try {
