@@ -159,7 +159,8 @@ function resolve<F extends Record<string, unknown>>(model: ContentModel, file: S
 
 /**
  * The passages a build's search index holds, in every locale. `made`: the passages of a build of the same content and
- * code at this address (a kept build's), whose entries' passages are taken instead of splitting their text again.
+ * code at this address (a kept build's), whose entries' passages (and documents' split) are taken instead of
+ * splitting their text again.
  */
 export function searchPassages(model: ContentModel, siteUrl: string, made?: readonly Passage[]): Passage[] {
   const passages: Passage[] = [];
@@ -167,8 +168,7 @@ export function searchPassages(model: ContentModel, siteUrl: string, made?: read
   if (made) {
     byEntry = new Map();
     for (const p of made) {
-      if (p.kind !== 'entry') continue;
-      const key = `${p.locale}\0${p.slug}`;
+      const key = `${p.kind}\0${p.locale}\0${p.slug}`;
       const list = byEntry.get(key);
       if (list) list.push(p);
       else byEntry.set(key, [p]);
@@ -231,7 +231,9 @@ function* localeViewSteps(
     if (translated && passages) {
       // A section's heading describes it: it counts with the record's fields, above the body text.
       let heading = '';
-      for (const text of splitPassages(body)) {
+      const kept = made?.get(`document\0${locale}\0${name}`);
+      if (kept) documentPassages.set(body, kept.map((p) => p.text));
+      for (const text of documentPassagesOf(body)) {
         const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
         if (first) heading = first;
         passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url });
@@ -250,7 +252,7 @@ function* localeViewSteps(
     const lensTitle = (id: LensId) => lenses.find((l) => l.id === id)?.title ?? id;
     const skillName = (slug: string) => skills.get(slug)?.name ?? slug;
     for (const entry of entries) {
-      if (entry.translated) passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`${locale}\0${entry.slug}`)));
+      if (entry.translated) passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`entry\0${locale}\0${entry.slug}`)));
     }
   }
 
@@ -265,6 +267,21 @@ function* localeViewSteps(
     skills,
   };
 }
+
+/**
+ * A reference document's body split into passages, kept by text: the five documents in seven locales are long,
+ * and splitting them (a markdown parse each) was a third of a build worker's warm-up at 10× the demo content.
+ */
+function documentPassagesOf(body: string): readonly string[] {
+  let texts = documentPassages.get(body);
+  if (!texts) {
+    if (documentPassages.size >= 256) documentPassages.clear(); // texts of documents edited since
+    documentPassages.set(body, (texts = splitPassages(body)));
+  }
+  return texts;
+}
+
+const documentPassages = new Map<string, readonly string[]>();
 
 /**
  * An entry's record, the one made before when nothing it is made of changed: each build made every entry's record

@@ -38,6 +38,8 @@ const keyOf = (commit: string, siteUrl: string) => `${commit}\n${siteUrl.replace
 export interface Builder {
   /** The kept form of the commit's build, or its content's problems. `pause` is awaited while decoding it. */
   make(input: MakeInput, pause?: Pause): Promise<{ kept: KeptBuild } | { problems: Problem[] }>;
+  /** Starts the worker ahead of its first request: loading its modules takes a few hundred ms, which a start can overlap. */
+  start(): void;
   /** Fills the worker's caches with the commit's files, so the next build near it costs what changed. */
   warm(input: BuildInput & { kept?: BuildRequest['kept'] }): Promise<void>;
   close(): Promise<void>;
@@ -179,6 +181,9 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
 
   return {
     counts,
+    start() {
+      if (!closed) running();
+    },
     make(input, pause = noPause) {
       return serial(async () => {
         const reply = await send(input, false, pause);
