@@ -235,7 +235,11 @@ export async function openServices(config: Config, log: (line: string) => void):
   const warming = builds.counts.loaded
     ? (async () => {
         await new Promise((resolve) => setImmediate(resolve));
-        for (const build of new Map([...live.values()].map((b) => [b.commit, b])).values()) {
+        // One warm-up per commit, at main's address when both branches serve it (a commit's default branch, and
+        // the records and passages a build makes depend on the address).
+        const byCommit = new Map<string, Build>();
+        for (const branch of branches) if (!byCommit.has(live.get(branch)!.commit)) byCommit.set(live.get(branch)!.commit, live.get(branch)!);
+        for (const build of byCommit.values()) {
           if (stopped) return;
           const files = await repo.filesAt(build.commit);
           // The worker fills its caches on its own thread while this one remembers every file's parse from the kept
