@@ -15,7 +15,7 @@ import { setPriority } from 'node:os';
 import { loadCommitContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { decode, makeKept } from './persist.ts';
+import { decode, makeKept, type KeptBuild } from './persist.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
@@ -50,6 +50,11 @@ export interface BuildRequest {
   base?: string;
   /** What names this build's passages as a later request's `base`. */
   key: string;
+}
+
+/** Read a kept build now, for a warm-up that will name it (sent by `Builder.start`; no reply). */
+export interface PreloadRequest {
+  preload: NonNullable<BuildRequest['kept']>;
 }
 
 export type BuildReply =
@@ -184,7 +189,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   };
   try {
     // (A kept build that cannot be read, or is not yet written, leaves the files to be parsed.)
-    const kept = request.kept ? await readFile(request.kept.file).then((bytes) => decode(bytes, request.kept!, { index: false })).catch(() => undefined) : undefined;
+    const kept = request.kept ? await readKept(request.kept) : undefined;
     const made = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')) : undefined;
     if (kept) {
       keepSent(request.key, made!);
@@ -200,8 +205,28 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   return { id: request.id, type: 'warmed' };
 }
 
+/** A kept build read ahead of the warm-up that names it (`PreloadRequest`); used once. */
+let preloaded: { file: string; kept: ReturnType<typeof readKept> } | undefined;
+
+function readKept(kept: NonNullable<BuildRequest['kept']>): Promise<Omit<KeptBuild, 'search'> | undefined> {
+  const ahead = preloaded;
+  preloaded = undefined;
+  const read = () =>
+    readFile(kept.file)
+      .then((bytes) => decode(bytes, kept, { index: false }))
+      .catch(() => undefined);
+  // (Not there when read ahead, it may have been written since: a start that could not load it makes it again.)
+  return ahead?.file === kept.file ? ahead.kept.then((made) => made ?? read()) : read();
+}
+
 let queue = Promise.resolve();
-port.on('message', (request: BuildRequest) => {
+port.on('message', (message: BuildRequest | PreloadRequest) => {
+  if ('preload' in message) {
+    preloaded = { file: message.preload.file, kept: readKept(message.preload) };
+    return;
+  }
+  const request = message;
+  if (!request.kept) preloaded = undefined; // a kept build read ahead for nothing is not held
   if (!request.warm) preempted = true;
   queue = queue.then(async () => {
     let reply: BuildReply;

@@ -14,7 +14,7 @@ import type { Passage } from '../build/search.ts';
 import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
 import { REGULAR } from '../content/tree.ts';
 import type { KeptBuild } from '../build/persist.ts';
-import type { BuildReply, BuildRequest } from '../build/build-worker.ts';
+import type { BuildReply, BuildRequest, PreloadRequest } from '../build/build-worker.ts';
 import { noPause, slicer, type Pause } from '../content/pause.ts';
 
 export interface BuildInput {
@@ -38,8 +38,12 @@ const keyOf = (commit: string, siteUrl: string) => `${commit}\n${siteUrl.replace
 export interface Builder {
   /** The kept form of the commit's build, or its content's problems. `pause` is awaited while decoding it. */
   make(input: MakeInput, pause?: Pause): Promise<{ kept: KeptBuild } | { problems: Problem[] }>;
-  /** Starts the worker ahead of its first request: loading its modules takes a few hundred ms, which a start can overlap. */
-  start(): void;
+  /**
+   * Starts the worker ahead of its first request: loading its modules takes a few hundred ms, which a start can
+   * overlap. With `kept`, the worker also reads that kept build at once, for the warm-up that will name it (at
+   * 100× the demo content, a second the start spends restoring its own copy).
+   */
+  start(kept?: BuildRequest['kept']): void;
   /** Fills the worker's caches with the commit's files, so the next build near it costs what changed. */
   warm(input: BuildInput & { kept?: BuildRequest['kept'] }): Promise<void>;
   close(): Promise<void>;
@@ -181,8 +185,10 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
 
   return {
     counts,
-    start() {
-      if (!closed) running();
+    start(kept) {
+      if (closed) return;
+      const target = running();
+      if (kept) target.postMessage({ preload: kept } satisfies PreloadRequest);
     },
     make(input, pause = noPause) {
       return serial(async () => {

@@ -95,6 +95,8 @@ describe('the build worker', () => {
     try {
       const store = await openBuildStore(dir, { code: 'test' });
       const commit = '7'.repeat(40);
+      // Started with the kept build before it is written (a start that makes it again): the warm-up reads it then.
+      fresh.start(store.keptFile(commit));
       const here = await createBuild(loadContent(texts).model!, { ...input(commit, filesOf(texts)), keepPassages: true });
       await store.save(here);
       await store.flush();
@@ -111,6 +113,20 @@ describe('the build worker', () => {
       assert.ok(reused > 0.8 * made.kept.passages.length, `${reused} of ${made.kept.passages.length} reused`);
       // a kept file that is not there leaves the worker to parse the files: the warm-up still succeeds
       await fresh.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile('6'.repeat(40)) });
+
+      // Read ahead (Builder.start), then named by the warm-up: the next build reuses its passages as before.
+      const again = createBuilder();
+      try {
+        again.start(store.keptFile(commit));
+        const reloaded = await restoreBuild((await store.load(commit))!, { siteUrl: 'http://site', keepPassages: true });
+        await again.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile(commit) });
+        const next = await again.make(input('8'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: reloaded.passages! }));
+        assert.ok('kept' in next);
+        const mine = new Set(reloaded.passages);
+        assert.ok(next.kept.passages.filter((p) => mine.has(p)).length > 0.8 * next.kept.passages.length);
+      } finally {
+        await again.close();
+      }
     } finally {
       await fresh.close();
       await rm(dir, { recursive: true, force: true });

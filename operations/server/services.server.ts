@@ -197,8 +197,9 @@ export async function openServices(config: Config, log: (line: string) => void):
   // starts on a commit whose run failed (the newest valid commit only when no run has succeeded yet).
   const github =
     config.REPO_BACKEND === 'github' ? { token: config.GITHUB_TOKEN!, repository: config.GITHUB_REPOSITORY!, apiUrl: config.GITHUB_API_URL } : undefined;
-  // A restart loads kept builds, and the worker then warms up from them: its modules load meanwhile.
-  if (Object.keys(deployed).length) builder.start();
+  // A restart loads kept builds, and the worker then warms up from them (from main's, when both branches serve one
+  // commit): it starts now, and reads that build while this thread restores its own copy.
+  if (deployed.main) builder.start(builds.keptFile(deployed.main));
   for (const branch of branches) {
     const published =
       github && !deployed[branch]
