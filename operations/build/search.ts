@@ -193,6 +193,11 @@ class TermCountCache {
 }
 
 const termCountCaches = new Map<Locale, TermCountCache>();
+
+/** Drops this thread's term counts: a start makes its builds here, and from then on the build worker makes them. */
+export function forgetTermCounts(): void {
+  termCountCaches.clear();
+}
 function termCounts(locale: Locale): TermCountCache {
   let cache = termCountCaches.get(locale);
   if (!cache) termCountCaches.set(locale, (cache = new TermCountCache(locale)));

@@ -8,6 +8,7 @@ import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { slicer } from '../content/pause.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
+import { forgetTermCounts } from '../build/search.ts';
 import { createBuilder } from './builder.server.ts';
 import { formatProblem, irregularProblems, loadContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
@@ -226,6 +227,8 @@ export async function openServices(config: Config, log: (line: string) => void):
     deployed[branch] = live.get(branch)!.commit;
   }
   await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
+  // What the builds made here counted is not needed here again: from now on the build worker makes builds.
+  forgetTermCounts();
 
   // A loaded build neither read and validated the commit's files nor split and counted its text, which the next
   // build (the first commit after a restart) would then do cold. Both are done once in the background as the start
