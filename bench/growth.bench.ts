@@ -1,7 +1,7 @@
 // Growth with content (issue "Production-ready"): the demo's entries and their translations copied to 10×
 // (and 100× with BENCH_GROWTH=1,10,100) under new slugs, valid, served by the real service as a child
-// process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory after
-// start, commit → live (the first commit after the restart, and the next), the longest a reader waited
+// process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory right after the
+// restart (the build worker's warm-up under way), its peak and after the run, commit → live (the first commit after the restart, and the next), the longest a reader waited
 // meanwhile (GET /api/health every 10 ms), and the latency of the entry list and of search. The 1× row is the baseline of the same run.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,7 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
       const list = await load(`${server.url}/api/v1/entries`, { connections: 16, duration: 3 });
       const search = await searchLatency(server.url);
       const rssAfter = residentMb(server);
+      const rssPeak = residentMb(server, 'peak');
       await server.stop();
       rows.push({
         content: `${times}×`,
@@ -65,7 +66,7 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
         'restart s': (restart / 1000).toFixed(1),
         'commit → live s (first after restart / next)': `${(first.live / 1000).toFixed(2)} / ${(next.live / 1000).toFixed(2)}`,
         'longest wait ms (first / next)': `${first.stall.toFixed(0)} / ${next.stall.toFixed(0)}`,
-        'RSS start / after MB': `${rss.toFixed(0)} / ${rssAfter.toFixed(0)}`,
+        'RSS at restart / peak / after MB': `${rss.toFixed(0)} / ${rssPeak.toFixed(0)} / ${rssAfter.toFixed(0)}`,
         'list kB, req/s, p99 ms': `${(entries.byteLength / 1024).toFixed(0)}, ${Math.round(list.rps)}, ${list.p99}`,
         'search p95 ms': search.toFixed(1),
       });

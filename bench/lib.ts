@@ -25,8 +25,9 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 /** A server process's resident memory (VmRSS) in MB. */
-export function residentMb(server: ServerProcess): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+export function residentMb(server: ServerProcess, which: 'now' | 'peak' = 'now'): number {
+  const field = which === 'now' ? 'VmRSS' : 'VmHWM'; // the kernel's high-water mark of the process's resident memory
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 }
 
 let built = false;

@@ -10,12 +10,11 @@
 import { parentPort } from 'node:worker_threads';
 import { serialize } from 'node:v8';
 import { readlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { loadCommitContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { decode, makeKept, type KeptBuild } from './persist.ts';
+import { decode, makeKept, readKeptHead, type KeptBuild } from './persist.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
@@ -212,7 +211,7 @@ function readKept(kept: NonNullable<BuildRequest['kept']>): Promise<Omit<KeptBui
   const ahead = preloaded;
   preloaded = undefined;
   const read = () =>
-    readFile(kept.file)
+    readKeptHead(kept.file)
       .then((bytes) => decode(bytes, kept, { index: false }))
       .catch(() => undefined);
   // (Not there when read ahead, it may have been written since: a start that could not load it makes it again.)

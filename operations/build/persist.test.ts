@@ -13,7 +13,7 @@ import { createBuild, searchPassages, type Build } from './corpus.ts';
 import { bm25FromData, createBm25 } from './bm25.ts';
 import { createSearchIndex, searchIndexFromData, type SearchIndex } from './search.ts';
 import { tokenize } from './tokenize.ts';
-import { decode, encode, keptOf, openBuildStore, restoreBuild, FORMAT_VERSION } from './persist.ts';
+import { decode, encode, keptOf, openBuildStore, readKeptHead, restoreBuild, FORMAT_VERSION } from './persist.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
 const commit = 'a'.repeat(40);
@@ -136,6 +136,14 @@ describe('a kept build', () => {
       const kept = await store.load(commit);
       assert.ok(kept);
       assert.equal(kept.builtAt, made.builtAt);
+      // up to its index, for a build worker warming up: the same model and passages from less of the file
+      const file = store.keptFile(commit);
+      const head = await readKeptHead(file.file);
+      assert.ok(head.length < (await readFile(file.file)).length);
+      const warm = decode(head, file, { index: false });
+      assert.deepEqual(warm.passages, kept.passages);
+      assert.deepEqual(warm.model, kept.model);
+      assert.throws(() => decode(head, file), /truncated/, 'the whole build needs the whole file');
       assert.deepEqual(answers((await restoreBuild(kept, { siteUrl: 'http://site' })).search), answers(made.search));
       assert.deepEqual(store.counts, { loaded: 1, saved: 1, rejected: 0 });
       assert.equal(await store.load('b'.repeat(40)), undefined, 'another commit');

@@ -272,10 +272,15 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
   if (header.code !== expected.code) throw new Error('made by another version of the code');
   if (header.commit !== expected.commit) throw new Error(`it is the build of ${String(header.commit)}`);
   const payload = bytes.subarray(start);
-  if (payload.length !== header.bytes) throw new Error(`truncated: ${payload.length} of ${header.bytes} bytes`);
-  if (crc32(payload) !== header.crc32) throw new Error('corrupt: its checksum does not match');
   if (!Array.isArray(header.parts) || header.parts.length !== 3 || header.parts.reduce((n, p) => n + p, 0) !== header.bytes) throw new Error('its header is corrupt');
   const [restLength, passagesLength] = header.parts as [number, number, number];
+  if (index) {
+    if (payload.length !== header.bytes) throw new Error(`truncated: ${payload.length} of ${header.bytes} bytes`);
+    if (crc32(payload) !== header.crc32) throw new Error('corrupt: its checksum does not match');
+  } else if (payload.length < restLength + passagesLength) {
+    // (`readKeptHead`'s bytes: the checksum covers the whole file, which the service loaded and checked)
+    throw new Error(`truncated: ${payload.length} of ${restLength + passagesLength} bytes`);
+  }
   const kept = {
     ...(deserialize(payload.subarray(0, restLength)) as Omit<KeptBuild, 'passages' | 'search'>),
     passages: deserialize(payload.subarray(restLength, restLength + passagesLength)) as KeptBuild['passages'],
@@ -294,6 +299,30 @@ export function decode(bytes: Buffer, expected: { format: number; code: string; 
     throw new Error('its contents are not a build');
   }
   return kept;
+}
+
+/**
+ * The bytes of a kept build's file up to its index (the last part, a third of the file at 100× the demo content), for
+ * `decode(…, { index: false })`: a build worker warming up from a build the service loaded (and checked) whole.
+ */
+export async function readKeptHead(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const read = async (length: number, position: number) => {
+      const bytes = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, position);
+      return bytes.subarray(0, bytesRead);
+    };
+    const fixed = await read(MAGIC.length + 4, 0);
+    if (fixed.length < MAGIC.length + 4 || !fixed.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
+    const start = MAGIC.length + 4 + fixed.readUInt32LE(MAGIC.length);
+    const head = Buffer.concat([fixed, await read(start - fixed.length, fixed.length)]);
+    const parts = (JSON.parse(head.subarray(MAGIC.length + 4).toString('utf8')) as Partial<Header>).parts;
+    if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new Error('its header is corrupt');
+    return Buffer.concat([head, await read(parts[0]! + parts[1]!, start)]);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
