@@ -28,10 +28,11 @@ async function commitToLive(url: string): Promise<{ live: number; stall: number 
 async function searchLatency(url: string, runs = 100): Promise<number> {
   const queries = ['hotel guests assistant', 'evaluation harness', 'developer relations', 'machine learning', 'team lead'];
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  // The first searches of a process compile its search code: 20 unmeasured ones first, as a served site has had.
+  for (let i = -20; i < runs; i++) {
     const t = performance.now();
     await (await fetch(`${url}/api/v1/search?q=${encodeURIComponent(queries[i % queries.length]!)}&limit=5`)).arrayBuffer();
-    times.push(performance.now() - t);
+    if (i >= 0) times.push(performance.now() - t);
   }
   return percentile(times, 95);
 }
