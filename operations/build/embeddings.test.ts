@@ -72,6 +72,36 @@ describe('the embeddings cache', () => {
     assert.equal((await stat(file)).size, whole);
   });
 
+  it('forgets text no longer served once it is most of the file, keeping what a build under way asked for', async () => {
+    const file = join(dir, 'compact.bin');
+    // Deterministic vectors without the model: a text's length and first letters.
+    const local: EmbedTexts = async (texts) => texts.map((t) => [t.length, t.charCodeAt(0), t.charCodeAt(1) || 1]);
+    const cache = await openEmbeddingCache(file, 'fake-embed');
+    const old = Array.from({ length: 1500 }, (_, i) => `old passage ${i}`);
+    const served = ['served one', 'served two'];
+    await cache.vectorsOf([...old, ...served], local);
+    const full = (await stat(file)).size;
+    assert.equal(await cache.compact([...old, ...served]), false, 'nothing to forget while it is all served');
+
+    // A build under way asks for a text the compaction is not told of: its vector stays.
+    let compacted!: Promise<boolean>;
+    const building = cache.vectorsOf(['under way', 'served one'], async (texts) => {
+      compacted = cache.compact(served);
+      return local(texts);
+    });
+    const [underWay] = await building;
+    assert.equal(await compacted, true);
+    assert.ok((await stat(file)).size < full / 100, `the file holds what is served: ${(await stat(file)).size} of ${full} bytes`);
+    assert.equal(cache.size, 3);
+
+    const reopened = await openEmbeddingCache(file, 'fake-embed');
+    assert.equal(reopened.size, 3);
+    let sent: string[] = [];
+    const again = await reopened.vectorsOf(['served two', 'under way', 'old passage 7'], async (texts) => ((sent = texts), local(texts)));
+    assert.deepEqual(sent, ['old passage 7'], 'only the forgotten text is embedded again');
+    assert.deepEqual(again[1], underWay);
+  });
+
   it('embeds a text once when two builds ask for it at the same time (main and dev), and keeps it once', async () => {
     const file = join(dir, 'concurrent.bin');
     const cache = await openEmbeddingCache(file, 'fake-embed');

@@ -8,7 +8,7 @@ import { branches, type Branch } from '../contract/shared.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { slicer } from '../content/pause.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
-import { forgetTermCounts } from '../build/search.ts';
+import { forgetTermCounts, type Passage } from '../build/search.ts';
 import { createBuilder } from './builder.server.ts';
 import { formatProblem, irregularProblems, loadContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
@@ -89,10 +89,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     const embed = models?.embedTexts;
     if (!embeddings || !embed || !build.passages) return build;
     try {
-      const vectors = await embeddings.vectorsOf(
-        build.passages.map((p) => [p.title, p.meta, p.text].filter(Boolean).join('\n')),
-        embed,
-      );
+      const vectors = await embeddings.vectorsOf(build.passages.map(embeddingText), embed);
       build.hybrid = createHybridSearch({
         bm25: build.search,
         passages: build.passages,
@@ -271,6 +268,11 @@ export async function openServices(config: Config, log: (line: string) => void):
     live.set(branch, build);
     deployed[branch] = build.commit;
     await writeFileAtomic(deployedFile, JSON.stringify(deployed, null, 2));
+    // The vectors of text no longer served leave the embeddings file (once they are most of it).
+    if (embeddings) {
+      const served = [...live.values()].flatMap((b) => b.passages?.map(embeddingText) ?? []);
+      void embeddings.compact(served).catch((error: unknown) => log(`[vitae] the embeddings file could not be compacted: ${(error as Error).message}`));
+    }
   };
   const actions =
     config.REPO_BACKEND === 'github'
@@ -331,6 +333,9 @@ export async function openServices(config: Config, log: (line: string) => void):
     },
   };
 }
+
+/** What a passage is embedded as (hybrid search). */
+const embeddingText = (p: Passage) => [p.title, p.meta, p.text].filter(Boolean).join('\n');
 
 /** The local backend: a bare git repository under DATA_DIR, seeded from CONTENT_DIR on first start. */
 async function openLocal(config: Config, dataDir: string, log: (line: string) => void): Promise<ContentRepo> {
