@@ -48,6 +48,18 @@ describe('hybrid search', () => {
     assert.equal(calls, 2, 'the unusable vector is not remembered for the question');
   });
 
+  it('takes a passage for a match by meaning from the similarity it is given (EMBEDDING_MIN_SIMILARITY)', async () => {
+    // No BM25 match; passage one lies at a cosine of 0.8 from the query.
+    const near = new VectorIndex([normalise([0.8, 0.6, 0]), normalise([0, 1, 0])]);
+    const found = async (minSimilarity?: number) =>
+      (await createHybridSearch({ bm25: lexical([]), passages, vectors: near, embedQuery: async () => [[1, 0, 0]], ...(minSimilarity === undefined ? {} : { minSimilarity }) }).search('q', 5)).map(
+        (h) => h.slug,
+      );
+    assert.deepEqual(await found(), ['one'], 'at the default, 0.6');
+    assert.deepEqual(await found(0.85), []);
+    assert.deepEqual(await found(0.5), ['one']);
+  });
+
   it('searches an empty corpus without failing', async () => {
     const hybrid = createHybridSearch({ bm25: lexical([]), passages: [], vectors: new VectorIndex([]), embedQuery: async () => [[0, 0, 1]] });
     assert.deepEqual(await hybrid.search('q', 5), []);

@@ -1,13 +1,16 @@
 // Hybrid search (EMBEDDING_MODEL): the BM25 ranking and the embeddings ranking of the same passages, fused by
 // reciprocal rank fusion per record. BM25 keeps its word for what is a match (its confidence); the vectors add
 // records whose words differ from the question's but whose meaning is close (a cosine of at least
-// MIN_SIMILARITY), and reorder the rest. When the model cannot be reached, search answers with BM25 alone.
+// `minSimilarity`), and reorder the rest. When the model cannot be reached, search answers with BM25 alone.
 import type { Locale } from '../contract/shared.ts';
 import { scriptOf } from './analyse.ts';
 import { normalise, reciprocalRankFusion, type EmbedTexts, type VectorIndex } from './embeddings.ts';
 import { CONFIDENT, type Passage, type SearchHit, type SearchIndex, type SearchOptions } from './search.ts';
 
-/** A passage this close to the question (cosine of normalised vectors) is a match by meaning alone. */
+/**
+ * A passage this close to the question (cosine of normalised vectors) is a match by meaning alone, unless the
+ * service says otherwise (EMBEDDING_MIN_SIMILARITY): cosines of related texts differ from one model to another.
+ */
 export const MIN_SIMILARITY = 0.6;
 /** How many nearest passages, and how many BM25 records, are fused. */
 const DEPTH = 50;
@@ -30,12 +33,14 @@ export function createHybridSearch({
   vectors,
   embedQuery,
   onFailure,
+  minSimilarity = MIN_SIMILARITY,
 }: {
   bm25: SearchIndex;
   passages: readonly Passage[];
   vectors: VectorIndex;
   embedQuery: EmbedTexts;
   onFailure?: (error: unknown) => void;
+  minSimilarity?: number;
 }): HybridSearch {
   const queries = new Map<string, Float32Array>();
   let failures = 0;
@@ -93,7 +98,7 @@ export function createHybridSearch({
         const hit = byKey.get(id);
         const near = nearest.get(id);
         const cosine = Math.min(1, near?.cosine ?? 0); // float rounding can put a perfect match a hair above 1
-        const byMeaning = cosine >= MIN_SIMILARITY;
+        const byMeaning = cosine >= minSimilarity;
         const confident = (hit !== undefined && hit.confidence > CONFIDENT) || byMeaning; // above, as BM25 alone (search.ts)
         if (!confident && !searchOptions.unsure) continue;
         if (hit) results.push({ ...hit, score, confidence: Math.max(hit.confidence, byMeaning ? cosine : 0) });

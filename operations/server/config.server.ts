@@ -33,6 +33,12 @@ const EnvSchema = z
     TRANSLATE_MODEL: z.string().min(1).default('gpt-4o-mini'),
     TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
     EMBEDDING_MODEL: z.string().min(1).optional(),
+    /** Hybrid search: the cosine from which a passage is a match by meaning alone (a scale each embeddings model has its own of). */
+    EMBEDDING_MIN_SIMILARITY: z.coerce
+      .number({ error: 'must be a number from 0 to 1' })
+      .min(0, 'must be a number from 0 to 1')
+      .max(1, 'must be a number from 0 to 1')
+      .default(0.6),
     TRUST_PROXY: Flag.default(false),
     RATE_LIMIT_STORE: z.union([z.literal('memory'), z.string().regex(/^rediss?:\/\//, 'must be "memory" or a redis:// URL')]).default('memory'),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
     assert.equal(config.chatConfigured, false);
     assert.equal(config.TRUST_PROXY, false);
     assert.equal(config.RATE_LIMIT_STORE, 'memory');
+    assert.equal(config.EMBEDDING_MIN_SIMILARITY, 0.6);
   });
 
   it('names the variable and the value in one line', () => {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       [{ REPO_BACKEND: 'github' }, /GITHUB_REPOSITORY is required/],
       [{ RATE_LIMIT_STORE: 'memcached://x' }, /RATE_LIMIT_STORE/],
       [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+      [{ EMBEDDING_MIN_SIMILARITY: '1.5' }, /EMBEDDING_MIN_SIMILARITY .*from 0 to 1/],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(

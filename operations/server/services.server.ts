@@ -96,6 +96,7 @@ export async function openServices(config: Config, log: (line: string) => void):
         vectors: new VectorIndex(vectors),
         embedQuery: embed,
         onFailure: (error) => log(`[vitae] the embeddings model failed; search answered with BM25 alone: ${describeProviderError(error)}`),
+        minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
       });
     } catch (error) {
       log(`[vitae] the passages of ${build.commit.slice(0, 7)} could not be embedded (${describeProviderError(error)}): its search is BM25 alone`);
