@@ -87,6 +87,15 @@ describe('search quality', () => {
     assert.ok(build.search.search('overbookings channel manager', 5, { locale: 'fr' }).some((h) => h.slug === 'pms-channel-bridge'));
   });
 
+  it('answers a query in Latin letters on a site of another script with that site’s pages where its text holds the words', () => {
+    for (const locale of ['ja', 'zh', 'zh-hant'] as const) {
+      const hits = build.search.search('TypeScript', 5, { locale });
+      assert.ok(hits.length > 0 && hits.every((h) => localeOf(h.url) === locale), `${locale}: ${hits.map((h) => h.url).join(', ')}`);
+    }
+    // what only the English text holds is still found, in English
+    assert.ok(build.search.search('RAG', 5, { locale: 'ja' }).some((h) => h.slug === 'rag-evaluation-harness'));
+  });
+
   it('only indexes text that is really in a language (no English fallbacks under another locale)', () => {
     const stale = build.search.search('Más de la mitad de las preguntas habituales', 10).find((r) => r.slug === 'concierge-copilot');
     assert.equal(stale, undefined, 'the stale Spanish translation is served in English and not indexed as Spanish');

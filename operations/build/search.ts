@@ -273,7 +273,10 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
         if (fit > best) [best, primary] = [fit, candidate];
       }
     }
-    const parts: Part[] = [part(wordsIn(primary), primary, 1)];
+    // A Latin query asked in a locale of another script (a product name on the Japanese site, say) is that
+    // locale's text first: its pages hold such words too, and are the ones its reader should be shown.
+    const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
+    const parts: Part[] = other ? [part(wordsIn(other), other, 1), part(wordsIn(primary), primary, ENGLISH_WEIGHT)] : [part(wordsIn(primary), primary, 1)];
     if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT));
     if (primary !== 'en') {
       // The English text is matched by the query's words that are not stop words of its own language.
