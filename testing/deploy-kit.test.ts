@@ -48,6 +48,7 @@ test('compose.yaml gives the service its Redis and a data volume; the image list
   const dockerfile = read('Dockerfile');
   assert.match(dockerfile, /HOST=0\.0\.0\.0/);
   assert.match(dockerfile, /DATA_DIR=\/data/);
+  assert.match(dockerfile, /MALLOC_ARENA_MAX=2/);
   assert.match(dockerfile, /^USER node$/m);
   assert.match(dockerfile, /^HEALTHCHECK[\s\S]*?\/api\/health/m);
 });
