@@ -7,8 +7,9 @@
 // The file is a log of records: 32 bytes of SHA-256, a u32 dimension count, then that many f32 (little-endian).
 // A record cut short by a crash is dropped (and the file truncated to the last whole record) when it is opened.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, truncate } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeWhole } from './files.ts';
 
 /** Embeds texts in one call: one vector per text, in order. */
 export type EmbedTexts = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
@@ -117,16 +118,7 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
         for (const key of inFlight.keys()) keep.add(key);
         const list: Array<{ key: Buffer; vector: Float32Array }> = [];
         for (const [hex, vector] of vectors) if (keep.has(hex)) list.push({ key: Buffer.from(hex, 'hex'), vector });
-        const tmp = `${file}.compact`; // (one left by a crash is written over)
-        const handle = await open(tmp, 'w');
-        try {
-          const bytes = encodeRecords(list);
-          for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done)).bytesWritten;
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(tmp, file);
+        await writeWhole(file, [encodeRecords(list)], `${file}.compact`); // (a temporary file a crash left is written over)
         for (const hex of [...vectors.keys()]) if (!keep.has(hex)) vectors.delete(hex);
         records = list.length;
       });

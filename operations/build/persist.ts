@@ -15,8 +15,8 @@
 // length of each part, their sum and the CRC-32 of the payload), then the payload: three node:v8 serialisations
 // (the build without its passages and index, the passages, the index), made one at a time so that keeping a
 // build never holds the thread for long.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -25,6 +25,7 @@ import type { ContentModel } from '../content/tree.ts';
 import { createBuild, searchPassages, type Build } from './corpus.ts';
 import { noPause, slicer, type Pause } from '../content/pause.ts';
 import { createSearchIndexData, type Passage, type SearchIndexData } from './search.ts';
+import { writeWhole } from './files.ts';
 
 /** Bump when the shape of KeptBuild (or of what it holds: the model, SearchIndexData) changes. */
 export const FORMAT_VERSION = 2;
@@ -341,22 +342,6 @@ function ownArrays(search: KeptBuild['search']): KeptBuild['search'] {
     engine.idfs = engine.idfs?.slice();
   }
   return search;
-}
-
-/** Writes `file` whole: a temporary file beside it, synced, then renamed over it. */
-async function writeWhole(file: string, chunks: readonly Buffer[]): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w', 0o644);
-  try {
-    for (const chunk of chunks) await handle.write(chunk);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(tmp).catch(() => {});
-    throw error;
-  }
-  await handle.close();
-  await rename(tmp, file);
 }
 
 let fingerprint: Promise<string> | undefined;
