@@ -231,9 +231,7 @@ function* localeViewSteps(
     if (translated && passages) {
       // A section's heading describes it: it counts with the record's fields, above the body text.
       let heading = '';
-      const kept = made?.get(`document\0${locale}\0${name}`);
-      if (kept) documentPassages.set(body, kept.map((p) => p.text));
-      for (const text of documentPassagesOf(body)) {
+      for (const text of documentPassagesOf(body, made?.get(`document\0${locale}\0${name}`))) {
         const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
         if (first) heading = first;
         passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url });
@@ -269,14 +267,15 @@ function* localeViewSteps(
 }
 
 /**
- * A reference document's body split into passages, kept by text: the five documents in seven locales are long,
- * and splitting them (a markdown parse each) was a third of a build worker's warm-up at 10× the demo content.
+ * A reference document's body split into passages, kept by text (or taken from `kept`, the passages a build of the
+ * same content made): the five documents in seven locales are long, and splitting them (a markdown parse each) was
+ * a third of a build worker's warm-up at 10× the demo content.
  */
-function documentPassagesOf(body: string): readonly string[] {
+function documentPassagesOf(body: string, kept?: readonly Passage[]): readonly string[] {
   let texts = documentPassages.get(body);
   if (!texts) {
     if (documentPassages.size >= 256) documentPassages.clear(); // texts of documents edited since
-    documentPassages.set(body, (texts = splitPassages(body)));
+    documentPassages.set(body, (texts = kept ? kept.map((p) => p.text) : splitPassages(body)));
   }
   return texts;
 }
