@@ -198,6 +198,7 @@ const termCountCaches = new Map<Locale, TermCountCache>();
 export function forgetTermCounts(): void {
   termCountCaches.clear();
 }
+
 function termCounts(locale: Locale): TermCountCache {
   let cache = termCountCaches.get(locale);
   if (!cache) termCountCaches.set(locale, (cache = new TermCountCache(locale)));

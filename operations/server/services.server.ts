@@ -240,7 +240,7 @@ export async function openServices(config: Config, log: (line: string) => void):
         // One warm-up per commit, at main's address when both branches serve it (a commit's default branch, and
         // the records and passages a build makes depend on the address).
         const byCommit = new Map<string, Build>();
-        for (const branch of branches) if (!byCommit.has(live.get(branch)!.commit)) byCommit.set(live.get(branch)!.commit, live.get(branch)!);
+        for (const build of branches.map((branch) => live.get(branch)!)) if (!byCommit.has(build.commit)) byCommit.set(build.commit, build);
         for (const build of byCommit.values()) {
           if (stopped) return;
           const files = await repo.filesAt(build.commit);
