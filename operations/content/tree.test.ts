@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { readContentDir } from '../repo/local-repo.server.ts';
-import { formatProblem, loadContent, locate, rememberParses } from './tree.ts';
+import fc from 'fast-check';
+import { checkCounts, formatProblem, loadContent, locate, problemsAfter, rememberParses } from './tree.ts';
+import { noPause } from './pause.ts';
 import { sourceHash } from './source-hash.ts';
 import { lensIds, tags } from '../contract/shared.ts';
 
@@ -111,6 +113,14 @@ describe('validation of the whole tree', () => {
     assert.ok(problems.some((p) => /slug "python" is already used/.test(p.message)));
   });
 
+  it('reports two entries of one slug in two folders (the model keys entries by slug: one would be lost)', () => {
+    const { problems } = loadContent(withFiles({ 'content/corpus/education/concierge-copilot.md': original }));
+    assert.deepEqual(
+      problems.map((p) => [p.path, p.message]),
+      [['content/corpus/projects/concierge-copilot.md', 'slug "concierge-copilot" is already used by content/corpus/education/concierge-copilot.md; slugs are unique across entries, lenses and skills']],
+    );
+  });
+
   it('reports files outside the layout and missing required files', () => {
     const { problems } = loadContent(withFiles({ 'content/notes.txt': 'x', 'content/documents/talks.md': null, 'content/i18n/de/brief.md': 'x' }));
     assert.ok(problems.some((p) => p.path === 'content/notes.txt'));
@@ -171,5 +181,88 @@ describe('locate', () => {
     assert.equal(locate('content/i18n/en/brief.md').kind, 'unknown');
     assert.equal(locate('content/corpus/hobbies/x.md').kind, 'unknown');
     assert.equal(locate('content/skills/Bad_Slug.md').kind, 'unknown');
+  });
+});
+
+describe('a tree checked from the tree before it', () => {
+  const paths = [...seed.keys()];
+  const sources = paths.filter((p) => /^content\/(corpus\/[^/]+|lenses|skills|documents)\/[^/]+\.md$|^content\/brief\.md$/.test(p));
+  const translated = paths.filter((p) => p.startsWith('content/i18n/'));
+  const skillPaths = paths.filter((p) => p.startsWith('content/skills/'));
+  const folders = ['experiences', 'projects', 'community', 'education'];
+  // One change to a tree, of the kinds that break or mend whole-tree rules: a file deleted, restored, broken,
+  // copied to another slug's place, a translation's list lengthened, a source's text changed, a file out of place.
+  const change = fc.oneof(
+    fc.constantFrom(...paths).map((path) => [path, null] as const),
+    fc.constantFrom(...paths).map((path) => [path, seed.get(path)!] as const),
+    fc.constantFrom(...paths).map((path) => [path, 'no front matter'] as const),
+    fc.constantFrom(...skillPaths).map((path) => [path, null] as const),
+    fc
+      .tuple(fc.constantFrom(...sources), fc.constantFrom(...folders, 'lenses', 'skills'))
+      .map(([from, folder]) => {
+        const slug = /([^/]+)\.md$/.exec(from)![1]!;
+        const to = folder === 'lenses' || folder === 'skills' ? `content/${folder}/${slug}.md` : `content/corpus/${folder}/${slug}.md`;
+        return [to, seed.get(from)!] as const;
+      }),
+    fc.constantFrom(...translated).map((path) => [path, seed.get(path)!.replace(/^(\w+):\n/m, '$1:\n  - "one more"\n')] as const),
+    fc.constantFrom(...sources).map((path) => [path, seed.get(path)!.replace(/\n*$/, '\n\nOne more line.\n')] as const),
+    fc.constant(['content/notes.txt', 'x'] as const),
+  );
+  const apply = (files: Map<string, string>, changes: ReadonlyArray<readonly [string, string | null]>) => {
+    const next = new Map(files);
+    for (const [path, text] of changes) {
+      if (text === null) next.delete(path);
+      else next.set(path, text);
+    }
+    return next;
+  };
+  const same = (a: ReturnType<typeof loadContent>, b: ReturnType<typeof loadContent>) => {
+    assert.deepEqual(a.problems, b.problems);
+    assert.deepEqual(a.model, b.model);
+    if (a.model && b.model) {
+      for (const key of ['entries', 'lenses', 'skills', 'documents', 'translations'] as const) assert.deepEqual([...a.model[key].keys()], [...b.model[key].keys()], key);
+    }
+  };
+
+  it('finds what a check from nothing finds, after any sequence of changes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }), (steps) => {
+        let files = new Map(seed);
+        loadContent(files, { fresh: true }); // each run from a known tree
+        for (const step of steps) {
+          files = apply(files, step);
+          same(loadContent(files), loadContent(files, { fresh: true }));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('answers a change the way a check of the whole tree after it does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 4 }), async (step) => {
+        const unique = [...new Map(step.map(([path, text]) => [path, text])).entries()];
+        const expected = loadContent(apply(seed, unique), { fresh: true }).problems;
+        loadContent(seed, { fresh: true });
+        assert.deepEqual(await problemsAfter(seed, unique.map(([path, text]) => [path, text ?? undefined] as const), noPause), expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('checks the changed file and what refers to it, not the whole tree', async () => {
+    const skill = 'content/skills/typescript.md';
+    const users = [...loadContent(seed).model!.entries.values()].filter((e) => e.fields.skills.includes('typescript')).length;
+    assert.ok(users > 0);
+    const before = { ...checkCounts };
+    const problems = await problemsAfter(seed, [[skill, undefined]], noPause);
+    // the six places of its slug (its own among them), its six translations, and the entries naming it
+    assert.equal(checkCounts.files - before.files, 0, 'a deleted file is not parsed, nor any other');
+    assert.equal(checkCounts.paths - before.paths, 6 + 6 + users);
+    assert.equal(problems.filter((p) => /skill "typescript" does not exist/.test(p.message)).length, users);
+    const edit = { ...checkCounts };
+    await problemsAfter(seed, [[entryPath, original.replace(/^title: .*$/m, 'title: "Changed"')]], noPause);
+    assert.equal(checkCounts.files - edit.files, 1);
+    assert.equal(checkCounts.paths - edit.paths, 6 + 6);
   });
 });

@@ -1,5 +1,6 @@
 // The content tree as data: every file parsed and checked on its own, then the whole tree checked for
-// references (skills, lenses, translations, unique slugs). The result is a model or a list of problems.
+// references (skills, translations, unique slugs). The result is a model or a list of problems. A tree is
+// checked from the tree checked before it, so the work is that of the files that differ and what refers to them.
 import { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import { documentNames, lensIds, locales, type DocumentName, type Kind, type LensId, type Locale } from '../contract/shared.ts';
@@ -106,182 +107,396 @@ export interface LoadResult {
   problems: Problem[];
 }
 
-/** Parses and validates a whole content tree. `model` is present only when there are no problems. */
-export function loadContent(files: ContentFiles): LoadResult {
-  const steps = loadSteps(files);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+/**
+ * One file's own check: where it sits, its parse, and the problems found in it alone. A function of its path and
+ * text only, so a tree's checks carry over to the next tree for every file that did not change.
+ */
+interface FileCheck {
+  text: string;
+  where: Located;
+  /** The parse (front matter, or the JSON file's data) when it has no problems of its own. */
+  fields?: Record<string, unknown>;
+  body: string;
+  problems: readonly Problem[];
+  /** A valid source file (entry, lens, skill, document, brief) as the model holds it, shared by every model with this text. */
+  file?: SourceFile<object> | EntryFile;
 }
 
 /**
- * `loadContent` for a caller that must keep answering requests (a commit's whole-tree validation, the warm-up
- * after a start): `pause` is awaited between files. Cold (after a restart) the whole tree parsed at once held
- * requests for 0.3 s at 10× the demo's content; warm, its lookups and checks still took 0.4 s at 100×.
+ * A content tree, checked: each file's own check, and the whole tree's problems by the path they are about. A
+ * tree is checked from the last one checked and the files that differ, so a commit's validation parses the files it
+ * changes and checks again only what refers to them (the entries naming a skill, a source's translations, the files
+ * sharing a slug), not the other 18k files of 100× the demo's content. Never changed once made.
+ */
+interface CheckedTree {
+  checks: ReadonlyMap<string, FileCheck>;
+  /** Every path, in the order files are read (and the model lists them). */
+  order: readonly string[];
+  /** Valid entries' paths, by each skill they name. */
+  skillUsers: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The whole tree's problems, by the path each is about (only paths with problems). */
+  problems: ReadonlyMap<string, readonly Problem[]>;
+}
+
+/** Files every tree has, with what is said when one is missing. */
+const required = new Map<string, string>([
+  ['content/site.json', 'the site file is missing'],
+  ['content/brief.md', 'the brief is missing'],
+  ...documentNames.map((name): [string, string] => [`content/documents/${name}.md`, `the "${name}" document is missing`]),
+]);
+
+const EMPTY: CheckedTree = {
+  checks: new Map(),
+  order: [],
+  skillUsers: new Map(),
+  problems: new Map([...required].map(([path, message]) => [path, [{ path, message }]])),
+};
+
+/** The tree checked last: the next one is checked from it. */
+let latest = EMPTY;
+
+/**
+ * Parses and validates a whole content tree. `model` is present only when there are no problems. `fresh`: checked
+ * from nothing, not from the tree checked last (the same answer, which the tests hold the incremental check to).
+ */
+export function loadContent(files: ContentFiles, { fresh = false } = {}): LoadResult {
+  return runNow(loadSteps(files, fresh ? EMPTY : latest));
+}
+
+/** What checking has done since the process started: files parsed and checked on their own, paths whose problems were worked out. */
+export const checkCounts = { files: 0, paths: 0 };
+
+/**
+ * `loadContent` for a caller that must keep answering requests (a commit's validation, a build, the warm-up after
+ * a start): `pause` is awaited between steps. Cold (after a restart) the whole tree parsed at once held requests for
+ * 0.3 s at 10× the demo's content.
  */
 export async function loadContentSliced(files: ContentFiles, pause: Pause): Promise<LoadResult> {
-  const steps = loadSteps(files);
+  return runSliced(loadSteps(files, latest), pause);
+}
+
+/** Problems of the tree `files` would be with `changes` (a text, or undefined to delete), checked from `files`' own check. */
+export async function problemsAfter(files: ContentFiles, changes: ReadonlyArray<readonly [string, string | undefined]>, pause: Pause): Promise<Problem[]> {
+  const before = await runSliced(checkSteps(files, latest), pause);
+  return problemsOf(await runSliced(applySteps(before, changes), pause));
+}
+
+function* loadSteps(files: ContentFiles, base: CheckedTree): Generator<void, LoadResult> {
+  const tree = yield* checkSteps(files, base);
+  const problems = problemsOf(tree);
+  return problems.length ? { problems } : { model: yield* modelSteps(tree), problems };
+}
+
+/** Runs steps to their end at once. */
+function runNow<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await pause();
   }
 }
 
-/** Each parsed file's source hash, by its fields (one object per path and text, front-matter.ts keeps them). */
+/** Runs steps to their end, pausing between them. */
+async function runSliced<T>(steps: Generator<void, T>, pause: Pause): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    const paused = pause();
+    if (paused) await paused;
+  }
+}
+
+/** `files` checked: from the tree checked last, with the files that differ from it (none: that tree itself). */
+function* checkSteps(files: ContentFiles, base: CheckedTree): Generator<void, CheckedTree> {
+  const changes: Array<[string, string | undefined]> = [];
+  let kept = 0;
+  for (const [path, text] of files) {
+    if ((kept + changes.length) % 2048 === 0) yield;
+    const check = base.checks.get(path);
+    if (check?.text === text) kept++;
+    else changes.push([path, text]);
+  }
+  if (kept < base.checks.size) for (const path of base.order) if (!files.has(path)) changes.push([path, undefined]);
+  if (!changes.length) return base;
+  const tree = yield* treeSteps(yield* applySteps(base, changes));
+  latest = tree;
+  return tree;
+}
+
+/** Each parsed source's hash, by its fields (one object per path and text, front-matter.ts keeps them). */
 const sourceHashes = new WeakMap<object, string>();
 
-/** The order files are read in (as `localeCompare`; one collator, as a new one per comparison costs 0.3 s at 100× the demo). */
-const pathOrder = new Intl.Collator();
-
-/** The last order given (`inPathOrder`), with its paths. */
-let lastOrder: { paths: string[]; set: Set<string> } | undefined;
-
-/**
- * The paths of `files` in the order they are read. Sorting 18k paths took 28 ms at 100× the demo content, at once,
- * on every load; a tree of the same paths as the last one (a commit that changed files, not added any) reuses the
- * order.
- */
-function inPathOrder(files: ContentFiles): string[] {
-  if (lastOrder && lastOrder.paths.length === files.size) {
-    let same = true;
-    for (const path of files.keys()) {
-      if (!lastOrder.set.has(path)) {
-        same = false;
-        break;
-      }
+function checkFile(path: string, text: string): FileCheck {
+  checkCounts.files++;
+  const where = locate(path);
+  switch (where.kind) {
+    case 'unknown':
+      return { text, where, body: '', problems: [{ path, message: `unexpected file: ${where.reason}` }] };
+    case 'site':
+    case 'related-terms': {
+      const parsed = parseJsonFile(path, text, where.kind === 'site' ? SiteFile : RelatedTermsFile);
+      return { text, where, fields: parsed.data, body: '', problems: parsed.problems };
     }
-    if (same) return lastOrder.paths;
+    case 'translation': {
+      const source = locate(where.sourcePath) as Extract<Located, { kind: FileKind }>;
+      const parsed = parseMarkdownFile(path, text, fileKinds[source.kind].translation);
+      return { text, where, fields: parsed.data, body: parsed.body.trim(), problems: parsed.problems };
+    }
   }
-  const paths = [...files.keys()].sort((a, b) => pathOrder.compare(a, b));
-  lastOrder = { paths, set: new Set(paths) };
-  return paths;
+  const parsed = parseMarkdownFile(path, text, fileKinds[where.kind].fields);
+  if (!parsed.data) return { text, where, body: parsed.body, problems: parsed.problems };
+  const body = parsed.body.trim();
+  if (!body) return { text, where, body, problems: [{ path, pointer: '/body', message: `the body (${fileKinds[where.kind].body}) must not be empty` }] };
+  const fields = parsed.data as Record<string, unknown>;
+  let hash = sourceHashes.get(fields);
+  if (hash === undefined) sourceHashes.set(fields, (hash = sourceHash(where.kind, fields, body)));
+  const file =
+    where.kind === 'entry' ? { path, fields: fields as EntryFields, body, hash, slug: where.id, kind: where.entryKind! } : { path, fields, body, hash };
+  return { text, where, fields, body, problems: [], file };
 }
 
-/** The work of `loadContent`, yielding after each file and each whole-tree check so a caller can pause there. */
-function* loadSteps(files: ContentFiles): Generator<void, LoadResult> {
+const slugKinds = new Set<Located['kind']>(['entry', 'lens', 'skill']);
+const translationLocales = locales.filter((l): l is Exclude<Locale, 'en'> => l !== 'en');
+
+/** The paths a slug can have: an entry of each kind, a lens, a skill. */
+function slugPaths(slug: string): string[] {
+  return [...Object.keys(corpusFolders).map((folder) => `content/corpus/${folder}/${slug}.md`), `content/lenses/${slug}.md`, `content/skills/${slug}.md`];
+}
+
+/** The paths whose problems can change when `path` does (itself included), skills' users aside. */
+function* relatedTo(path: string, where: Located): Generator<string> {
+  yield path;
+  if (where.kind === 'unknown' || where.kind === 'site' || where.kind === 'related-terms' || where.kind === 'translation') return;
+  if (slugKinds.has(where.kind)) yield* slugPaths(where.id);
+  const rest = path.slice('content/'.length);
+  for (const locale of translationLocales) yield `content/i18n/${locale}/${rest}`;
+}
+
+function skillsOf(check: FileCheck | undefined): readonly string[] {
+  return check?.where.kind === 'entry' && check.file ? (check.fields as EntryFields).skills : [];
+}
+
+/** Changes checked against a tree: the checks that differ from it, and the problems of the tree they make. */
+interface Applied {
+  base: CheckedTree;
+  /** The changed paths' checks (undefined: deleted). */
+  own: ReadonlyMap<string, FileCheck | undefined>;
+  skillUsers: ReadonlyMap<string, ReadonlySet<string>>;
+  problems: ReadonlyMap<string, readonly Problem[]>;
+  added: readonly string[];
+  removed: ReadonlySet<string>;
+}
+
+/**
+ * `changes` checked against `base`: the changed files checked, then the problems of every path they can affect,
+ * looked up through `base` (which is not copied: a validation of one file is answered without a new tree).
+ */
+function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string, string | undefined]>): Generator<void, Applied> {
+  const own = new Map<string, FileCheck | undefined>();
+  const get = (path: string) => (own.has(path) ? own.get(path) : base.checks.get(path));
+  const skillUsers = new Map(base.skillUsers);
+  const copied = new Set<string>(); // the skills whose set of users is this tree's own already
+  const users = (skill: string) => {
+    let set = skillUsers.get(skill) as Set<string> | undefined;
+    if (!copied.has(skill)) {
+      skillUsers.set(skill, (set = new Set(set)));
+      copied.add(skill);
+    }
+    return set!;
+  };
+  const dirty = new Set<string>();
+  const changedSkills: string[] = [];
+  const added: string[] = [];
+  const removed = new Set<string>();
+  let n = 0;
+  for (const [path, text] of changes) {
+    if (++n % 64 === 0) yield;
+    const before = get(path);
+    const after = text === undefined ? undefined : checkFile(path, text);
+    own.set(path, after);
+    if (before && !after) removed.add(path);
+    if (!before && after) added.push(path);
+    for (const skill of skillsOf(before)) users(skill).delete(path);
+    for (const skill of skillsOf(after)) users(skill).add(path);
+    const where = after?.where ?? before?.where ?? locate(path);
+    for (const related of relatedTo(path, where)) dirty.add(related);
+    if (where.kind === 'skill') changedSkills.push(where.id);
+  }
+  for (const skill of changedSkills) for (const path of skillUsers.get(skill) ?? []) dirty.add(path);
+  for (const [skill, set] of skillUsers) if (copied.has(skill) && !set.size) skillUsers.delete(skill);
+
+  const problems = new Map(base.problems);
+  for (const path of dirty) {
+    if (++n % 256 === 0) yield;
+    checkCounts.paths++;
+    const owned = ownedProblems(path, get);
+    if (owned.length) problems.set(path, owned);
+    else problems.delete(path);
+  }
+  return { base, own, skillUsers, problems, added, removed };
+}
+
+/** The tree changes make: `base`'s checks with theirs, and its paths in order. */
+function* treeSteps({ base, own, skillUsers, problems, added, removed }: Applied): Generator<void, CheckedTree> {
+  yield;
+  const checks = new Map(base.checks);
+  for (const [path, check] of own) {
+    if (check) checks.set(path, check);
+    else checks.delete(path);
+  }
+  let order = base.order;
+  if (removed.size) order = order.filter((path) => !removed.has(path));
+  if (added.length > 64) order = yield* mergeSteps(order, yield* sortSteps(added));
+  else if (added.length) {
+    const into = order === base.order ? [...order] : (order as string[]);
+    for (const path of added) into.splice(insertionPoint(into, path), 0, path);
+    order = into;
+  }
+  return { checks, order, skillUsers, problems };
+}
+
+/** The whole tree's problems about `path`: its own, then those of its references. */
+function ownedProblems(path: string, get: (path: string) => FileCheck | undefined): readonly Problem[] {
+  const check = get(path);
+  if (!check) {
+    const missing = required.get(path);
+    return missing ? [{ path, message: missing }] : [];
+  }
+  const { where } = check;
+  if (where.kind === 'translation') {
+    const source = get(where.sourcePath);
+    if (!source) return [{ path, message: `translation of ${where.sourcePath}, which does not exist` }];
+    if (!source.file) return []; // a broken source is reported as itself
+    if (!check.fields) return check.problems;
+    const problems: Problem[] = [];
+    // A translated list lines up item by item with the English one (contributions, honestGaps, questions…).
+    for (const key of translatableFields[(source.where as Extract<Located, { kind: FileKind }>).kind]) {
+      const translated = check.fields[key];
+      const english = source.fields![key];
+      if (Array.isArray(translated) && Array.isArray(english) && translated.length !== english.length) {
+        problems.push({ path, pointer: `/${key}`, message: `${key} has ${translated.length} items but the English has ${english.length}`, line: lineOfKey(check.text, key) });
+      }
+    }
+    return problems;
+  }
+  if (!check.file || where.kind === 'unknown' || where.kind === 'site' || where.kind === 'related-terms') return check.problems;
   const problems: Problem[] = [];
-  let site: Site | undefined;
-  let relatedTerms: RelatedTerms = {};
-  let brief: SourceFile<BriefFields> | undefined;
+  if (slugKinds.has(where.kind)) {
+    const first = slugPaths(where.id)
+      .filter((p) => get(p)?.file)
+      .sort((a, b) => pathOrder.compare(a, b))[0];
+    if (first !== path) problems.push({ path, message: `slug "${where.id}" is already used by ${first}; slugs are unique across entries, lenses and skills` });
+  }
+  skillsOf(check).forEach((skill, index) => {
+    if (!get(`content/skills/${skill}.md`)?.file) {
+      problems.push({ path, pointer: `/skills/${index}`, message: `skill "${skill}" does not exist: add content/skills/${skill}.md or use an existing skill`, line: lineOfKey(check.text, 'skills') });
+    }
+  });
+  return problems;
+}
+
+/** The problems of a checked tree (or of changes to one), by path in the order files are read. */
+function problemsOf({ problems }: { problems: ReadonlyMap<string, readonly Problem[]> }): Problem[] {
+  if (!problems.size) return [];
+  return [...problems.keys()].sort((a, b) => pathOrder.compare(a, b)).flatMap((path) => problems.get(path)!);
+}
+
+/** A valid tree's model (made once per tree). */
+const models = new WeakMap<CheckedTree, ContentModel>();
+/** Each translation's file in a model, by whether it is stale (a model's are shared with the next's). */
+const translationFiles = new WeakMap<FileCheck, [TranslationFile?, TranslationFile?]>();
+
+function* modelSteps(tree: CheckedTree): Generator<void, ContentModel> {
+  const known = models.get(tree);
+  if (known) return known;
+  const { checks } = tree;
   const entries = new Map<string, EntryFile>();
   const lenses = new Map<LensId, SourceFile<LensFields>>();
   const skills = new Map<string, SourceFile<SkillFields>>();
   const documents = new Map<DocumentName, SourceFile<DocumentFields>>();
-  const pendingTranslations: Array<{ path: string; text: string; where: Extract<Located, { kind: 'translation' }> }> = [];
-  const sources = new Map<string, { kind: FileKind; fields: Record<string, unknown>; body: string; hash: string }>();
-
-  for (const path of inPathOrder(files)) {
-    yield;
-    const text = files.get(path)!;
-    const where = locate(path);
-    if (where.kind === 'unknown') {
-      problems.push({ path, message: `unexpected file: ${where.reason}` });
-      continue;
-    }
-    if (where.kind === 'site') {
-      const parsed = parseJsonFile(path, text, SiteFile);
-      problems.push(...parsed.problems);
-      site = parsed.data;
-      continue;
-    }
-    if (where.kind === 'related-terms') {
-      const parsed = parseJsonFile(path, text, RelatedTermsFile);
-      problems.push(...parsed.problems);
-      if (parsed.data) relatedTerms = parsed.data.groups;
-      continue;
-    }
-    if (where.kind === 'translation') {
-      pendingTranslations.push({ path, text, where });
-      continue;
-    }
-    const parsed = parseMarkdownFile(path, text, fileKinds[where.kind].fields);
-    problems.push(...parsed.problems);
-    if (!parsed.data) continue;
-    const body = parsed.body.trim();
-    if (!body) {
-      problems.push({ path, pointer: '/body', message: `the body (${fileKinds[where.kind].body}) must not be empty` });
-      continue;
-    }
-    const fields = parsed.data as Record<string, unknown>;
-    let hash = sourceHashes.get(fields);
-    if (hash === undefined) sourceHashes.set(fields, (hash = sourceHash(where.kind, fields, body)));
-    const file = { path, fields, body, hash };
-    sources.set(path, { kind: where.kind, ...file });
+  const translations = new Map<string, Map<Locale, TranslationFile>>();
+  let n = 0;
+  for (const path of tree.order) {
+    if (++n % 1024 === 0) yield;
+    const check = checks.get(path)!;
+    const { where } = check;
     switch (where.kind) {
       case 'entry':
-        entries.set(where.id, { ...file, fields: parsed.data as EntryFields, slug: where.id, kind: where.entryKind! });
+        entries.set(where.id, check.file as EntryFile);
         break;
       case 'lens':
-        lenses.set(where.id as LensId, file as SourceFile<LensFields>);
+        lenses.set(where.id as LensId, check.file as SourceFile<LensFields>);
         break;
       case 'skill':
-        skills.set(where.id, file as SourceFile<SkillFields>);
+        skills.set(where.id, check.file as SourceFile<SkillFields>);
         break;
       case 'document':
-        documents.set(where.id as DocumentName, file as SourceFile<DocumentFields>);
+        documents.set(where.id as DocumentName, check.file as SourceFile<DocumentFields>);
         break;
-      case 'brief':
-        brief = file as SourceFile<BriefFields>;
+      case 'translation': {
+        const fields = check.fields as TranslationFile['fields'];
+        const stale = fields.source !== checks.get(where.sourcePath)!.file!.hash;
+        let pair = translationFiles.get(check);
+        if (!pair) translationFiles.set(check, (pair = []));
+        const file = (pair[+stale] ??= { path, locale: where.locale, sourcePath: where.sourcePath, fields, body: check.body, stale });
+        let byLocale = translations.get(where.sourcePath);
+        if (!byLocale) translations.set(where.sourcePath, (byLocale = new Map()));
+        byLocale.set(where.locale, file);
         break;
+      }
     }
   }
+  const model: ContentModel = {
+    site: checks.get('content/site.json')!.fields as Site,
+    brief: checks.get('content/brief.md')!.file as SourceFile<BriefFields>,
+    entries,
+    lenses,
+    skills,
+    documents,
+    translations,
+    relatedTerms: (checks.get(RELATED_TERMS_PATH)?.fields as { groups: RelatedTerms } | undefined)?.groups ?? {},
+  };
+  models.set(tree, model);
+  return model;
+}
 
-  // Whole-tree rules: required files, unique slugs, references.
-  if (!files.has('content/site.json')) problems.push({ path: 'content/site.json', message: 'the site file is missing' });
-  if (!files.has('content/brief.md')) problems.push({ path: 'content/brief.md', message: 'the brief is missing' });
-  for (const name of documentNames) {
-    const path = `content/documents/${name}.md`;
-    if (!files.has(path)) problems.push({ path, message: `the "${name}" document is missing` });
-  }
-  const owners = new Map<string, string>();
-  for (const [slug, path] of [
-    ...[...entries].map(([s, e]) => [s, e.path] as const),
-    ...[...lenses].map(([s, e]) => [s, e.path] as const),
-    ...[...skills].map(([s, e]) => [s, e.path] as const),
-  ]) {
-    const first = owners.get(slug);
-    if (first) problems.push({ path, message: `slug "${slug}" is already used by ${first}; slugs are unique across entries, lenses and skills` });
-    else owners.set(slug, path);
-  }
-  yield;
-  for (const entry of entries.values()) {
-    entry.fields.skills.forEach((skill, index) => {
-      if (!skills.has(skill)) {
-        problems.push({ path: entry.path, pointer: `/skills/${index}`, message: `skill "${skill}" does not exist: add content/skills/${skill}.md or use an existing skill`, line: lineOfKey(files.get(entry.path)!, 'skills') });
-      }
-    });
-  }
+/** The order files are read in (as `localeCompare`; one collator, as a new one per comparison costs 0.3 s at 100× the demo). */
+const pathOrder = new Intl.Collator();
 
-  const translations = new Map<string, Map<Locale, TranslationFile>>();
-  for (const { path, text, where } of pendingTranslations) {
+function insertionPoint(sorted: readonly string[], path: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pathOrder.compare(sorted[mid]!, path) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Paths in read order, a run at a time: 18k paths sorted at once held requests for 28 ms at 100× the demo. */
+function* sortSteps(paths: readonly string[]): Generator<void, string[]> {
+  let runs: string[][] = [];
+  for (let i = 0; i < paths.length; i += 512) {
     yield;
-    const source = sources.get(where.sourcePath);
-    if (!source) {
-      if (!files.has(where.sourcePath)) problems.push({ path, message: `translation of ${where.sourcePath}, which does not exist` });
-      continue; // a broken source was reported already
-    }
-    const parsed = parseMarkdownFile(path, text, fileKinds[source.kind].translation);
-    problems.push(...parsed.problems);
-    if (!parsed.data) continue;
-    const fields = parsed.data as TranslationFile['fields'];
-    const list = source.fields;
-    // A translated list lines up item by item with the English one (contributions, honestGaps, questions…).
-    for (const key of translatableFields[source.kind]) {
-      const translated = fields[key];
-      const english = list[key];
-      if (Array.isArray(translated) && Array.isArray(english) && translated.length !== english.length) {
-        problems.push({ path, pointer: `/${key}`, message: `${key} has ${translated.length} items but the English has ${english.length}`, line: lineOfKey(text, key) });
-      }
-    }
-    const byLocale = translations.get(where.sourcePath) ?? new Map<Locale, TranslationFile>();
-    byLocale.set(where.locale, { path, locale: where.locale, sourcePath: where.sourcePath, fields, body: parsed.body.trim(), stale: fields.source !== source.hash });
-    translations.set(where.sourcePath, byLocale);
+    runs.push(paths.slice(i, i + 512).sort((a, b) => pathOrder.compare(a, b)));
   }
+  while (runs.length > 1) {
+    const next: string[][] = [];
+    for (let i = 0; i < runs.length; i += 2) next.push(runs[i + 1] ? yield* mergeSteps(runs[i]!, runs[i + 1]!) : runs[i]!);
+    runs = next;
+  }
+  return runs[0] ?? [];
+}
 
-  if (problems.length || !site || !brief) return { problems };
-  return { model: { site, brief, entries, lenses, skills, documents, translations, relatedTerms }, problems };
+function* mergeSteps(a: readonly string[], b: readonly string[]): Generator<void, string[]> {
+  const out: string[] = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) {
+    if (k % 2048 === 0) yield;
+    out[k] = j >= b.length || (i < a.length && pathOrder.compare(a[i]!, b[j]!) <= 0) ? a[i++]! : b[j++]!;
+  }
+  return out;
 }
 
 /**

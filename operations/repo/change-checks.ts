@@ -3,7 +3,7 @@
 // the local backend so the github backend answers exactly the same way.
 import { createHash } from 'node:crypto';
 import { AppError, type Problem } from '../contract/errors.ts';
-import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
+import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import type { TreeFile } from './local-repo.server.ts';
@@ -21,8 +21,16 @@ export interface RepoFiles {
   texts: Map<string, string>;
 }
 
+/** Each tree's files by path, made once per tree (a tree read is never changed): 18k paths at 100× the demo's content. */
+const byPathIndexes = new WeakMap<readonly TreeFile[], ReadonlyMap<string, TreeFile>>();
+function byPathOf(tree: readonly TreeFile[]): ReadonlyMap<string, TreeFile> {
+  let index = byPathIndexes.get(tree);
+  if (!index) byPathIndexes.set(tree, (index = new Map(tree.map((e) => [e.path, e]))));
+  return index;
+}
+
 export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
-  const byPath = new Map(tree.map((e) => [e.path, e]));
+  const byPath = byPathOf(tree);
   const seen = new Set<string>();
   for (const change of changes) {
     assertWritablePath(change.path);
@@ -42,7 +50,7 @@ export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
 }
 
 export function checkBase(changes: FileChange[], tree: TreeFile[]): void {
-  const byPath = new Map(tree.map((e) => [e.path, e]));
+  const byPath = byPathOf(tree);
   for (const change of changes) {
     const current = byPath.get(change.path)?.sha ?? null;
     if (change.sha !== undefined && change.sha !== current) {
@@ -56,15 +64,18 @@ export function checkBase(changes: FileChange[], tree: TreeFile[]): void {
   }
 }
 
-/** Problems of the whole tree of `files` with `changes` applied (irregular files included); parsed in slices. */
+/**
+ * Problems of the whole tree of `files` with `changes` applied (irregular files included): the changed files are
+ * parsed and what refers to them checked again, from `files`' own check (tree.ts keeps the tree checked last).
+ */
 export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChange[]): Promise<Problem[]> {
-  const files = new Map(texts);
-  for (const change of changes) {
-    if (change.delete) files.delete(change.path);
-    else files.set(change.path, change.content!);
-  }
-  const { problems } = await loadContentSliced(files, slicer());
-  problems.push(...irregularProblems(tree.filter((entry) => !changes.some((c) => c.path === entry.path && c.delete))));
+  const problems = await problemsAfter(
+    texts,
+    changes.map((c) => [c.path, c.delete ? undefined : c.content!] as const),
+    slicer(),
+  );
+  const deleted = new Set(changes.filter((c) => c.delete).map((c) => c.path));
+  problems.push(...irregularProblems(tree).filter((p) => !deleted.has(p.path!)));
   return problems;
 }
 

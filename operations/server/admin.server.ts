@@ -8,7 +8,8 @@ import { fileKinds, RelatedTermsFile, SiteFile, translatableFields } from '../co
 import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
 import { createTwoFilesPatch } from 'diff';
 import type { CommitOutcome, ContentRepo } from '../repo/content-repo.server.ts';
-import { loadContent, locate, RELATED_TERMS_PATH, type ContentModel } from '../content/tree.ts';
+import { loadContentSliced, locate, RELATED_TERMS_PATH, type ContentModel } from '../content/tree.ts';
+import { slicer } from '../content/pause.ts';
 import { localeRecords } from '../build/corpus.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
@@ -41,7 +42,7 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     const live = corpus.build(branch);
     if (live.commit === commit) return live.model;
     if (!models.has(commit)) {
-      models.set(commit, loadContent((await repo.filesAt(commit)).texts).model ?? null);
+      models.set(commit, (await loadContentSliced((await repo.filesAt(commit)).texts, slicer())).model ?? null);
       if (models.size > 4) models.delete(models.keys().next().value!);
     }
     return models.get(commit)!;
@@ -131,7 +132,7 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       assertWritablePath(input.path);
       const { texts } = await repo.filesAt(await repo.head(input.branch));
       const files = new Map(texts).set(input.path, input.content);
-      const { model, problems } = loadContent(files);
+      const { model, problems } = await loadContentSliced(files, slicer());
       const where = locate(input.path);
       // A translation previews its source's record in its own locale.
       const locale = where.kind === 'translation' ? where.locale : input.locale;

@@ -255,6 +255,8 @@ export async function openServices(config: Config, log: (line: string) => void):
             ...(keptCommits.has(build.commit) ? { kept: builds.keptFile(build.commit) } : {}),
           });
           await rememberParses(build.model, files.texts, slicer());
+          // ...and checks the tree once (from those parses), which the first commit's validation then starts from.
+          await loadContentSliced(files.texts, slicer());
           await worker;
         }
       })().catch(() => {})
