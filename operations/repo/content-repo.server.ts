@@ -369,11 +369,15 @@ export function createContentRepo(git: Git): ContentRepo {
         const tree = lines[0]!;
         const texts = new Map<string, string>();
         const merged = await listTree(git, tree);
+        // Every blob of the merge is one of the two sides' but for a file both changed: read only those.
+        const known = new Map<string, string>();
+        for (const side of await Promise.all([filesAt(main), filesAt(dev)]))
+          for (const e of side.tree) if (side.texts.has(e.path)) known.set(e.sha, side.texts.get(e.path)!);
         const blobs = await readBlobs(
           git,
-          merged.filter((e) => REGULAR.has(e.mode)).map((e) => e.sha),
+          merged.filter((e) => REGULAR.has(e.mode) && !known.has(e.sha)).map((e) => e.sha),
         );
-        for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, blobs.get(e.sha)!.toString('utf8'));
+        for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, known.get(e.sha) ?? blobs.get(e.sha)!.toString('utf8'));
         const { problems } = await loadContentSliced(texts, slicer());
         problems.push(...irregularProblems(merged)); // a symlink on dev must not reach main through a merge either
         if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
