@@ -2,13 +2,14 @@
 // (and 100× with BENCH_GROWTH=1,10,100) under new slugs, valid, served by the real service as a child
 // process. Each size: start → first 200 (fresh and again on the same DATA_DIR), resident memory right after the
 // restart (the build worker's warm-up under way), its peak and after the run, commit → live (the first commit after the restart, and the next), the longest a reader waited
-// meanwhile (GET /api/health every 10 ms), and the latency of the entry list and of search. The 1× row is the baseline of the same run.
+// meanwhile (GET /api/health every 10 ms), the latency of the entry list and of search, and a console's validation
+// of one file against the whole tree (proportional to the change: flat from 1× to 100×). The 1× row is the baseline of the same run.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { grownContent } from '../testing/content-fixture.ts';
 import { startServerProcess } from '../testing/server-process.ts';
-import { buildProduction, editUntilLive, load, percentile, printTable, probeHealth, residentMb } from './lib.ts';
+import { buildProduction, EDITED_PATH, editUntilLive, load, percentile, printTable, probeHealth, residentMb } from './lib.ts';
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 
@@ -23,6 +24,25 @@ async function commitToLive(url: string): Promise<{ live: number; stall: number 
   const probe = probeHealth(url);
   const { live } = await editUntilLive(url, TOKEN, `Growth bench edit ${Date.now()}: an assistant that answers hotel guests.`);
   return { live, stall: Math.max(...(await probe.stop())) };
+}
+
+/** A console's keystrokes: one file validated against the whole tree, each time with a new text (median and p95 ms). */
+async function validateLatency(url: string, runs = 40): Promise<[number, number]> {
+  const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+  const content = ((await (await fetch(`${url}/api/admin/file?path=${EDITED_PATH}`, { headers })).json()) as { content: string }).content;
+  const times: number[] = [];
+  for (let i = -5; i < runs; i++) {
+    const t = performance.now();
+    const res = await fetch(`${url}/api/admin/validate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ path: EDITED_PATH, content: content.replace(/^summary: .*$/m, `summary: "Typed ${i}"`) }),
+    });
+    const answer = (await res.json()) as { valid: boolean; problems: unknown[] };
+    if (!answer.valid) throw new Error(`the bench's edit did not validate: ${JSON.stringify(answer)}`);
+    if (i >= 0) times.push(performance.now() - t);
+  }
+  return [percentile(times, 50), percentile(times, 95)];
 }
 
 async function searchLatency(url: string, runs = 100): Promise<number> {
@@ -58,6 +78,7 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
       const next = await commitToLive(server.url);
       const list = await load(`${server.url}/api/v1/entries`, { connections: 16, duration: 3 });
       const search = await searchLatency(server.url);
+      const validate = await validateLatency(server.url);
       const rssAfter = residentMb(server);
       const rssPeak = residentMb(server, 'peak');
       await server.stop();
@@ -70,6 +91,7 @@ export async function benchGrowth(options: { sizes?: number[] } = {}) {
         'RSS at restart / peak / after MB': `${rss.toFixed(0)} / ${rssPeak.toFixed(0)} / ${rssAfter.toFixed(0)}`,
         'list kB, req/s, p99 ms': `${(entries.byteLength / 1024).toFixed(0)}, ${Math.round(list.rps)}, ${list.p99}`,
         'search p95 ms': search.toFixed(1),
+        'validate one file ms (p50 / p95)': `${validate[0].toFixed(1)} / ${validate[1].toFixed(1)}`,
       });
     } finally {
       await rm(dataDir, { recursive: true, force: true });

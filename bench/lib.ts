@@ -140,7 +140,7 @@ export function probeHealth(url: string, everyMs = 10): { stop(): Promise<number
 }
 
 const EDITED_SLUG = 'concierge-copilot';
-const EDITED_PATH = `content/corpus/projects/${EDITED_SLUG}.md`;
+export const EDITED_PATH = `content/corpus/projects/${EDITED_SLUG}.md`;
 
 /**
  * Puts `summary` into one of the demo's entries through the admin API and waits until `/api/v1` serves it:
