@@ -175,6 +175,11 @@ export async function loadContentSliced(files: ContentFiles, pause: Pause): Prom
   return runSliced(loadSteps(files, latest), pause);
 }
 
+/** The problems of `files`, without their model: a check that the next one (a commit's validation) starts from. */
+export async function problemsOfContent(files: ContentFiles, pause: Pause): Promise<Problem[]> {
+  return problemsOf(await runSliced(checkSteps(files, latest), pause));
+}
+
 /** Problems of the tree `files` would be with `changes` (a text, or undefined to delete), checked from `files`' own check. */
 export async function problemsAfter(files: ContentFiles, changes: ReadonlyArray<readonly [string, string | undefined]>, pause: Pause): Promise<Problem[]> {
   const before = await runSliced(checkSteps(files, latest), pause);
@@ -304,6 +309,7 @@ function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string,
     return set!;
   };
   const dirty = new Set<string>();
+  const whole = !base.checks.size; // a tree checked from nothing: every path's problems are worked out, so none is followed
   const changedSkills: string[] = [];
   const added: string[] = [];
   const removed = new Set<string>();
@@ -317,10 +323,15 @@ function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string,
     if (!before && after) added.push(path);
     for (const skill of skillsOf(before)) users(skill).delete(path);
     for (const skill of skillsOf(after)) users(skill).add(path);
+    if (whole) {
+      dirty.add(path);
+      continue;
+    }
     const where = after?.where ?? before?.where ?? locate(path);
     for (const related of relatedTo(path, where)) dirty.add(related);
     if (where.kind === 'skill') changedSkills.push(where.id);
   }
+  if (whole) for (const path of required.keys()) dirty.add(path);
   for (const skill of changedSkills) for (const path of skillUsers.get(skill) ?? []) dirty.add(path);
   for (const [skill, set] of skillUsers) if (copied.has(skill) && !set.size) skillUsers.delete(skill);
 

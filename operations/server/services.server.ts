@@ -10,7 +10,7 @@ import { slicer } from '../content/pause.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
 import { forgetTermCounts, type Passage } from '../build/search.ts';
 import { createBuilder } from './builder.server.ts';
-import { formatProblem, irregularProblems, loadContent, loadContentSliced, rememberParses } from '../content/tree.ts';
+import { formatProblem, irregularProblems, loadContent, loadContentSliced, problemsOfContent, rememberParses } from '../content/tree.ts';
 import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
 import { openGitHubRepo } from '../repo/github-repo.server.ts';
@@ -256,7 +256,7 @@ export async function openServices(config: Config, log: (line: string) => void):
           });
           await rememberParses(build.model, files.texts, slicer());
           // ...and checks the tree once (from those parses), which the first commit's validation then starts from.
-          await loadContentSliced(files.texts, slicer());
+          await problemsOfContent(files.texts, slicer());
           await worker;
         }
       })().catch(() => {})
