@@ -14,7 +14,7 @@ import { setPriority } from 'node:os';
 import { loadCommitContent, loadContentSliced, rememberParses } from '../content/tree.ts';
 import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { decode, makeKept, readKeptHead, type KeptBuild } from './persist.ts';
+import { makeKept, readKept, type KeptBuild } from './persist.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
@@ -188,7 +188,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
   };
   try {
     // (A kept build that cannot be read, or is not yet written, leaves the files to be parsed.)
-    const kept = request.kept ? await readKept(request.kept) : undefined;
+    const kept = request.kept ? await readKeptBuild(request.kept) : undefined;
     const made = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')) : undefined;
     if (kept) {
       keepSent(request.key, made!);
@@ -205,15 +205,12 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
 }
 
 /** A kept build read ahead of the warm-up that names it (`PreloadRequest`); used once. */
-let preloaded: { file: string; kept: ReturnType<typeof readKept> } | undefined;
+let preloaded: { file: string; kept: ReturnType<typeof readKeptBuild> } | undefined;
 
-function readKept(kept: NonNullable<BuildRequest['kept']>): Promise<Omit<KeptBuild, 'search'> | undefined> {
+function readKeptBuild(kept: NonNullable<BuildRequest['kept']>): Promise<Omit<KeptBuild, 'search'> | undefined> {
   const ahead = preloaded;
   preloaded = undefined;
-  const read = () =>
-    readKeptHead(kept.file)
-      .then((bytes) => decode(bytes, kept, { index: false }))
-      .catch(() => undefined);
+  const read = () => readKept(kept.file, kept, { index: false }).catch(() => undefined);
   // (Not there when read ahead, it may have been written since: a start that could not load it makes it again.)
   return ahead?.file === kept.file ? ahead.kept.then((made) => made ?? read()) : read();
 }
@@ -221,7 +218,7 @@ function readKept(kept: NonNullable<BuildRequest['kept']>): Promise<Omit<KeptBui
 let queue = Promise.resolve();
 port.on('message', (message: BuildRequest | PreloadRequest) => {
   if ('preload' in message) {
-    preloaded = { file: message.preload.file, kept: readKept(message.preload) };
+    preloaded = { file: message.preload.file, kept: readKeptBuild(message.preload) };
     return;
   }
   const request = message;

@@ -13,7 +13,7 @@ import { createBuild, searchPassages, type Build } from './corpus.ts';
 import { bm25FromData, createBm25 } from './bm25.ts';
 import { createSearchIndex, searchIndexFromData, type SearchIndex } from './search.ts';
 import { tokenize } from './tokenize.ts';
-import { decode, encode, keptOf, openBuildStore, readKeptHead, restoreBuild, FORMAT_VERSION } from './persist.ts';
+import { encode, keptOf, openBuildStore, readKept, restoreBuild, FORMAT_VERSION, type KeptBuild } from './persist.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
 const commit = 'a'.repeat(40);
@@ -51,6 +51,18 @@ const records = (build: Build) => ({
 
 async function tempDir() {
   return mkdtemp(join(tmpdir(), 'vitae-persist-'));
+}
+
+/** `kept` written to a file as a store writes it, then read by `read`. */
+async function keptFile<T>(kept: KeptBuild, read: (file: string, expected: { format: number; code: string; commit: string }) => Promise<T>): Promise<T> {
+  const dir = await tempDir();
+  try {
+    const file = join(dir, 'kept.bin');
+    await writeFile(file, await encode(kept, { format: FORMAT_VERSION, code: 'c' }));
+    return await read(file, { format: FORMAT_VERSION, code: 'c', commit: kept.commit });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('the search index as data', () => {
@@ -95,12 +107,11 @@ describe('the search index as data', () => {
 
 describe('a kept build', () => {
   it('restores the same records, times and search results, at its own site address or another', async () => {
-    const bytes = await encode(keptOf(made)!, { format: FORMAT_VERSION, code: 'c' });
-    const kept = decode(bytes, { format: FORMAT_VERSION, code: 'c', commit });
-    // The index's arrays are memory of their own: the file's bytes are not held for as long as the build is served.
+    const kept = await keptFile(keptOf(made)!, (file, expected) => readKept(file, expected));
+    // The index's arrays are memory of their own: the bytes read are not held for as long as the build is served.
     const arrays = kept.search.locales.flatMap(({ passages, engine }) => [passages, engine.offsets, engine.docs, engine.scores, engine.idfs]);
-    assert.ok(arrays.every((a) => a.buffer !== bytes.buffer && a.byteLength === a.buffer.byteLength));
-    const withoutIndex = decode(bytes, { format: FORMAT_VERSION, code: 'c', commit }, { index: false });
+    assert.ok(arrays.every((a) => a.byteLength === a.buffer.byteLength));
+    const withoutIndex = await keptFile(keptOf(made)!, (file, expected) => readKept(file, expected, { index: false }));
     assert.equal('search' in withoutIndex, false);
     assert.deepEqual(withoutIndex.passages, kept.passages);
     const restored = await restoreBuild(kept, { siteUrl: 'http://site' });
@@ -118,7 +129,7 @@ describe('a kept build', () => {
   });
 
   it('lends its passages when its content’s are made again (a build worker warming up), instead of splitting every entry', async () => {
-    const kept = decode(await encode(keptOf(made)!, { format: FORMAT_VERSION, code: 'c' }), { format: FORMAT_VERSION, code: 'c', commit });
+    const kept = await keptFile(keptOf(made)!, (file, expected) => readKept(file, expected));
     // The kept model is a copy: its records are new, so nothing made before stands for them.
     const again = searchPassages(kept.model, 'http://site', kept.passages);
     assert.deepEqual(again, searchPassages(model!, 'http://site'));
@@ -136,14 +147,16 @@ describe('a kept build', () => {
       const kept = await store.load(commit);
       assert.ok(kept);
       assert.equal(kept.builtAt, made.builtAt);
-      // up to its index, for a build worker warming up: the same model and passages from less of the file
+      // up to its index, for a build worker warming up: the same model and passages, read without the index
       const file = store.keptFile(commit);
-      const head = await readKeptHead(file.file);
-      assert.ok(head.length < (await readFile(file.file)).length);
-      const warm = decode(head, file, { index: false });
+      const whole = await readFile(file.file);
+      const header = JSON.parse(whole.subarray(16, 16 + whole.readUInt32LE(12)).toString('utf8')) as { parts: number[] };
+      await truncate(file.file, whole.length - header.parts[2]!);
+      const warm = await readKept(file.file, file, { index: false });
       assert.deepEqual(warm.passages, kept.passages);
       assert.deepEqual(warm.model, kept.model);
-      assert.throws(() => decode(head, file), /truncated/, 'the whole build needs the whole file');
+      await assert.rejects(readKept(file.file, file), /truncated/, 'the whole build needs the whole file');
+      await writeFile(file.file, whole);
       assert.deepEqual(answers((await restoreBuild(kept, { siteUrl: 'http://site' })).search), answers(made.search));
       assert.deepEqual(store.counts, { loaded: 1, saved: 1, rejected: 0 });
       assert.equal(await store.load('b'.repeat(40)), undefined, 'another commit');

@@ -150,20 +150,14 @@ export async function openBuildStore(dir: string, options: BuildStoreOptions = {
   async function load(commit: string): Promise<KeptBuild | undefined> {
     if (!COMMIT.test(commit)) return undefined;
     const file = fileOf(commit);
-    let bytes: Buffer;
     try {
-      bytes = await readFile(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log(`[vitae] the kept build ${file} could not be read (${(error as Error).message}); building again`);
-      return undefined;
-    }
-    try {
-      const kept = decode(bytes, { format, code, commit });
+      const kept = await readKept(file, { format, code, commit });
       counts.loaded++;
       const now = new Date();
       await utimes(file, now, now).catch(() => {}); // the newest by use is kept longest
       return kept;
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // nothing kept
       counts.rejected++;
       log(`[vitae] the kept build of ${commit.slice(0, 7)} is not used (${(error as Error).message}); building it again`);
       return undefined;
@@ -252,82 +246,92 @@ export function encode(kept: KeptBuild, options: { format: number; code: string 
   return encodeChunks(kept, options).then((chunks) => Buffer.concat(chunks));
 }
 
-/**
- * The kept build in `bytes`; throws, saying why, when it is not one of `commit` by this format and code. With
- * `index: false` its search index is not read (a build worker warming up needs the model and the passages only).
- */
-export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }): KeptBuild;
-export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }, options: { index: false }): Omit<KeptBuild, 'search'>;
-export function decode(bytes: Buffer, expected: { format: number; code: string; commit: string }, { index = true }: { index?: boolean } = {}): Omit<KeptBuild, 'search'> {
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
-  const headLength = bytes.readUInt32LE(MAGIC.length);
-  const start = MAGIC.length + 4 + headLength;
-  if (start > bytes.length) throw new Error('truncated');
-  let header: Header;
-  try {
-    header = JSON.parse(bytes.subarray(MAGIC.length + 4, start).toString('utf8')) as Header;
-  } catch {
-    throw new Error('its header is corrupt');
-  }
-  if (header.format !== expected.format) throw new Error(`format ${header.format}, this version reads ${expected.format}`);
-  if (header.code !== expected.code) throw new Error('made by another version of the code');
-  if (header.commit !== expected.commit) throw new Error(`it is the build of ${String(header.commit)}`);
-  const payload = bytes.subarray(start);
-  if (!Array.isArray(header.parts) || header.parts.length !== 3 || header.parts.reduce((n, p) => n + p, 0) !== header.bytes) throw new Error('its header is corrupt');
-  const [restLength, passagesLength] = header.parts as [number, number, number];
-  if (index) {
-    if (payload.length !== header.bytes) throw new Error(`truncated: ${payload.length} of ${header.bytes} bytes`);
-    if (crc32(payload) !== header.crc32) throw new Error('corrupt: its checksum does not match');
-  } else if (payload.length < restLength + passagesLength) {
-    // (`readKeptHead`'s bytes: the checksum covers the whole file, which the service loaded and checked)
-    throw new Error(`truncated: ${payload.length} of ${restLength + passagesLength} bytes`);
-  }
-  const kept = {
-    ...(deserialize(payload.subarray(0, restLength)) as Omit<KeptBuild, 'passages' | 'search'>),
-    passages: deserialize(payload.subarray(restLength, restLength + passagesLength)) as KeptBuild['passages'],
-    ...(index ? { search: ownArrays(deserialize(payload.subarray(restLength + passagesLength)) as KeptBuild['search']) } : {}),
-  } as KeptBuild;
-  if (
-    kept?.commit !== expected.commit ||
-    typeof kept.committedAt !== 'string' ||
-    typeof kept.builtAt !== 'string' ||
-    !Array.isArray(kept.fileTimes) ||
-    !(kept.model?.entries instanceof Map) ||
-    typeof kept.siteUrl !== 'string' ||
-    !Array.isArray(kept.passages) ||
-    (index && !Array.isArray(kept.search?.locales))
-  ) {
-    throw new Error('its contents are not a build');
-  }
-  return kept;
-}
+/** The most of a kept build's file held at once while its checksum is worked out. */
+const CHECK_CHUNK = 8 << 20;
 
 /**
- * The bytes of a kept build's file up to its index (the last part, a third of the file at 100× the demo content), for
- * `decode(…, { index: false })`: a build worker warming up from a build the service loaded (and checked) whole.
+ * The kept build in `file`; throws, saying why, when it is not one of `commit` by this format and code. Read a
+ * part at a time: the whole file at once was 200 MB at 100× the demo's content, held with what it decodes to (and
+ * by a build worker warming up, meanwhile). The checksum is worked out first, over the file in chunks, so no part
+ * is decoded before the file is known whole. With `index: false` the search index is neither read nor checked (a
+ * build worker warming up needs the model and the passages only, from a file the service loaded and checked).
  */
-export async function readKeptHead(file: string): Promise<Buffer> {
+export async function readKept(file: string, expected: { format: number; code: string; commit: string }): Promise<KeptBuild>;
+export async function readKept(file: string, expected: { format: number; code: string; commit: string }, options: { index: false }): Promise<Omit<KeptBuild, 'search'>>;
+export async function readKept(
+  file: string,
+  expected: { format: number; code: string; commit: string },
+  { index = true }: { index?: boolean } = {},
+): Promise<Omit<KeptBuild, 'search'>> {
   const handle = await open(file, 'r');
   try {
-    const read = async (length: number, position: number) => {
-      const bytes = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(bytes, 0, length, position);
-      return bytes.subarray(0, bytesRead);
+    const size = (await handle.stat()).size;
+    const read = async (length: number, position: number, bytes = Buffer.allocUnsafe(length)) => {
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await handle.read(bytes, done, length - done, position + done);
+        if (!bytesRead) throw new Error(`truncated: ${position + done} of ${position + length} bytes`);
+        done += bytesRead;
+      }
+      return bytes;
     };
+    if (size < MAGIC.length + 4) throw new Error('not a kept build');
     const fixed = await read(MAGIC.length + 4, 0);
-    if (fixed.length < MAGIC.length + 4 || !fixed.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
+    if (!fixed.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a kept build');
     const start = MAGIC.length + 4 + fixed.readUInt32LE(MAGIC.length);
-    const head = Buffer.concat([fixed, await read(start - fixed.length, fixed.length)]);
-    const parts = (JSON.parse(head.subarray(MAGIC.length + 4).toString('utf8')) as Partial<Header>).parts;
-    if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new Error('its header is corrupt');
-    return Buffer.concat([head, await read(parts[0]! + parts[1]!, start)]);
+    if (start > size) throw new Error('truncated');
+    let header: Header;
+    try {
+      header = JSON.parse((await read(start - fixed.length, fixed.length)).toString('utf8')) as Header;
+    } catch {
+      throw new Error('its header is corrupt');
+    }
+    if (header.format !== expected.format) throw new Error(`format ${header.format}, this version reads ${expected.format}`);
+    if (header.code !== expected.code) throw new Error('made by another version of the code');
+    if (header.commit !== expected.commit) throw new Error(`it is the build of ${String(header.commit)}`);
+    const { parts } = header;
+    if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((n) => Number.isSafeInteger(n) && n >= 0) || parts[0]! + parts[1]! + parts[2]! !== header.bytes) {
+      throw new Error('its header is corrupt');
+    }
+    const [restLength, passagesLength, indexLength] = parts as [number, number, number];
+    if (index) {
+      if (size - start !== header.bytes) throw new Error(`truncated: ${size - start} of ${header.bytes} bytes`);
+      // One chunk's memory for the whole file: a new one per chunk made the collector run for each (external memory).
+      const chunk = Buffer.allocUnsafe(Math.min(CHECK_CHUNK, header.bytes));
+      let crc = 0;
+      for (let at = 0; at < header.bytes; at += chunk.length) {
+        const length = Math.min(chunk.length, header.bytes - at);
+        crc = crc32((await read(length, start + at, chunk)).subarray(0, length), crc);
+      }
+      if (crc !== header.crc32) throw new Error('corrupt: its checksum does not match');
+    } else if (size - start < restLength + passagesLength) {
+      throw new Error(`truncated: ${size - start} of ${restLength + passagesLength} bytes`);
+    }
+    const kept = {
+      ...(deserialize(await read(restLength, start)) as Omit<KeptBuild, 'passages' | 'search'>),
+      passages: deserialize(await read(passagesLength, start + restLength)) as KeptBuild['passages'],
+      ...(index ? { search: ownArrays(deserialize(await read(indexLength, start + restLength + passagesLength)) as KeptBuild['search']) } : {}),
+    } as KeptBuild;
+    if (
+      kept?.commit !== expected.commit ||
+      typeof kept.committedAt !== 'string' ||
+      typeof kept.builtAt !== 'string' ||
+      !Array.isArray(kept.fileTimes) ||
+      !(kept.model?.entries instanceof Map) ||
+      typeof kept.siteUrl !== 'string' ||
+      !Array.isArray(kept.passages) ||
+      (index && !Array.isArray(kept.search?.locales))
+    ) {
+      throw new Error('its contents are not a build');
+    }
+    return kept;
   } finally {
     await handle.close();
   }
 }
 
 /**
- * The index with each array in memory of its own: deserialised, they are views into the file's bytes, which then
+ * The index with each array in memory of its own: deserialised, they are views into the bytes read, which then
  * stayed in memory as long as the build was served (200 MB at 100× the demo content, model and passages included).
  */
 function ownArrays(search: KeptBuild['search']): KeptBuild['search'] {
