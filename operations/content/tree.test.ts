@@ -242,7 +242,10 @@ describe('a tree checked from the tree before it', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 4 }), async (step) => {
         const unique = [...new Map(step.map(([path, text]) => [path, text])).entries()];
-        const expected = loadContent(apply(seed, unique), { fresh: true }).problems;
+        const whole = loadContent(apply(seed, unique), { fresh: true }).problems;
+        // the same problems; those about the changed files first, in the order of the change
+        const changed = unique.map(([path]) => path);
+        const expected = [...changed.flatMap((path) => whole.filter((p) => p.path === path)), ...whole.filter((p) => !changed.some((path) => path === p.path))];
         loadContent(seed, { fresh: true });
         assert.deepEqual(await problemsAfter(seed, unique.map(([path, text]) => [path, text ?? undefined] as const), noPause), expected);
       }),
@@ -264,5 +267,12 @@ describe('a tree checked from the tree before it', () => {
     await problemsAfter(seed, [[entryPath, original.replace(/^title: .*$/m, 'title: "Changed"')]], noPause);
     assert.equal(checkCounts.files - edit.files, 1);
     assert.equal(checkCounts.paths - edit.paths, 6 + 6);
+  });
+
+  it("lists the changed file's own problems before those of the files that name it", async () => {
+    const skill = 'content/skills/typescript.md';
+    const problems = await problemsAfter(seed, [[skill, 'no front matter here\n']], noPause);
+    assert.equal(problems[0]?.path, skill);
+    assert.ok(problems.slice(1).some((p) => p.path !== skill && /skill "typescript" does not exist/.test(p.message)), 'the entries naming it follow');
   });
 });

@@ -180,10 +180,14 @@ export async function problemsOfContent(files: ContentFiles, pause: Pause): Prom
   return problemsOf(await runSliced(checkSteps(files, latest), pause));
 }
 
-/** Problems of the tree `files` would be with `changes` (a text, or undefined to delete), checked from `files`' own check. */
+/**
+ * Problems of the tree `files` would be with `changes` (a text, or undefined to delete), checked from `files`' own
+ * check. Those about the changed files come first, in the order of `changes`: an editor reads its own file's errors
+ * before those of the entries that name it.
+ */
 export async function problemsAfter(files: ContentFiles, changes: ReadonlyArray<readonly [string, string | undefined]>, pause: Pause): Promise<Problem[]> {
   const before = await runSliced(checkSteps(files, latest), pause);
-  return problemsOf(await runSliced(applySteps(before, changes), pause));
+  return problemsOf(await runSliced(applySteps(before, changes), pause), changes.map(([path]) => path));
 }
 
 function* loadSteps(files: ContentFiles, base: CheckedTree): Generator<void, LoadResult> {
@@ -405,10 +409,12 @@ function ownedProblems(path: string, get: (path: string) => FileCheck | undefine
   return problems;
 }
 
-/** The problems of a checked tree (or of changes to one), by path in the order files are read. */
-function problemsOf({ problems }: { problems: ReadonlyMap<string, readonly Problem[]> }): Problem[] {
+/** The problems of a checked tree (or of changes to one): those about `first`'s paths, then the others by path in the order files are read. */
+function problemsOf({ problems }: { problems: ReadonlyMap<string, readonly Problem[]> }, first: readonly string[] = []): Problem[] {
   if (!problems.size) return [];
-  return [...problems.keys()].sort((a, b) => pathOrder.compare(a, b)).flatMap((path) => problems.get(path)!);
+  const lead = new Set(first.filter((path) => problems.has(path)));
+  const rest = [...problems.keys()].filter((path) => !lead.has(path)).sort((a, b) => pathOrder.compare(a, b));
+  return [...lead, ...rest].flatMap((path) => problems.get(path)!);
 }
 
 /** A valid tree's model (made once per tree). */
