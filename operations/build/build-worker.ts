@@ -197,7 +197,12 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
     const { model } = await loadContentSliced(texts, pause);
     if (!model) return { id: request.id, type: 'warmed' };
     // The kept build's passages are this content's: its entries' text is not split again.
-    await warmTermCounts(searchPassages(model, request.siteUrl, made), pause);
+    const passages = searchPassages(model, request.siteUrl, made);
+    // Without one (not written yet, or unreadable), they are still the passages the service holds for this commit
+    // and address, as any build makes them (the same function of the same files, in the same order): the next
+    // build sends what changed instead of every passage.
+    if (!kept) keepSent(request.key, passages);
+    await warmTermCounts(passages, pause);
   } catch (error) {
     if (!(error instanceof Preempted)) throw error;
   }

@@ -133,6 +133,29 @@ describe('the build worker', () => {
     }
   });
 
+  it('warms without a kept build (a start that made its builds): the next build reuses the passages the service made', async () => {
+    const fresh = createBuilder();
+    try {
+      const commit = '5'.repeat(40);
+      const here = await createBuild(loadContent(texts).model!, { ...input(commit, filesOf(texts)), keepPassages: true });
+      await fresh.warm(input(commit, filesOf(texts)));
+      const changed = new Map(texts);
+      const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
+      changed.set(path, text.replace(/^title: .*$/m, 'title: "Warmed and changed"'));
+      const made = await fresh.make(input('4'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: here.passages! }));
+      assert.ok('kept' in made);
+      const held = new Set(here.passages);
+      const reused = made.kept.passages.filter((p) => held.has(p)).length;
+      assert.ok(reused > 0.8 * made.kept.passages.length, `${reused} of ${made.kept.passages.length} reused`);
+      const build = await restoreBuild(made.kept, { siteUrl: 'http://site', keepPassages: true });
+      const direct = await createBuild(loadContent(changed).model!, { ...input('4'.repeat(40), filesOf(changed)), keepPassages: true });
+      assert.deepEqual(build.passages, direct.passages);
+      assert.deepEqual(answers(build), answers(direct));
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('answers invalid content with its problems, irregular entries included, and builds the next commit', async () => {
     const broken = new Map(texts);
     broken.set('content/site.json', '{ "not": "a site" ');
