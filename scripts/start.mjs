@@ -16,7 +16,9 @@
 // Checking it reads about a hundred small files (under 10 ms here); a build takes 2–3 s.
 //
 // The server runs in this process (tsx registered here, as cli/vitae.js does), so signals reach it directly and
-// its graceful shutdown is not raced by a wrapper.
+// its graceful shutdown is not raced by a wrapper. That is also why `npm start` and `npm run serve` give node
+// `--max-semi-space-size=2` on their command line (package.json; the Dockerfile's CMD is the same): V8 reads the
+// young generation's size when the process starts, before this file runs (docs/deploy.md has the figures).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -4,9 +4,19 @@
 // restarted over the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/** `npm run serve`'s arguments to node (its V8 flags included), from package.json: what production runs. */
+function serveArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [node, ...args] = scripts.serve!.split(/\s+/);
+  if (node !== 'node') throw new Error(`npm run serve is expected to run node, not ${node}`);
+  return args;
+}
 
 export interface ServerProcess {
   url: string;
@@ -39,7 +49,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const previewPort = await freePort();
-  const child = spawn(process.execPath, bundle ? ['scripts/start.mjs', 'serve'] : ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, bundle ? serveArgs() : ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
     env: {
