@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { readContentDir } from '../repo/local-repo.server.ts';
 import fc from 'fast-check';
-import { checkCounts, formatProblem, loadContent, locate, problemsAfter, rememberParses } from './tree.ts';
+import { checkCounts, formatProblem, loadContent, locate, problemsAfter, problemsOfContent, rememberParses } from './tree.ts';
 import { noPause } from './pause.ts';
 import { sourceHash } from './source-hash.ts';
 import { lensIds, tags } from '../contract/shared.ts';
@@ -267,6 +267,18 @@ describe('a tree checked from the tree before it', () => {
     await problemsAfter(seed, [[entryPath, original.replace(/^title: .*$/m, 'title: "Changed"')]], noPause);
     assert.equal(checkCounts.files - edit.files, 1);
     assert.equal(checkCounts.paths - edit.paths, 6 + 6);
+  });
+
+  it('checks one tree at a time: a change validated during a check of the whole tree is checked from it', async () => {
+    // every file differs from the tree checked last, so checking this tree checks every file
+    const touched = new Map([...seed].map(([path, text]) => [path, `${text}\n`]));
+    const yielding = () => new Promise<void>((done) => setImmediate(done));
+    const before = { ...checkCounts };
+    const edited = touched.get(entryPath)!.replace(/^title: .*$/m, 'title: "Validated meanwhile"');
+    const [whole, change] = await Promise.all([problemsOfContent(touched, yielding), problemsAfter(touched, [[entryPath, edited]], yielding)]);
+    assert.deepEqual(whole, []);
+    assert.deepEqual(change, []);
+    assert.equal(checkCounts.files - before.files, touched.size + 1, 'the files once, then the changed one');
   });
 
   it("lists the changed file's own problems before those of the files that name it", async () => {
