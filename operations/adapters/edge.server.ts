@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { ownedBytes } from './owned-bytes.ts';
 import helmet from 'helmet';
 import type { Duplex } from 'node:stream';
 import { AppError, type ErrorBody, type ErrorCode } from '../contract/errors.ts';
@@ -324,12 +325,16 @@ function compress(bytes: Buffer, coding: Coding): Buffer {
 /** A body sent many times (a cached answer): its bytes, and each compressed form made once, on first use. */
 export class Body {
   private readonly encoded: Partial<Record<Coding, Buffer>> = {};
-  constructor(readonly bytes: Buffer) {}
+  /** Only its own bytes: a body is kept in a cache for as long as its build is served. */
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = ownedBytes(bytes);
+  }
   static of(text: string): Body {
     return new Body(Buffer.from(text, 'utf8'));
   }
   encode(coding: Coding): Buffer {
-    return (this.encoded[coding] ??= compress(this.bytes, coding));
+    return (this.encoded[coding] ??= ownedBytes(compress(this.bytes, coding)));
   }
 }
 

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { SplicedText } from './spliced-gzip.ts';
+import { Body } from './edge.server.ts';
 import { createPageCache, normaliseQuery, type PageCacheStats } from './page-cache.server.ts';
 
 const MARK = 'zQ7markzQ7';
@@ -34,6 +35,26 @@ describe('SplicedText', () => {
     const text = Buffer.from(`<p>${'Grüße, 世界. '.repeat(5000)}</p><script nonce="${MARK}">go()</script><script nonce="${MARK}">x</script>`);
     const gz = new SplicedText(text, MARK).gzip('AAAAAAAAAAAAAAAAAAAAAA==');
     assert.equal(execFileSync('gzip', ['-dc'], { input: gz }).toString('utf8'), text.toString('utf8').replaceAll(MARK, 'AAAAAAAAAAAAAAAAAAAAAA=='));
+  });
+});
+
+describe('memory kept by cached answers', () => {
+  it('a spliced page holds its compressed parts in one piece of memory of their size', () => {
+    const page = Buffer.from(
+      `<main>${'<p>An assistant for hotel guests.</p>'.repeat(40)}<script nonce="${MARK}">a()</script><p>and</p><script nonce="${MARK}">b()</script></main>`,
+    );
+    const spliced = new SplicedText(page, MARK);
+    const memory = new Set((spliced as unknown as { deflated: Buffer[] }).deflated.map((part) => part.buffer));
+    assert.equal(memory.size, 1);
+    assert.equal([...memory][0]!.byteLength, spliced.size - 18, 'the parts, without the gzip header (10 bytes) and trailer (8)');
+  });
+
+  it('a kept body and its compressed forms hold only their own bytes', () => {
+    const body = Body.of(JSON.stringify({ entries: Array.from({ length: 40 }, (_, i) => ({ slug: `entry-${i}`, title: 'An assistant for hotel guests' })) }));
+    for (const bytes of [body.bytes, body.encode('gzip'), body.encode('br')]) {
+      assert.ok(bytes.length < 4096, 'small enough to have come from a shared pool or a 16 kB chunk');
+      assert.equal(bytes.buffer.byteLength, bytes.byteLength);
+    }
   });
 });
 

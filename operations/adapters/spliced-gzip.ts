@@ -5,6 +5,7 @@
 // each part's CRC is kept, and an answer's CRC is combined from them and the value's (as zlib's
 // crc32_combine does), so an answer costs a few copies whatever the page's size.
 import { crc32, constants as zlib, deflateRawSync, gunzipSync } from 'node:zlib';
+import { ownedBytes } from './owned-bytes.ts';
 
 /** The gzip header: deflate, no name or time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
@@ -55,11 +56,15 @@ export class SplicedText {
       from = at + needle.length;
     }
     parts.push(text.subarray(from));
-    this.deflated = parts.map((part, i) => {
+    const deflated = parts.map((part, i) => {
       const last = i === parts.length - 1;
       if (!part.length) return last ? FINAL_EMPTY_BLOCK : Buffer.alloc(0);
       return deflateRawSync(part, { level, finishFlush: last ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH });
     });
+    // Kept in one piece of memory of their own size (each was a view of a 16 kB chunk of zlib's).
+    const held = ownedBytes(Buffer.concat(deflated));
+    let offset = 0;
+    this.deflated = deflated.map((part) => held.subarray(offset, (offset += part.length)));
     this.crcs = parts.map((part) => crc32(part));
     this.shifts = parts.map((part) => shiftOf(part.length));
     this.fixedLength = parts.reduce((n, p) => n + p.length, 0);
