@@ -8,6 +8,7 @@ import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
 import { loadContent } from '../content/tree.ts';
 import { createBuild, type Build } from '../build/corpus.ts';
 import { createBuilder, type MakeInput } from './builder.server.ts';
+import type { Passage } from '../build/search.ts';
 import { openBuildStore, restoreBuild } from '../build/persist.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,20 @@ const input = (commit: string, files: RepoFiles, base?: MakeInput['base']): Make
 });
 const queries = ['hotel guest assistant', 'ホテルの宿泊客向けアシスタント', '临床笔记摘要', 'traduction bénévole espéranto', 'submarine welding'];
 const answers = (build: Build) => queries.map((q) => build.search.search(q, 10, { unsure: true }));
+/** The demo content with one project's title changed. */
+function retitled(title: string): { changed: Map<string, string>; path: string } {
+  const changed = new Map(texts);
+  const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
+  changed.set(path, text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
+  return { changed, path };
+}
+/** Most of a build's passages are the objects the service held (`base`), not decoded again; returns those. */
+function assertReused(passages: readonly Passage[], base: readonly Passage[]): Set<Passage> {
+  const held = new Set(base);
+  const reused = passages.filter((p) => held.has(p)).length;
+  assert.ok(reused > 0.8 * passages.length, `${reused} of ${passages.length} reused`);
+  return held;
+}
 
 describe('the build worker', () => {
   const builder = createBuilder();
@@ -51,10 +66,8 @@ describe('the build worker', () => {
   });
 
   it('sends the worker only the texts it does not hold, and takes the passages that did not change from the live build', async () => {
-    const changed = new Map(texts);
-    const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
+    const { changed, path } = retitled('Concierge for hotel guests, rebuilt');
     const slug = path.split('/').pop()!.replace(/\.md$/, '');
-    changed.set(path, text.replace(/^title: .*$/m, 'title: "Concierge for hotel guests, rebuilt"'));
     const before = { ...builder.counts };
     const base = { commit: 'a'.repeat(40), siteUrl: 'http://site', passages: first.passages! };
     const made = await builder.make(input('b'.repeat(40), filesOf(changed), base));
@@ -63,9 +76,7 @@ describe('the build worker', () => {
     // the same passages as a build made here, most of them the live build's own objects
     const here = await createBuild(loadContent(changed).model!, { ...input('b'.repeat(40), filesOf(changed)), keepPassages: true });
     assert.deepEqual(made.kept.passages, here.passages);
-    const held = new Set(base.passages);
-    const reused = made.kept.passages.filter((p) => held.has(p));
-    assert.ok(reused.length > 0.8 * made.kept.passages.length, `${reused.length} of ${made.kept.passages.length} reused`);
+    const held = assertReused(made.kept.passages, base.passages);
     assert.ok(made.kept.passages.filter((p) => p.slug === slug && p.locale === 'en').every((p) => !held.has(p)));
     const build = await restoreBuild(made.kept, { siteUrl: 'http://site' });
     assert.equal(build.search.search('concierge rebuilt', 5)[0]?.title.startsWith('Concierge for hotel guests, rebuilt'), true);
@@ -103,14 +114,10 @@ describe('the build worker', () => {
       // after a restart: the service loads the kept build, and the worker reads it on its own thread
       const loaded = await restoreBuild((await store.load(commit))!, { siteUrl: 'http://site', keepPassages: true });
       await fresh.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile(commit) });
-      const changed = new Map(texts);
-      const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
-      changed.set(path, text.replace(/^title: .*$/m, 'title: "Kept and changed"'));
+      const { changed } = retitled('Kept and changed');
       const made = await fresh.make(input('8'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: loaded.passages! }));
       assert.ok('kept' in made);
-      const held = new Set(loaded.passages);
-      const reused = made.kept.passages.filter((p) => held.has(p)).length;
-      assert.ok(reused > 0.8 * made.kept.passages.length, `${reused} of ${made.kept.passages.length} reused`);
+      assertReused(made.kept.passages, loaded.passages!);
       // a kept file that is not there leaves the worker to parse the files: the warm-up still succeeds
       await fresh.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile('6'.repeat(40)) });
 
@@ -122,8 +129,7 @@ describe('the build worker', () => {
         await again.warm({ ...input(commit, filesOf(texts)), kept: store.keptFile(commit) });
         const next = await again.make(input('8'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: reloaded.passages! }));
         assert.ok('kept' in next);
-        const mine = new Set(reloaded.passages);
-        assert.ok(next.kept.passages.filter((p) => mine.has(p)).length > 0.8 * next.kept.passages.length);
+        assertReused(next.kept.passages, reloaded.passages!);
       } finally {
         await again.close();
       }
@@ -139,14 +145,10 @@ describe('the build worker', () => {
       const commit = '5'.repeat(40);
       const here = await createBuild(loadContent(texts).model!, { ...input(commit, filesOf(texts)), keepPassages: true });
       await fresh.warm(input(commit, filesOf(texts)));
-      const changed = new Map(texts);
-      const [path, text] = [...changed].find(([p]) => p.startsWith('content/corpus/projects/'))!;
-      changed.set(path, text.replace(/^title: .*$/m, 'title: "Warmed and changed"'));
+      const { changed } = retitled('Warmed and changed');
       const made = await fresh.make(input('4'.repeat(40), filesOf(changed), { commit, siteUrl: 'http://site', passages: here.passages! }));
       assert.ok('kept' in made);
-      const held = new Set(here.passages);
-      const reused = made.kept.passages.filter((p) => held.has(p)).length;
-      assert.ok(reused > 0.8 * made.kept.passages.length, `${reused} of ${made.kept.passages.length} reused`);
+      assertReused(made.kept.passages, here.passages!);
       const build = await restoreBuild(made.kept, { siteUrl: 'http://site', keepPassages: true });
       const direct = await createBuild(loadContent(changed).model!, { ...input('4'.repeat(40), filesOf(changed)), keepPassages: true });
       assert.deepEqual(build.passages, direct.passages);
