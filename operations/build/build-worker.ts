@@ -15,6 +15,7 @@ import { loadCommitContent, loadContentSliced, rememberParses } from '../content
 import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
 import { makeKept, readKept, type KeptBuild } from './persist.ts';
+import { ownedBytes } from './owned-bytes.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
 
@@ -238,7 +239,7 @@ port.on('message', (message: BuildRequest | PreloadRequest) => {
       reply = { id: request.id, type: 'failed', message: (error as Error).stack ?? String(error) };
     }
     // The parts' memory goes to the service as it is (transferred, not copied).
-    if (reply.type === 'built') reply.parts = reply.parts.map(own);
+    if (reply.type === 'built') reply.parts = reply.parts.map(ownedBytes);
     const transfer =
       reply.type === 'built'
         ? [
@@ -250,11 +251,3 @@ port.on('message', (message: BuildRequest | PreloadRequest) => {
     port.postMessage(reply, transfer);
   });
 });
-
-/** A buffer that is the whole of its ArrayBuffer (one that can be transferred alone). */
-function own(buffer: Uint8Array): Uint8Array {
-  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return buffer;
-  const copy = new Uint8Array(buffer.byteLength);
-  copy.set(buffer);
-  return copy;
-}
