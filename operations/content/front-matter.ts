@@ -121,3 +121,9 @@ function problemFromIssue(path: string, issue: z.core.$ZodIssue, doc: Document, 
 function firstLine(message: string): string {
   return message.split('\n')[0]!;
 }
+
+/** The line a top-level front matter key is on (1-based), when it is there. */
+export function lineOfKey(text: string, key: string): number | undefined {
+  const index = text.split('\n').findIndex((line) => line.startsWith(`${key}:`));
+  return index >= 0 ? index + 1 : undefined;
+}

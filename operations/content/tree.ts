@@ -1,13 +1,18 @@
 // The content tree as data: every file parsed and checked on its own, then the whole tree checked for
 // references (skills, translations, unique slugs). The result is a model or a list of problems. A tree is
 // checked from the tree checked before it, so the work is that of the files that differ and what refers to them.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
-import { documentNames, lensIds, locales, type DocumentName, type Kind, type LensId, type Locale } from '../contract/shared.ts';
-import { parseJsonFile, parseMarkdownFile, rememberParsedMarkdown } from './front-matter.ts';
-import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, translatableFields, type FileKind } from './schema.ts';
-import { sourceHash } from './source-hash.ts';
+import { documentNames, translationLocales, type DocumentName, type Kind, type LensId, type Locale, type TranslationLocale } from '../contract/shared.ts';
+import { lineOfKey, parseJsonFile, parseMarkdownFile } from './front-matter.ts';
+import { locate, RELATED_TERMS_PATH, translationPath, type Located } from './locate.ts';
+import { insertionPoint, mergeSteps, pathOrder, sortSteps } from './path-order.ts';
+import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, type FileKind } from './schema.ts';
+import { hashOfParsed } from './source-hash.ts';
+import { structureProblems } from './translation-structure.ts';
 import type { Pause } from './pause.ts';
+
+export { locate, RELATED_TERMS_PATH, type Located } from './locate.ts';
 
 /** path (relative to the repository root, e.g. `content/brief.md`) → file text */
 export type ContentFiles = ReadonlyMap<string, string>;
@@ -32,7 +37,7 @@ export interface EntryFile extends SourceFile<EntryFields> {
 }
 export interface TranslationFile {
   path: string;
-  locale: Exclude<Locale, 'en'>;
+  locale: TranslationLocale;
   sourcePath: string;
   fields: Record<string, unknown> & { source: string };
   body: string;
@@ -51,55 +56,6 @@ export interface ContentModel {
   translations: Map<string, Map<Locale, TranslationFile>>;
   /** Related words search adds to a query (content/search/related-terms.json; none when the file is absent). */
   relatedTerms: RelatedTerms;
-}
-
-export type Located =
-  | { kind: 'site' }
-  | { kind: 'related-terms' }
-  | { kind: FileKind; id: string; entryKind?: Kind }
-  | { kind: 'translation'; locale: Exclude<Locale, 'en'>; sourcePath: string }
-  | { kind: 'unknown'; reason: string };
-
-export const RELATED_TERMS_PATH = 'content/search/related-terms.json';
-
-const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/** Where a path sits in the content tree, or why it has no place there. */
-export function locate(path: string): Located {
-  if (path === 'content/site.json') return { kind: 'site' };
-  if (path === RELATED_TERMS_PATH) return { kind: 'related-terms' };
-  if (path === 'content/brief.md') return { kind: 'brief', id: 'brief' };
-  const i18n = /^content\/i18n\/([^/]+)\/(.+)$/.exec(path);
-  if (i18n) {
-    const locale = i18n[1] as Locale;
-    if (!(locales as readonly string[]).includes(locale) || locale === 'en') {
-      return { kind: 'unknown', reason: `"${i18n[1]}" is not a translation locale (use one of: ${locales.filter((l) => l !== 'en').join(', ')})` };
-    }
-    const sourcePath = `content/${i18n[2]}`;
-    const target = locate(sourcePath);
-    if (target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'site' || target.kind === 'related-terms') {
-      return { kind: 'unknown', reason: `translations mirror a source path, and "${sourcePath}" is not a translatable source file` };
-    }
-    return { kind: 'translation', locale: locale, sourcePath };
-  }
-  const m = /^content\/(corpus\/([^/]+)|lenses|skills|documents)\/([^/]+)\.md$/.exec(path);
-  if (!m) return { kind: 'unknown', reason: 'not a place in the content tree (see the schema operation for the layout)' };
-  const id = m[3]!;
-  if (!slugPattern.test(id)) return { kind: 'unknown', reason: `"${id}" is not a slug: use lowercase letters, digits and single hyphens` };
-  if (m[2] !== undefined) {
-    const kind = corpusFolders[m[2] as keyof typeof corpusFolders];
-    if (!kind) return { kind: 'unknown', reason: `entries live in content/corpus/{${Object.keys(corpusFolders).join(',')}}/` };
-    return { kind: 'entry', id, entryKind: kind };
-  }
-  if (m[1] === 'lenses') {
-    if (!(lensIds as readonly string[]).includes(id)) return { kind: 'unknown', reason: `"${id}" is not a lens id (one of: ${lensIds.join(', ')})` };
-    return { kind: 'lens', id };
-  }
-  if (m[1] === 'documents') {
-    if (!(documentNames as readonly string[]).includes(id)) return { kind: 'unknown', reason: `"${id}" is not a document name (one of: ${documentNames.join(', ')})` };
-    return { kind: 'document', id };
-  }
-  return { kind: 'skill', id };
 }
 
 export interface LoadResult {
@@ -187,7 +143,8 @@ export async function problemsOfContent(files: ContentFiles, pause: Pause): Prom
  */
 export async function problemsAfter(files: ContentFiles, changes: ReadonlyArray<readonly [string, string | undefined]>, pause: Pause): Promise<Problem[]> {
   const before = await oneAtATime(() => runSliced(checkSteps(files, latest), pause));
-  return problemsOf(await runSliced(applySteps(before, changes), pause), changes.map(([path]) => path));
+  const applied = await runSliced(applySteps(before, changes), pause);
+  return problemsOf({ problems: withChangedTranslations(applied, changes) }, changes.map(([path]) => path));
 }
 
 let checking: Promise<unknown> = Promise.resolve();
@@ -244,9 +201,6 @@ function* checkSteps(files: ContentFiles, base: CheckedTree): Generator<void, Ch
   return tree;
 }
 
-/** Each parsed source's hash, by its fields (one object per path and text, front-matter.ts keeps them). */
-const sourceHashes = new WeakMap<object, string>();
-
 function checkFile(path: string, text: string): FileCheck {
   checkCounts.files++;
   const where = locate(path);
@@ -269,15 +223,13 @@ function checkFile(path: string, text: string): FileCheck {
   const body = parsed.body.trim();
   if (!body) return { text, where, body, problems: [{ path, pointer: '/body', message: `the body (${fileKinds[where.kind].body}) must not be empty` }] };
   const fields = parsed.data as Record<string, unknown>;
-  let hash = sourceHashes.get(fields);
-  if (hash === undefined) sourceHashes.set(fields, (hash = sourceHash(where.kind, fields, body)));
+  const hash = hashOfParsed(where.kind, fields, body);
   const file =
     where.kind === 'entry' ? { path, fields: fields as EntryFields, body, hash, slug: where.id, kind: where.entryKind! } : { path, fields, body, hash };
   return { text, where, fields, body, problems: [], file };
 }
 
 const slugKinds = new Set<Located['kind']>(['entry', 'lens', 'skill']);
-const translationLocales = locales.filter((l): l is Exclude<Locale, 'en'> => l !== 'en');
 
 /** The paths a slug can have: an entry of each kind, a lens, a skill. */
 function slugPaths(slug: string): string[] {
@@ -289,8 +241,7 @@ function* relatedTo(path: string, where: Located): Generator<string> {
   yield path;
   if (where.kind === 'unknown' || where.kind === 'site' || where.kind === 'related-terms' || where.kind === 'translation') return;
   if (slugKinds.has(where.kind)) yield* slugPaths(where.id);
-  const rest = path.slice('content/'.length);
-  for (const locale of translationLocales) yield `content/i18n/${locale}/${rest}`;
+  for (const locale of translationLocales) yield translationPath(path, locale);
 }
 
 function skillsOf(check: FileCheck | undefined): readonly string[] {
@@ -395,16 +346,9 @@ function ownedProblems(path: string, get: (path: string) => FileCheck | undefine
     if (!source) return [{ path, message: `translation of ${where.sourcePath}, which does not exist` }];
     if (!source.file) return []; // a broken source is reported as itself
     if (!check.fields) return check.problems;
-    const problems: Problem[] = [];
-    // A translated list lines up item by item with the English one (contributions, honestGaps, questions…).
-    for (const key of translatableFields[(source.where as Extract<Located, { kind: FileKind }>).kind]) {
-      const translated = check.fields[key];
-      const english = source.fields![key];
-      if (Array.isArray(translated) && Array.isArray(english) && translated.length !== english.length) {
-        problems.push({ path, pointer: `/${key}`, message: `${key} has ${translated.length} items but the English has ${english.length}`, line: lineOfKey(check.text, key) });
-      }
-    }
-    return problems;
+    // A stale translation is served in English until the next publish run translates it again: its shape is no
+    // problem of the tree, or adding an item to an English list would fail because of every translation.
+    return isStale(check, source) ? [] : shapeProblems(path, check, source);
   }
   if (!check.file || where.kind === 'unknown' || where.kind === 'site' || where.kind === 'related-terms') return check.problems;
   const problems: Problem[] = [];
@@ -419,6 +363,35 @@ function ownedProblems(path: string, get: (path: string) => FileCheck | undefine
       problems.push({ path, pointer: `/skills/${index}`, message: `skill "${skill}" does not exist: add content/skills/${skill}.md or use an existing skill`, line: lineOfKey(check.text, 'skills') });
     }
   });
+  return problems;
+}
+
+/** A translation whose `source` is not the hash of its source's English as it is. */
+const isStale = (translation: FileCheck, source: FileCheck) => (translation.fields as TranslationFile['fields']).source !== source.file!.hash;
+
+/** Where a parsed translation's lists do not line up with its valid source's. */
+function shapeProblems(path: string, translation: FileCheck, source: FileCheck): Problem[] {
+  const kind = (source.where as Extract<Located, { kind: FileKind }>).kind;
+  return structureProblems(path, translation.text, kind, translation.fields!, source.fields!);
+}
+
+/**
+ * The problems of changes, with the shape of each changed translation checked against its source even when it
+ * is stale: the tree does not mind a stale one, but an editor changing it should hear that it does not line up.
+ */
+function withChangedTranslations(applied: Applied, changes: ReadonlyArray<readonly [string, string | undefined]>): ReadonlyMap<string, readonly Problem[]> {
+  let problems = applied.problems;
+  const get = (path: string) => (applied.own.has(path) ? applied.own.get(path) : applied.base.checks.get(path));
+  for (const [path] of changes) {
+    const check = applied.own.get(path);
+    if (check?.where.kind !== 'translation' || !check.fields) continue;
+    const source = get(check.where.sourcePath);
+    if (!source?.file || !isStale(check, source)) continue; // a current one's shape is checked with the tree
+    const found = shapeProblems(path, check, source);
+    if (!found.length) continue;
+    if (problems === applied.problems) problems = new Map(problems);
+    (problems as Map<string, readonly Problem[]>).set(path, [...(problems.get(path) ?? []), ...found]);
+  }
   return problems;
 }
 
@@ -489,79 +462,6 @@ function* modelSteps(tree: CheckedTree): Generator<void, ContentModel> {
   return model;
 }
 
-/** The order files are read in (as `localeCompare`; one collator, as a new one per comparison costs 0.3 s at 100× the demo). */
-const pathOrder = new Intl.Collator();
-
-function insertionPoint(sorted: readonly string[], path: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pathOrder.compare(sorted[mid]!, path) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Paths in read order, a run at a time: 18k paths sorted at once held requests for 28 ms at 100× the demo. */
-function* sortSteps(paths: readonly string[]): Generator<void, string[]> {
-  let runs: string[][] = [];
-  for (let i = 0; i < paths.length; i += 512) {
-    yield;
-    runs.push(paths.slice(i, i + 512).sort((a, b) => pathOrder.compare(a, b)));
-  }
-  while (runs.length > 1) {
-    const next: string[][] = [];
-    for (let i = 0; i < runs.length; i += 2) next.push(runs[i + 1] ? yield* mergeSteps(runs[i]!, runs[i + 1]!) : runs[i]!);
-    runs = next;
-  }
-  return runs[0] ?? [];
-}
-
-function* mergeSteps(a: readonly string[], b: readonly string[]): Generator<void, string[]> {
-  const out: string[] = new Array<string>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  for (let k = 0; k < out.length; k++) {
-    if (k % 2048 === 0) yield;
-    out[k] = j >= b.length || (i < a.length && pathOrder.compare(a[i]!, b[j]!) <= 0) ? a[i++]! : b[j++]!;
-  }
-  return out;
-}
-
-/**
- * Remembers the parse of every Markdown file of `model`, a kept build's model of `texts` (persist.ts), with each
- * source's hash: loading these files again, or a commit's tree that changed a few of them, then parses only
- * what changed. After a restart at 100× the demo content, parsing them again took 2.7 s of this thread.
- */
-export async function rememberParses(model: ContentModel, texts: ContentFiles, pause: Pause): Promise<void> {
-  let n = 0;
-  const remember = async (path: string, schema: z.ZodType, fields: object, hash?: string) => {
-    const text = texts.get(path);
-    if (text === undefined) return;
-    rememberParsedMarkdown(path, text, schema, fields);
-    if (hash !== undefined) sourceHashes.set(fields, hash);
-    if (++n % 512 === 0) await pause();
-  };
-  const sources: Array<[FileKind, SourceFile<object>]> = [
-    ['brief', model.brief],
-    ...[...model.entries.values()].map((f): [FileKind, SourceFile<object>] => ['entry', f]),
-    ...[...model.lenses.values()].map((f): [FileKind, SourceFile<object>] => ['lens', f]),
-    ...[...model.skills.values()].map((f): [FileKind, SourceFile<object>] => ['skill', f]),
-    ...[...model.documents.values()].map((f): [FileKind, SourceFile<object>] => ['document', f]),
-  ];
-  const kindOf = new Map<string, FileKind>();
-  for (const [kind, file] of sources) {
-    kindOf.set(file.path, kind);
-    await remember(file.path, fileKinds[kind].fields, file.fields, file.hash);
-  }
-  for (const [sourcePath, byLocale] of model.translations) {
-    const kind = kindOf.get(sourcePath);
-    if (!kind) continue;
-    for (const translation of byLocale.values()) await remember(translation.path, fileKinds[kind].translation, translation.fields);
-  }
-}
-
 /** The git modes of a regular file; anything else in a tree (a symlink, a submodule) is refused. */
 export const REGULAR = new Set(['100644', '100755']);
 
@@ -576,11 +476,6 @@ export function irregularProblems(tree: ReadonlyArray<{ path: string; mode: stri
 export function loadCommitContent({ tree, texts }: { tree: ReadonlyArray<{ path: string; mode: string }>; texts: ContentFiles }): LoadResult {
   const { model, problems } = loadContent(texts);
   return { model, problems: [...problems, ...irregularProblems(tree)] };
-}
-
-function lineOfKey(text: string, key: string): number | undefined {
-  const index = text.split('\n').findIndex((line) => line.startsWith(`${key}:`));
-  return index >= 0 ? index + 1 : undefined;
 }
 
 /** `path:line: message`, the form printed at start and by the CLI. */

@@ -12,6 +12,10 @@ export type DocumentName = (typeof documentNames)[number];
 export type Branch = (typeof branches)[number];
 
 export const Locale = z.enum(locales).describe('Locale of translated fields; records without a current translation fall back to English.');
+/** The locales a source file is translated into: every one but English. */
+export const translationLocales = locales.filter((l): l is TranslationLocale => l !== 'en');
+export type TranslationLocale = Exclude<Locale, 'en'>;
+export const TranslationLocale = Locale.exclude(['en']).describe('A locale a source file is translated into (every locale but en)');
 export const Kind = z.enum(kinds).describe('Entry kind');
 export const Tag = z.enum(tags);
 export const LensId = z.enum(lensIds);
