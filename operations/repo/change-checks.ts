@@ -3,6 +3,8 @@
 // the local backend so the github backend answers exactly the same way.
 import { createHash } from 'node:crypto';
 import { AppError, type Problem } from '../contract/errors.ts';
+import { translationLocales } from '../contract/shared.ts';
+import { sourceKindOf, translationPath } from '../content/locate.ts';
 import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
@@ -29,7 +31,7 @@ function byPathOf(tree: readonly TreeFile[]): ReadonlyMap<string, TreeFile> {
   return index;
 }
 
-export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
+export function checkPaths(changes: FileChange[], tree: readonly TreeFile[]): void {
   const byPath = byPathOf(tree);
   const seen = new Set<string>();
   for (const change of changes) {
@@ -49,7 +51,7 @@ export function checkPaths(changes: FileChange[], tree: TreeFile[]): void {
   }
 }
 
-export function checkBase(changes: FileChange[], tree: TreeFile[]): void {
+export function checkBase(changes: FileChange[], tree: readonly TreeFile[]): void {
   const byPath = byPathOf(tree);
   for (const change of changes) {
     const current = byPath.get(change.path)?.sha ?? null;
@@ -79,10 +81,53 @@ export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChan
   return problems;
 }
 
+/**
+ * `changes` with the deletion of every translation of each source file they delete, after them: a translation of a
+ * deleted file is invalid, and deleting an entry should not need its six translations deleted by hand first. A
+ * translation the changes name themselves (deleted, or written: then it is refused as the translation of nothing)
+ * is left as they say. The deletions added carry no base sha: the editor's sha is the source's.
+ */
+export function withTranslationsOfDeleted(changes: FileChange[], tree: readonly TreeFile[]): FileChange[] {
+  const byPath = byPathOf(tree);
+  const named = new Set(changes.map((c) => c.path));
+  const added: FileChange[] = [];
+  for (const change of changes) {
+    if (!change.delete || !sourceKindOf(change.path)) continue;
+    for (const locale of translationLocales) {
+      const path = translationPath(change.path, locale);
+      if (!byPath.has(path) || named.has(path)) continue;
+      named.add(path);
+      added.push({ path, delete: true });
+    }
+  }
+  return added.length ? [...changes, ...added] : changes;
+}
+
 /** What `validate` answers, on either backend: the paths checked (a bad one throws), then the tree's problems after `changes`. */
 export function problemsOfChange(files: RepoFiles, changes: FileChange[]): Promise<Problem[]> {
   checkPaths(changes, files.tree);
-  return problemsWith(files, changes);
+  return problemsWith(files, withTranslationsOfDeleted(changes, files.tree));
+}
+
+export interface ChangeReview {
+  problems: Problem[];
+  /** Every file the commit would touch, in the order of the changes; `cascade`: a translation deleted with its source. */
+  files: Array<{ path: string; status: 'added' | 'modified' | 'deleted'; cascade: boolean }>;
+}
+
+/**
+ * What committing `changes` onto `files` would do, without writing, on either backend: paths and base shas checked as
+ * a commit checks them (a stale sha is the commit's 409), then the files it would touch and the tree's problems.
+ */
+export async function reviewChange(files: RepoFiles, changes: FileChange[]): Promise<ChangeReview> {
+  checkPaths(changes, files.tree);
+  checkBase(changes, files.tree);
+  const all = withTranslationsOfDeleted(changes, files.tree);
+  const byPath = byPathOf(files.tree);
+  return {
+    problems: await problemsWith(files, all),
+    files: all.map((c, i) => ({ path: c.path, status: c.delete ? 'deleted' : byPath.has(c.path) ? 'modified' : 'added', cascade: i >= changes.length })),
+  };
 }
 
 /** The files that differ between two trees' texts, by path, with their text before and after (null: absent). */

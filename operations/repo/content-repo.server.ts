@@ -9,11 +9,23 @@ import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.t
 import { slicer } from '../content/pause.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
-import { fileDiffs, checkBase, checkPaths, filesAfter, invalidChange, problemsOfChange, problemsWith as problemsOf, type FileChange } from './change-checks.ts';
+import {
+  fileDiffs,
+  checkBase,
+  checkPaths,
+  filesAfter,
+  invalidChange,
+  problemsOfChange,
+  problemsWith as problemsOf,
+  reviewChange,
+  withTranslationsOfDeleted,
+  type ChangeReview,
+  type FileChange,
+} from './change-checks.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
 
-export type { FileChange } from './change-checks.ts';
+export type { ChangeReview, FileChange } from './change-checks.ts';
 
 export interface CommitOutcome {
   branch: Branch;
@@ -62,7 +74,9 @@ export interface ContentRepo {
   compare(base: Branch, head: Branch): Promise<Comparison>;
   /** Problems of the whole tree as it would be with `changes`. */
   validate(branch: Branch, changes: FileChange[]): Promise<Problem[]>;
-  /** One commit for all changes, or nothing. */
+  /** What committing `changes` would do, without writing: the files it would touch and the tree's problems (409 on a stale base sha, as a commit). */
+  review(branch: Branch, changes: FileChange[]): Promise<ChangeReview>;
+  /** One commit for all changes (and the deletion of the translations of each source file they delete), or nothing. */
   commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome>;
   /** Merges dev into main. */
   promote(message: string | undefined): Promise<PromoteOutcome>;
@@ -291,15 +305,20 @@ export function createContentRepo(git: Git): ContentRepo {
       return problemsOfChange(await filesAt(await head(branch)), changes);
     },
 
+    async review(branch: Branch, changes: FileChange[]): Promise<ChangeReview> {
+      return reviewChange(await filesAt(await head(branch)), changes);
+    },
+
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
-    commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome> {
-      for (const change of changes) assertWritablePath(change.path);
+    commit(branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
+      for (const change of asked) assertWritablePath(change.path);
       return withLock(branch, async () => {
         const base = await head(branch);
         const parent = await filesAt(base);
         const { tree } = parent;
-        checkPaths(changes, tree);
-        checkBase(changes, tree);
+        checkPaths(asked, tree);
+        checkBase(asked, tree);
+        const changes = withTranslationsOfDeleted(asked, tree);
         const problems = await problemsOf(parent, changes);
         if (problems.length) throw invalidChange(problems);
         const { tree: newTree, blobs } = await writeTreeWith(base, changes);

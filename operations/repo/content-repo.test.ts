@@ -196,6 +196,80 @@ for (const backend of [local, githubBackend()]) {
       });
     });
 
+    describe('deleting a source file', () => {
+      // A skill with hand-made translations (any `source` will do: a stale translation is valid).
+      const translated = (name: string) => [
+        { path: `content/skills/${name}.md`, content: skillFile(name) },
+        ...['fr', 'ja'].map((locale) => ({
+          path: `content/i18n/${locale}/skills/${name}.md`,
+          content: `---\nsource: made-by-hand\nname: ${name} (${locale})\n---\nTranslated.\n`,
+        })),
+      ];
+
+      it('deletes its translations in the same commit, and lists them among the commit’s files', async () => {
+        const { repo, outside } = await backend.fresh();
+        await repo.commit('main', translated('cascade'), 'a translated skill');
+        const outcome = await repo.commit('main', [{ path: 'content/skills/cascade.md', delete: true }], 'delete the skill');
+        assert.deepEqual(outcome.files, [
+          { path: 'content/skills/cascade.md', sha: null },
+          { path: 'content/i18n/ja/skills/cascade.md', sha: null },
+          { path: 'content/i18n/fr/skills/cascade.md', sha: null },
+        ]);
+        assert.deepEqual(outside.changes(outcome.commit.sha), [
+          'D content/i18n/fr/skills/cascade.md',
+          'D content/i18n/ja/skills/cascade.md',
+          'D content/skills/cascade.md',
+        ]);
+        assert.deepEqual(
+          (await repo.filesAt(outcome.commit.sha)).tree.filter((e) => e.path.includes('cascade')),
+          [],
+        );
+      });
+
+      it('takes a change set that deletes some translations itself, and refuses one that writes a translation of it', async () => {
+        const { repo, outside } = await backend.fresh();
+        await repo.commit('main', translated('named'), 'a translated skill');
+        const review = await repo.review('main', [
+          { path: 'content/i18n/fr/skills/named.md', delete: true },
+          { path: 'content/skills/named.md', delete: true },
+        ]);
+        assert.deepEqual(review, {
+          problems: [],
+          files: [
+            { path: 'content/i18n/fr/skills/named.md', status: 'deleted', cascade: false },
+            { path: 'content/skills/named.md', status: 'deleted', cascade: false },
+            { path: 'content/i18n/ja/skills/named.md', status: 'deleted', cascade: true },
+          ],
+        });
+        const before = outside.head();
+        await assert.rejects(
+          repo.commit(
+            'main',
+            [
+              { path: 'content/skills/named.md', delete: true },
+              { path: 'content/i18n/ja/skills/named.md', content: '---\nsource: x\nname: Kept\n---\nKept.\n' },
+            ],
+            'keep a translation of nothing',
+          ),
+          (e: unknown) => e instanceof AppError && e.code === 'invalid' && e.errors!.some((p) => p.path === 'content/i18n/ja/skills/named.md'),
+        );
+        assert.equal(outside.head(), before, 'nothing written');
+        const outcome = await repo.commit(
+          'main',
+          [
+            { path: 'content/i18n/fr/skills/named.md', delete: true },
+            { path: 'content/skills/named.md', delete: true },
+          ],
+          'delete it all',
+        );
+        assert.deepEqual(outcome.files.map((f) => f.path).sort(), [
+          'content/i18n/fr/skills/named.md',
+          'content/i18n/ja/skills/named.md',
+          'content/skills/named.md',
+        ]);
+      });
+    });
+
     describe('the files of a commit made here', () => {
       it('are what git itself reads at that commit: tree (paths, shas, sizes, modes) and texts, after writes and a delete', async () => {
         const { repo, reopen, outside } = await backend.fresh();

@@ -16,7 +16,19 @@ import type { Branch } from '../contract/shared.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import { REGULAR } from '../content/tree.ts';
-import { blobSha, checkBase, fileDiffs, checkPaths, filesAfter, invalidChange, problemsOfChange, problemsWith, type RepoFiles } from './change-checks.ts';
+import {
+  blobSha,
+  checkBase,
+  fileDiffs,
+  checkPaths,
+  filesAfter,
+  invalidChange,
+  problemsOfChange,
+  problemsWith,
+  reviewChange,
+  withTranslationsOfDeleted,
+  type RepoFiles,
+} from './change-checks.ts';
 import type { CommitOutcome, Comparison, ContentRepo, FileChange, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
@@ -499,17 +511,23 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
       return problemsOfChange(await filesAt(await head(branch)), changes);
     },
 
+    async review(branch: Branch, changes: FileChange[]) {
+      return reviewChange(await filesAt(await head(branch)), changes);
+    },
+
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
-    commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome> {
-      for (const change of changes) assertWritablePath(change.path);
+    commit(branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
+      for (const change of asked) assertWritablePath(change.path);
       return withLock(branch, async () => {
         let base = await head(branch);
         let parent = await filesAt(base);
-        checkPaths(changes, parent.tree);
-        checkBase(changes, parent.tree);
-        const shas = new Map(changes.filter((c) => !c.delete).map((c) => [c.path, blobSha(c.content!)]));
-        const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : shas.get(c.path)! }));
+        checkPaths(asked, parent.tree);
+        checkBase(asked, parent.tree);
+        const shas = new Map(asked.filter((c) => !c.delete).map((c) => [c.path, blobSha(c.content!)]));
         for (let attempt = 0; ; attempt++) {
+          // The translations a deleted source takes with it, as the tree committed onto has them.
+          const changes = withTranslationsOfDeleted(asked, parent.tree);
+          const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : shas.get(c.path)! }));
           const problems = await problemsWith(parent, changes);
           if (problems.length) throw invalidChange(problems);
           const current = new Map(parent.tree.map((e) => [e.path, e.sha]));
@@ -540,10 +558,10 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
             remember(filesCache, moved, after, 8);
             return { branch, commit: { sha: moved, message }, files, changed: true };
           }
-          // Someone else's commit: build on it only if it left every file we touch as we read it.
+          // Someone else's commit: build on it only if it left every file we were asked to touch as we read it.
           const next = await filesAt(moved);
           const now = new Map(next.tree.map((e) => [e.path, e.sha]));
-          const touched = changes.find((c) => current.get(c.path) !== now.get(c.path));
+          const touched = asked.find((c) => current.get(c.path) !== now.get(c.path));
           if (touched || attempt >= 4) {
             throw new AppError(
               'repo_error',
