@@ -318,7 +318,7 @@ function formatCommit(result: CommitResultOut, c: Colours): string {
   return lines.join('\n') + '\n';
 }
 
-const stageMark: Record<string, string> = { success: '✓', failure: '✗', running: '…', queued: '·', skipped: '-', cancelled: '✗' };
+const stageMark: Record<string, string> = { success: '✓', partial: '~', failure: '✗', running: '…', queued: '·', skipped: '-', cancelled: '✗' };
 
 export const stagesSummary = (run: DeployRunOut) => run.stages.map((s) => `${s.name}${stageMark[s.status] ?? '?'}`).join(' ');
 

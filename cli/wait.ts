@@ -99,7 +99,10 @@ function stageLine(stage: DeployRunOut['stages'][number], c: Colours): string {
       ? ` ${((Date.parse(stage.finishedAt) - Date.parse(stage.startedAt)) / 1000).toFixed(1)}s`
       : '';
   const mark =
-    { running: c.yellow('…'), success: c.green('✓'), failure: c.red('✗'), skipped: c.dim('-'), cancelled: c.red('✗') }[stage.status as string] ?? ' ';
-  const note = stage.note ? c.dim(` (${stage.note})`) : '';
+    { running: c.yellow('…'), success: c.green('✓'), partial: c.yellow('~'), failure: c.red('✗'), skipped: c.dim('-'), cancelled: c.red('✗') }[
+      stage.status as string
+    ] ?? ' ';
+  // A note of several lines (each translation that failed) continues under the stage's name.
+  const note = stage.note ? c.dim(` (${stage.note.replace(/\n/g, '\n      ')})`) : '';
   return `  ${mark} ${stage.name.padEnd(9)} ${stage.status}${stage.status === 'running' ? '' : seconds}${note}`;
 }

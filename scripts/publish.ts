@@ -7,7 +7,9 @@
 //   node --import tsx scripts/publish.ts deploy --branch main --commit <sha>   # check the commit may still go live, and say where
 //
 // In Actions they write step outputs ($GITHUB_OUTPUT), a summary ($GITHUB_STEP_SUMMARY) and annotations.
-// Exit codes: 0 done (or skipped with a note), 1 the stage failed, 2 wrong usage.
+// Exit codes: 0 done (or skipped with a note), 1 the stage failed, 2 wrong usage. Translations that could not be
+// made do not fail translate (exit 0): its `status` output is `partial` or `failure` and the note a warning
+// annotation, so the run still publishes what was made, and the service reads both from the job.
 import { appendFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -39,9 +41,11 @@ function summary(markdown: string) {
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
 }
 /** An annotation in Actions (`::notice::`, `::error file=…::`); plain words elsewhere. */
-function annotate(kind: 'notice' | 'error', message: string, where: { file?: string; line?: number } = {}) {
-  const props = [where.file && `file=${where.file}`, where.line && `line=${where.line}`].filter(Boolean).join(',');
-  console.log(process.env.GITHUB_ACTIONS ? `::${kind}${props ? ` ${props}` : ''}::${message.replace(/\n/g, '%0A')}` : `${kind}: ${message}`);
+function annotate(kind: 'notice' | 'warning' | 'error', message: string, where: { file?: string; line?: number; title?: string } = {}) {
+  const props = [where.title && `title=${where.title}`, where.file && `file=${where.file}`, where.line && `line=${where.line}`].filter(Boolean).join(',');
+  // Actions reads `%`, CR and LF in a message as escapes: a note of several lines stays one annotation.
+  const escaped = message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  console.log(process.env.GITHUB_ACTIONS ? `::${kind}${props ? ` ${props}` : ''}::${escaped}` : `${kind}: ${message}`);
 }
 
 const gitDir = resolve(execFileSync('git', ['rev-parse', '--git-dir'], { encoding: 'utf8' }).trim());
@@ -67,7 +71,10 @@ if (stage === 'translate') {
   const commit = outcome.commit ?? head;
   output('commit', commit);
   output('committed', outcome.commit ? 'true' : 'false');
-  annotate('notice', `translate ${outcome.status}: ${outcome.note}`);
+  output('status', outcome.status);
+  // The note alone, titled: the service shows it as the stage's note (actions-pipeline.server.ts).
+  if (outcome.status === 'partial' || outcome.status === 'failure') annotate('warning', outcome.note, { title: `translate ${outcome.status}` });
+  else annotate('notice', `translate ${outcome.status}: ${outcome.note}`);
   summary(`### translate: ${outcome.status}\n\n${outcome.note}${outcome.commit ? `\n\nCommitted ${outcome.commit.slice(0, 7)} on ${branch}.` : ''}`);
   console.log(commit);
 } else if (stage === 'build') {

@@ -62,10 +62,13 @@ export interface EmulatedActions {
   runs: EmulatedRun[];
   /** Webhook URLs; may be changed at any time (e.g. once the service listens). */
   webhookUrls: string[];
-  /** Switches: runs whose head commit this says fail at the build job; `hold` keeps new runs queued until `release`. */
-  switches: { fail: (sha: string) => boolean; hold: boolean };
-  /** Annotations of failed jobs (the check-run annotations API), by job id. */
-  annotations: Map<number, Array<{ path: string; start_line: number; end_line: number; annotation_level: 'failure'; message: string }>>;
+  /**
+   * Switches: runs whose head commit this says fail at the build job; `hold` keeps new runs queued until `release`;
+   * `translate` says how a run's translate job fell short, as the workflow reports it (a shortfall step, a warning).
+   */
+  switches: { fail: (sha: string) => boolean; hold: boolean; translate: (sha: string) => { status: 'partial' | 'failure'; note: string } | undefined };
+  /** Annotations of jobs (the check-run annotations API), by job id: a failed build's errors, a translate job's warning. */
+  annotations: Map<number, Array<{ path: string; start_line: number; end_line: number; annotation_level: 'failure' | 'warning'; message: string }>>;
   /** Completes held runs (each as its switch says): all in the order they were started, or those with these ids in this order. */
   release(ids?: number[]): Promise<void>;
   /** Resolves when the run for `sha` (on `branch`) has completed and its webhook was delivered. */
@@ -106,7 +109,7 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
   const actions: EmulatedActions = {
     runs,
     webhookUrls: [...(options.webhookUrls ?? [])],
-    switches: { fail: () => false, hold: false },
+    switches: { fail: () => false, hold: false, translate: () => undefined },
     annotations: new Map(),
     async release(ids) {
       const chosen = ids ? ids.map((id) => held.find((r) => r.id === id)).filter((r) => r !== undefined) : [...held];
@@ -257,11 +260,17 @@ export function addActions(emulator: GitHubEmulator, options: ActionsOptions): E
       j.completed_at = at;
       if (j.name === 'translate') {
         j.conclusion = 'success';
+        const fell = actions.switches.translate(run.head_sha);
+        const ran = fell ? 'success' : 'skipped';
+        const shortfall = (status: 'partial' | 'failure') => (fell?.status === status ? 'success' : 'skipped');
         j.steps = [
           { name: 'Look for a model provider', number: 1, status: 'completed', conclusion: 'success' },
-          { name: 'Install', number: 2, status: 'completed', conclusion: 'skipped' },
-          { name: 'Translate', number: 3, status: 'completed', conclusion: 'skipped' },
+          { name: 'Install', number: 2, status: 'completed', conclusion: ran },
+          { name: 'Translate', number: 3, status: 'completed', conclusion: ran },
+          { name: 'Some translations failed', number: 4, status: 'completed', conclusion: shortfall('partial') },
+          { name: 'No translation was made', number: 5, status: 'completed', conclusion: shortfall('failure') },
         ];
+        if (fell) actions.annotations.set(j.id, [{ path: '.github', start_line: 1, end_line: 1, annotation_level: 'warning', message: fell.note }]);
       } else if (j.name === 'build') {
         j.conclusion = fails ? 'failure' : 'success';
         j.steps = [{ name: 'Build', number: 1, status: 'completed', conclusion: j.conclusion }];

@@ -366,6 +366,32 @@ describe(WORKFLOW, () => {
       assert.equal(runs.get('deploy')!.name, `deploy ${translated}`);
       assert.ok(model.requests.length >= expected.length);
     });
+
+    it('reports the translations it could not make (partial, each in a warning), and still builds and names the commit', { timeout: 240_000 }, async () => {
+      const translate = model.fallback;
+      // French fails; every other locale is translated as above.
+      model.fallback = (body: { messages: Array<{ role: string; content: unknown }> }) =>
+        /into French\./.test(String(body.messages.find((m) => m.role === 'system')?.content))
+          ? { status: 500, error: 'no French today' }
+          : (translate as any)(body);
+      try {
+        const sha = push('dev', ENTRY, (t) => `${t.trimEnd()}\n\nAnother paragraph added on dev.\n`, 'Edit an entry on dev again');
+        const runs = await runWorkflow({ origin, branch: 'dev', sha, vars: { OPENAI_BASE_URL: model.url } }, work);
+        assert.deepEqual(statuses(runs), { translate: 'success', build: 'success', deploy: 'success' }, failed(runs));
+        const job = runs.get('translate')!;
+        const step = (name: string) => job.steps.find((s) => s.name === name)!;
+        assert.equal(step('Some translations failed').status, 'success');
+        assert.equal(step('No translation was made').status, 'skipped');
+        const fr = ENTRY.replace('content/', 'content/i18n/fr/');
+        assert.match(step('Translate').output, new RegExp(`::warning title=translate partial::translated 5 of 6 files; 1 failed:%0A${fr}: .*no French today`));
+        const translated = git(origin, 'rev-parse', 'refs/heads/dev');
+        assert.equal(git(origin, 'rev-parse', `${translated}^`), sha, 'what was made is committed on top');
+        assert.ok(!git(origin, 'diff', '--name-only', sha, translated).split('\n').includes(fr));
+        assert.equal(runs.get('deploy')!.name, `deploy ${translated}`);
+      } finally {
+        model.fallback = translate;
+      }
+    });
   });
 
   it('an invalid commit fails the build with the file and line, and is never deployed', { timeout: 180_000 }, async () => {

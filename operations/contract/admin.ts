@@ -73,11 +73,15 @@ export const DeployRun = z
     id: z.string(),
     branch: Branch,
     commit: z.string(),
-    status: z.enum(['queued', 'running', 'success', 'failure', 'cancelled']),
+    status: z
+      .enum(['queued', 'running', 'success', 'failure', 'cancelled'])
+      .describe('success: built and deployed, even when its translate stage is partial or failure (the English is served where a translation is missing)'),
     stages: z.array(
       z.object({
         name: z.enum(['translate', 'build', 'deploy']),
-        status: z.enum(['queued', 'running', 'success', 'failure', 'skipped', 'cancelled']),
+        status: z
+          .enum(['queued', 'running', 'success', 'partial', 'failure', 'skipped', 'cancelled'])
+          .describe('partial (translate): some translations could not be made, each named in `note`; the run still builds and deploys what was made'),
         startedAt: z.string().nullable(),
         finishedAt: z.string().nullable(),
         note: z.string().optional(),

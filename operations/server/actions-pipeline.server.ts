@@ -65,6 +65,13 @@ interface ApiJob {
 }
 
 const STAGES: StageName[] = ['translate', 'build', 'deploy'];
+
+/** A run's jobs, why a failed one failed, and the note of a translate job that fell short (by job id). */
+interface JobsOfRun {
+  jobs: ApiJob[];
+  why: string[];
+  notes: Map<number, string>;
+}
 const SHA = /\b[0-9a-f]{40}\b/;
 
 /** The web address of a repository's pages, from the API's address (github.com, GitHub Enterprise, an emulator). */
@@ -87,8 +94,20 @@ function stageStatus(job: ApiJob): StageStatus {
   return 'failure';
 }
 
-/** A run record from a workflow run and its jobs (stages = jobs; the deploy job's name carries the commit it publishes). */
-export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: string[] = []): Run & { url: string } {
+/**
+ * The workflow's steps that say translate could not make every translation (the job stays green so the run publishes
+ * what was made): the stage's status, and the job's warning annotation is its note (scripts/publish.ts writes both).
+ */
+const TRANSLATE_SHORTFALL: Record<string, 'partial' | 'failure'> = { 'Some translations failed': 'partial', 'No translation was made': 'failure' };
+
+/** The translate job's own status when it fell short (a shortfall step ran), else undefined. */
+const shortfallOf = (job: ApiJob) => job.steps?.map((s) => (s.conclusion === 'success' ? TRANSLATE_SHORTFALL[s.name] : undefined)).find(Boolean);
+
+/**
+ * A run record from a workflow run and its jobs (stages = jobs; the deploy job's name carries the commit it publishes).
+ * `notes`: a translate job's warnings (each translation that failed), by job id.
+ */
+export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: string[] = [], notes = new Map<number, string>()): Run & { url: string } {
   const stages: Stage[] = STAGES.map((name) => {
     const job = jobs.find((j) => j.name.split(' ')[0] === name);
     if (!job) return { name, status: run.status === 'completed' ? 'cancelled' : 'queued', startedAt: null, finishedAt: null };
@@ -97,6 +116,11 @@ export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: stri
     if (name === 'translate' && stage.status === 'success' && job.steps?.find((s) => s.name === 'Translate')?.conclusion === 'skipped') {
       stage.status = 'skipped';
       stage.note = 'no model provider configured for the workflow (the secret OPENAI_API_KEY or the variable OPENAI_BASE_URL)';
+    }
+    const shortfall = name === 'translate' && stage.status === 'success' ? shortfallOf(job) : undefined;
+    if (shortfall) {
+      stage.status = shortfall;
+      stage.note = notes.get(job.id) ?? 'some translations could not be made; the run on GitHub says which';
     }
     return stage;
   });
@@ -189,8 +213,8 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   /** Commits this service knows were pushed but whose run GitHub has not listed yet. */
   const pending = new Map<Branch, Map<string, Run>>(branches.map((b) => [b, new Map()]));
   const listEtags = new Map<Branch, string>();
-  /** Jobs of completed runs never change: kept, with the annotations that say why a failed one failed. */
-  const finishedJobs = new Map<number, { jobs: ApiJob[]; why: string[] }>();
+  /** Jobs of completed runs never change: kept, with the annotations that say why a failed one failed (or translate fell short). */
+  const finishedJobs = new Map<number, JobsOfRun>();
   /** Jobs of runs under way, with the ETag to ask again with. */
   const runningJobs = new Map<number, { etag: string; jobs: ApiJob[] }>();
   /** The newest run whose commit this instance tried to deploy, per branch (one attempt per run). */
@@ -208,11 +232,11 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     for (const listener of listeners) listener(run);
   };
 
-  async function jobsOf(run: ApiRun): Promise<{ jobs: ApiJob[]; why: string[] }> {
+  async function jobsOf(run: ApiRun): Promise<JobsOfRun> {
     const kept = finishedJobs.get(run.id);
     if (kept) return kept;
     // Not started yet (queued, waiting, pending, requested): every job is queued, which runRecord says without them.
-    if (run.status !== 'in_progress' && run.status !== 'completed') return { jobs: [], why: [] };
+    if (run.status !== 'in_progress' && run.status !== 'completed') return { jobs: [], why: [], notes: new Map() };
     const known = runningJobs.get(run.id);
     let jobs: ApiJob[];
     try {
@@ -229,20 +253,29 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       if ((error as { status?: number }).status !== 304 || !known) throw error;
       jobs = known.jobs;
     }
+    const annotations = (job: ApiJob) =>
+      octokit.rest.checks
+        .listAnnotations({ owner, repo, check_run_id: job.id, per_page: 20 })
+        .then((res) => res.data)
+        .catch(() => [] as Array<{ path: string; start_line: number; message: string | null; annotation_level: string | null }>);
     const why: string[] = [];
     // A failed job's error annotations (the ::error lines of scripts/publish.ts: file, line, message); a job is a check run.
     for (const job of jobs.filter((j) => j.conclusion === 'failure')) {
-      const { data: notes } = await octokit.rest.checks
-        .listAnnotations({ owner, repo, check_run_id: job.id, per_page: 20 })
-        .catch(() => ({ data: [] as Array<{ path: string; start_line: number; message: string | null; annotation_level: string | null }> }));
-      for (const note of notes)
+      for (const note of await annotations(job))
         if (note.annotation_level === 'failure' && note.message) why.push(redact(`${note.path ? `${note.path}:${note.start_line}: ` : ''}${note.message}`));
     }
+    // A translate job that fell short: its warning names each translation that failed.
+    const notes = new Map<number, string>();
+    for (const job of jobs.filter((j) => j.name.split(' ')[0] === 'translate' && j.conclusion === 'success' && shortfallOf(j))) {
+      const warnings = (await annotations(job)).filter((note) => note.annotation_level === 'warning' && note.message);
+      if (warnings.length) notes.set(job.id, redact(warnings.map((note) => note.message).join('\n')));
+    }
+    const found = { jobs, why, notes };
     if (run.status === 'completed') {
-      finishedJobs.set(run.id, { jobs, why });
+      finishedJobs.set(run.id, found);
       runningJobs.delete(run.id);
     }
-    return { jobs, why };
+    return found;
   }
 
   async function readRuns(branch: Branch): Promise<boolean> {
@@ -267,8 +300,8 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     const records: Run[] = [];
     for (const run of data.workflow_runs) {
       if (run.head_branch !== branch) continue;
-      const { jobs, why } = await jobsOf(run);
-      records.push(runRecord(branch, run, jobs, why));
+      const { jobs, why, notes } = await jobsOf(run);
+      records.push(runRecord(branch, run, jobs, why, notes));
     }
     runs.set(branch, records);
     // What no branch lists any more is not asked for again.

@@ -87,6 +87,31 @@ describe('publishing through GitHub Actions', () => {
   });
 });
 
+describe('a translate job that fell short', () => {
+  it('is partial with each failure in its note, and its run is still served', async () => {
+    const note = '1 of 2 failed:\ncontent/i18n/fr/skills/go.md: The model provider failed (HTTP 500)';
+    service.actions!.switches.translate = () => ({ status: 'partial', note });
+    try {
+      const write = await api.put({ path: 'content/skills/go.md', content: skillFile('go'), message: 'Add Go' });
+      assert.equal(write.status, 200, write.text);
+      const sha = write.body.commit.sha as string;
+      await service.actions!.completed('main', sha);
+      await service.actions!.settled();
+      await service.services.pipeline.idle();
+      assert.equal(await live(), sha, 'a partial translate is not a failed run');
+      const [latest] = await deploys();
+      assert.equal(latest!.status, 'success');
+      assert.deepEqual(
+        latest!.stages.map((s: any) => `${s.name}:${s.status}`),
+        ['translate:partial', 'build:success', 'deploy:success'],
+      );
+      assert.equal(latest!.stages[0].note, note);
+    } finally {
+      service.actions!.switches.translate = () => undefined;
+    }
+  });
+});
+
 describe('runs finishing out of order', () => {
   it('never deploys an older run over a newer one that finished first; a run not started costs no jobs request', async () => {
     const actions = service.actions!;
@@ -319,6 +344,26 @@ describe('workflow runs as run records', () => {
     assert.equal(record.status, 'success');
     assert.equal(record.commit, translated);
     assert.equal(record.sourceCommit, sha);
+  });
+
+  it('reads a translate job that fell short from its steps: partial or failure, its warning the note, the run a success', () => {
+    const fellShort = (step: string) => [
+      job('translate', 'completed', 'success', [
+        { name: 'Translate', conclusion: 'success' },
+        { name: 'Some translations failed', conclusion: step === 'partial' ? 'success' : 'skipped' },
+        { name: 'No translation was made', conclusion: step === 'failure' ? 'success' : 'skipped' },
+      ]),
+      job('build', 'completed', 'success'),
+      job(`deploy ${sha}`, 'completed', 'success'),
+    ];
+    const note = '2 failed:\ncontent/i18n/fr/brief.md, content/i18n/ja/brief.md: timeout';
+    const partial = runRecord('dev', { ...run, status: 'completed', conclusion: 'success' }, fellShort('partial'), [], new Map([[1, note]]));
+    assert.equal(partial.status, 'success');
+    assert.deepEqual([partial.stages[0]!.status, partial.stages[0]!.note], ['partial', note]);
+    const none = runRecord('dev', { ...run, status: 'completed', conclusion: 'success' }, fellShort('failure'));
+    assert.equal(none.stages[0]!.status, 'failure');
+    assert.match(none.stages[0]!.note!, /the run on GitHub says which/, 'without the warning, where to look');
+    assert.equal(runRecord('dev', { ...run, status: 'completed', conclusion: 'success' }, fellShort('neither')).stages[0]!.status, 'success');
   });
 
   it('says why a run failed from the failed job and its annotations, and cancels what never ran', () => {

@@ -1,6 +1,8 @@
 // The publish pipeline: every new commit on main or dev gets a durable run, translate → build → deploy.
 // Run records live under DATA_DIR/runs and survive restarts; a run cut short by a crash is marked failed
-// and queued again. A failed run leaves the previous build live.
+// and queued again. A failed run leaves the previous build live. A translate stage that made only some of its
+// translations (`partial`) or none (`failure`) does not fail the run: the run builds and deploys what was made and
+// the English, which the site serves where a translation is missing or stale; the stage's note names each failure.
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +10,7 @@ import type { Branch } from '../contract/shared.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 
 export type RunStatus = 'queued' | 'running' | 'success' | 'failure' | 'cancelled';
-export type StageStatus = 'queued' | 'running' | 'success' | 'failure' | 'skipped' | 'cancelled';
+export type StageStatus = 'queued' | 'running' | 'success' | 'partial' | 'failure' | 'skipped' | 'cancelled';
 export type StageName = 'translate' | 'build' | 'deploy';
 
 export interface Stage {
@@ -36,7 +38,8 @@ export interface Run {
 }
 
 export interface StageResult {
-  status: 'success' | 'skipped';
+  /** `partial` or `failure` (translate): some or none of what the stage attempted was made; the run goes on. */
+  status: 'success' | 'partial' | 'failure' | 'skipped';
   note?: string;
 }
 

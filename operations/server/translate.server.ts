@@ -1,12 +1,13 @@
 // The translate stage: (re)translates stale and missing translations into every locale with the model,
 // as structured output checked by zod, and commits them to the branch in one commit. A translation whose
 // English source did not change is never touched, so hand fixes survive. One failing file is recorded
-// and does not stop the others.
+// and does not stop the others; the stage says `partial` (or `failure`, none made) with each failure's reason.
 import type { LanguageModel } from 'ai';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { localeFacts } from '../contract/locales.ts';
-import { locales, type Branch, type Locale } from '../contract/shared.ts';
+import { locales, translationLocales, type Branch, type Locale, type TranslationLocale } from '../contract/shared.ts';
+import { translationPath } from '../content/locate.ts';
 import { translatableFields, type FileKind } from '../content/schema.ts';
 import { loadContent, type ContentModel } from '../content/tree.ts';
 import type { ContentRepo, FileChange } from '../repo/content-repo.server.ts';
@@ -19,14 +20,23 @@ const CONCURRENCY = 4;
 export interface TranslationJob {
   kind: FileKind;
   sourcePath: string;
-  locale: Exclude<Locale, 'en'>;
+  locale: TranslationLocale;
+  fields: Record<string, unknown>;
+  body: string;
+  hash: string;
+}
+
+/** A source file as the model is given it: its kind, path, parsed fields, body and hash. */
+export interface TranslatedSource {
+  kind: FileKind;
+  path: string;
   fields: Record<string, unknown>;
   body: string;
   hash: string;
 }
 
 /** The source files the translate stage translates. */
-function translatedSources(model: ContentModel): Array<{ kind: FileKind; path: string; fields: Record<string, unknown>; body: string; hash: string }> {
+function translatedSources(model: ContentModel): TranslatedSource[] {
   return [
     { ...model.brief, kind: 'brief' as const },
     ...[...model.entries.values()].map((e) => ({ ...e, kind: 'entry' as const })),
@@ -56,19 +66,20 @@ export function translationStates(model: ContentModel): Map<string, Partial<Reco
 export function staleTranslations(model: ContentModel): TranslationJob[] {
   const jobs: TranslationJob[] = [];
   for (const source of translatedSources(model)) {
-    for (const locale of locales) {
-      if (locale === 'en') continue;
+    for (const locale of translationLocales) {
       const existing = model.translations.get(source.path)?.get(locale);
-      if (existing && !existing.stale) continue;
-      const fields = Object.fromEntries(
-        translatableFields[source.kind]
-          .filter((f) => source.fields[f] !== undefined && f !== 'organisation' && f !== 'location')
-          .map((f) => [f, source.fields[f]]),
-      );
-      jobs.push({ kind: source.kind, sourcePath: source.path, locale, fields, body: source.body, hash: source.hash });
+      if (!existing || existing.stale) jobs.push(translationJob(source, locale));
     }
   }
   return jobs;
+}
+
+/** What the model is asked to translate of a source into a locale (names of organisations and places stay as they are). */
+export function translationJob(source: TranslatedSource, locale: TranslationLocale): TranslationJob {
+  const fields = Object.fromEntries(
+    translatableFields[source.kind].filter((f) => source.fields[f] !== undefined && f !== 'organisation' && f !== 'location').map((f) => [f, source.fields[f]]),
+  );
+  return { kind: source.kind, sourcePath: source.path, locale, fields, body: source.body, hash: source.hash };
 }
 
 /** The structured output asked of the model: the same fields (lists of the same length) plus the body. */
@@ -86,13 +97,14 @@ export function translationFile(job: TranslationJob, translated: Record<string, 
   return `---\n${frontMatter}\n---\n${String(body).trim()}\n`;
 }
 
-async function translateOne(model: LanguageModel, job: TranslationJob): Promise<string> {
+async function translateOne(model: LanguageModel, job: TranslationJob, signal?: AbortSignal): Promise<string> {
   const schema = outputSchema(job);
   const { generateText, Output } = await import('ai'); // loaded on first use (see models.server.ts)
   const { output } = await generateText({
     model,
     output: Output.object({ schema }),
     maxRetries: 1,
+    abortSignal: signal,
     system: [
       `You translate a professional profile from English into ${localeFacts[job.locale].translationTarget}.`,
       'Write natural, fluent, professional text as a native writer would, not word for word.',
@@ -104,10 +116,56 @@ async function translateOne(model: LanguageModel, job: TranslationJob): Promise<
   return translationFile(job, schema.parse(output));
 }
 
+export interface TranslationMade {
+  job: TranslationJob;
+  /** Where the translation lives (content/i18n/<locale>/…). */
+  path: string;
+}
+
+/**
+ * Each job translated by the model, a few at a time: the complete translation files made, and each job that failed
+ * with the provider's or the check's words. A failure does not stop the others.
+ */
+export async function translateJobs(
+  model: LanguageModel,
+  jobs: readonly TranslationJob[],
+  signal?: AbortSignal,
+): Promise<{ made: Array<TranslationMade & { content: string }>; failures: Array<TranslationMade & { message: string }> }> {
+  const made: Array<TranslationMade & { content: string }> = [];
+  const failures: Array<TranslationMade & { message: string }> = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, async () => {
+      while (next < jobs.length && !signal?.aborted) {
+        const job = jobs[next++]!;
+        const path = translationPath(job.sourcePath, job.locale);
+        try {
+          made.push({ job, path, content: await translateOne(model, job, signal) });
+        } catch (error) {
+          failures.push({ job, path, message: describeProviderError(error) });
+        }
+      }
+    }),
+  );
+  const byPath = (a: TranslationMade, b: TranslationMade) => a.path.localeCompare(b.path);
+  return { made: made.sort(byPath), failures: failures.sort(byPath) };
+}
+
 export interface TranslateOutcome {
-  status: 'success' | 'skipped';
+  /** `success` only when every translation attempted was made; `partial` when some were, `failure` when none was. */
+  status: 'success' | 'partial' | 'failure' | 'skipped';
   note: string;
   commit?: string;
+}
+
+/**
+ * Every failure with its path and reason, a line per reason: a provider that is down fails every file the same
+ * way, and twelve lines of the same words would hide the one that differs.
+ */
+export function failureLines(failures: ReadonlyArray<{ path: string; message: string }>): string {
+  const byReason = new Map<string, string[]>();
+  for (const { path, message } of failures) byReason.set(message, [...(byReason.get(message) ?? []), path]);
+  return [...byReason].map(([reason, paths]) => `${paths.join(', ')}: ${reason}`).join('\n');
 }
 
 export async function translateBranch(repo: ContentRepo, model: LanguageModel | undefined, branch: Branch, commit: string): Promise<TranslateOutcome> {
@@ -118,30 +176,16 @@ export async function translateBranch(repo: ContentRepo, model: LanguageModel | 
   const jobs = staleTranslations(content);
   if (!jobs.length) return { status: 'success', note: 'every translation is current' };
 
-  const changes: FileChange[] = [];
-  const failures: string[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        const path = job.sourcePath.replace(/^content\//, `content/i18n/${job.locale}/`);
-        try {
-          changes.push({ path, content: await translateOne(model, job) });
-        } catch (error) {
-          failures.push(`${path}: ${describeProviderError(error)}`);
-        }
-      }
-    }),
-  );
-  const failed = failures.length ? `; ${failures.length} failed (${failures.slice(0, 3).join('; ')}${failures.length > 3 ? '; …' : ''})` : '';
-  if (!changes.length) return { status: 'success', note: `no translation could be made${failed}` };
-  changes.sort((a, b) => a.path.localeCompare(b.path));
+  const { made, failures } = await translateJobs(model, jobs);
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const failed = failures.length ? `; ${failures.length} failed:\n${failureLines(failures)}` : '';
+  if (!made.length) return { status: 'failure', note: `no translation could be made (${files(jobs.length)} to translate)${failed}` };
+  const changes: FileChange[] = made.map(({ path, content }) => ({ path, content }));
   // The branch may have moved since `commit`; the commit is validated and compare-and-swapped like any write.
-  const outcome = await repo.commit(branch, changes, `Translate ${changes.length} file${changes.length === 1 ? '' : 's'} (stale or missing)`);
+  const outcome = await repo.commit(branch, changes, `Translate ${files(changes.length)} (stale or missing)`);
   return {
-    status: 'success',
-    note: `translated ${changes.length} file${changes.length === 1 ? '' : 's'}${failed}`,
+    status: failures.length ? 'partial' : 'success',
+    note: `translated ${failures.length ? `${made.length} of ${files(jobs.length)}` : files(made.length)}${failed}`,
     commit: outcome.changed ? outcome.commit.sha : undefined,
   };
 }
