@@ -40,8 +40,12 @@ export type { FieldPointer, FormProblem, JsonSchema, Vocabulary } from './schema
 export interface SchemaFormProps {
   /** Prefix of every element id (one form per page, or one per file side by side). */
   idPrefix: string;
-  /** An object schema: a kind's front matter, or a JSON file. */
+  /**
+   * An object schema: a kind's front matter, or a JSON file. Keep it and `vocabulary` the same objects from one
+   * render to the next (memoise them): fields are compared by them, so a keystroke re-renders only its field.
+   */
   schema: JsonSchema;
+  /** Values and titles of the lists `x-vocabulary` names: `{ tags: [{ value: 'ai', label: 'AI' }, …], … }`. */
   vocabulary: Vocabulary;
   value: Record<string, unknown>;
   /** A field set, or removed with `undefined`; lists change by an item's pointer or as a whole. */
