@@ -221,7 +221,11 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       const rows = against
         ? await text(['diff-tree', '-r', '--no-renames', '--name-status', against, c.sha])
         : await text(['diff-tree', '-r', '--root', '--no-commit-id', '--name-status', c.sha]);
-      entry.files = parseNameStatus(rows);
+      // Each file with the blob it has after the commit, as GitHub lists it (`sha`; a removed file's is not used).
+      const files = parseNameStatus(rows);
+      const kept = files.filter((f) => f.status !== 'removed');
+      const shas = kept.length ? (await text(['rev-parse', ...kept.map((f) => `${c.sha}:${f.filename}`)])).split('\n') : [];
+      entry.files = files.map((f) => ({ ...f, sha: f.status === 'removed' ? null : shas[kept.indexOf(f)]! }));
     }
     return entry;
   }

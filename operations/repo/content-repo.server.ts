@@ -44,6 +44,11 @@ export interface HistoryCommit {
   files: string[];
 }
 
+export interface FileVersion {
+  commit: string;
+  text: string | null;
+}
+
 export interface Comparison {
   aheadBy: number;
   commits: HistoryCommit[];
@@ -70,6 +75,11 @@ export interface ContentRepo {
   readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }>;
   /** Commits of a branch (or of one file on it), newest first, a page at a time. */
   history(branch: Branch, options: { path?: string; cursor?: string; limit: number }): Promise<{ commits: HistoryCommit[]; next: string | null }>;
+  /**
+   * One file's versions on a branch, newest first: each of the last `limit` commits that changed it, with its text
+   * after that commit (null: deleted there). Read as they are asked for, so a walk that stops early reads no more.
+   */
+  fileVersions(branch: Branch, path: string, limit: number): AsyncIterable<FileVersion>;
   /** What `head` has that `base` lacks: its commits, and every file it changes since they diverged. */
   compare(base: Branch, head: Branch): Promise<Comparison>;
   /** Problems of the whole tree as it would be with `changes`. */
@@ -288,6 +298,35 @@ export function createContentRepo(git: Git): ContentRepo {
       const commits = await log([`--skip=${skip}`, `--max-count=${limit + 1}`, start], path);
       const more = commits.length > limit;
       return { commits: commits.slice(0, limit), next: more ? `${start}:${skip + limit}` : null };
+    },
+
+    async *fileVersions(branch: Branch, path: string, limit: number): AsyncIterable<FileVersion> {
+      // Each commit that changed the file and the blob it left (all zeros: deleted), in one log; the blobs in one read.
+      const out = await git.text([
+        'log',
+        `--max-count=${limit}`,
+        '--format=%x1e%H',
+        '--raw',
+        '--no-abbrev',
+        '--no-renames',
+        '--diff-merges=first-parent',
+        await head(branch),
+        '--',
+        path,
+      ]);
+      const versions = out
+        .split('\x1e')
+        .filter(Boolean)
+        .map((block) => {
+          const [commit, ...raw] = block.trim().split('\n');
+          const blob = raw.map((line) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) \w+\t(.+)$/.exec(line)).find((m) => m?.[2] === path)?.[1];
+          return { commit: commit!, blob: blob && !/^0+$/.test(blob) ? blob : null };
+        });
+      const blobs = await readBlobs(
+        git,
+        versions.flatMap((v) => (v.blob ? [v.blob] : [])),
+      );
+      for (const { commit, blob } of versions) yield { commit, text: blob ? blobs.get(blob)!.toString('utf8') : null };
     },
 
     async compare(base: Branch, target: Branch): Promise<Comparison> {

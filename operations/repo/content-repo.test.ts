@@ -270,6 +270,35 @@ for (const backend of [local, githubBackend()]) {
       });
     });
 
+    describe('a file’s versions', () => {
+      it('are its text after each commit that changed it, newest first, null where it was deleted, at most the limit', async () => {
+        const { repo, reopen } = await backend.fresh();
+        const path = 'content/skills/versioned.md';
+        const commit = async (change: { path: string; content?: string; delete?: true }, message: string) =>
+          (await repo.commit('main', [change], message)).commit.sha;
+        const one = await commit({ path, content: skillFile('One') }, 'one');
+        await commit({ path: 'content/skills/other.md', content: skillFile('Other') }, 'another file');
+        const two = await commit({ path, content: skillFile('Two') }, 'two');
+        const gone = await commit({ path, delete: true }, 'gone');
+        const three = await commit({ path, content: skillFile('Three') }, 'three');
+        const versions = async (limit: number) => {
+          const found = [];
+          for await (const version of reopen().fileVersions('main', path, limit)) found.push(version);
+          return found;
+        };
+        assert.deepEqual(await versions(10), [
+          { commit: three, text: skillFile('Three') },
+          { commit: gone, text: null },
+          { commit: two, text: skillFile('Two') },
+          { commit: one, text: skillFile('One') },
+        ]);
+        assert.deepEqual(await versions(2), [
+          { commit: three, text: skillFile('Three') },
+          { commit: gone, text: null },
+        ]);
+      });
+    });
+
     describe('the files of a commit made here', () => {
       it('are what git itself reads at that commit: tree (paths, shas, sizes, modes) and texts, after writes and a delete', async () => {
         const { repo, reopen, outside } = await backend.fresh();

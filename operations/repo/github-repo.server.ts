@@ -29,7 +29,7 @@ import {
   withTranslationsOfDeleted,
   type RepoFiles,
 } from './change-checks.ts';
-import type { CommitOutcome, Comparison, ContentRepo, FileChange, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
+import type { CommitOutcome, Comparison, ContentRepo, FileChange, FileVersion, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface GitHubRepoOptions {
@@ -63,6 +63,8 @@ interface CommitMeta {
   committedAt: string;
   /** Paths changed against the first parent (undefined until asked for). */
   files?: string[];
+  /** The blob each of those paths has after the commit (null: deleted), where the commit API said. */
+  blobs?: Map<string, string | null>;
 }
 
 const MyOctokit = Octokit.plugin(throttling, retry);
@@ -281,6 +283,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
     const { data } = await call(`reading commit ${sha.slice(0, 7)}`, () => octokit.rest.repos.getCommit({ owner, repo, ref: sha }));
     const parents = data.parents.map((p) => p.sha);
     let files = (data.files ?? []).map((f) => f.filename);
+    const blobs = new Map((data.files ?? []).map((f) => [f.filename, f.status === 'removed' ? null : f.sha]));
     if (files.length >= COMMIT_FILES_LIMIT || !parents.length) {
       const after = await treeAt(sha);
       const before = parents[0] ? new Map((await treeAt(parents[0])).map((e) => [e.path, e.sha])) : new Map<string, string>();
@@ -295,8 +298,16 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
       authorDate: data.commit.author?.date ?? '',
       committedAt: data.commit.committer?.date ?? '',
       files,
+      blobs,
     };
     return remember(metas, sha, entry, 4096).files!;
+  }
+
+  /** The blob `path` has after commit `sha` (null: not there), from the commit API, or its tree when the API's list is cut short. */
+  async function blobAfter(sha: string, path: string): Promise<string | null> {
+    await changedFiles(sha);
+    const listed = metas.get(sha)?.blobs?.get(path);
+    return listed !== undefined ? listed : ((await treeAt(sha)).find((e) => e.path === path)?.sha ?? null);
   }
 
   const subject = (message: string) => message.split('\n')[0]!;
@@ -489,6 +500,16 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
       const { shas, more } = await listCommits(start, path ?? 'content', skip, limit);
       const commits = await Promise.all(shas.map((sha) => historyCommit(sha, path)));
       return { commits, next: more ? `${start}:${skip + limit}` : null };
+    },
+
+    async *fileVersions(branch: Branch, path: string, limit: number): AsyncIterable<FileVersion> {
+      // A call for the commits, then one per version asked for (and its blob, unless read before).
+      const { shas } = await listCommits(await head(branch), path, 0, limit);
+      for (const commit of shas) {
+        const blob = await blobAfter(commit, path);
+        if (blob) await blobTexts([blob]);
+        yield { commit, text: blob ? blobs.get(blob)! : null };
+      }
     },
 
     async compare(base: Branch, target: Branch): Promise<Comparison> {
