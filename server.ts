@@ -35,6 +35,8 @@ import { githubWebhookEndpoint } from './operations/adapters/github-webhook.serv
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
+// The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
+import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
 
 export interface RunningService {
   services: Services;
@@ -70,6 +72,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { corpus, urls, secrets } = services;
   logPipeline(services.pipeline, logger);
   const layer = implementOperations(services, {
+    uiMessages: englishMessages,
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });

@@ -158,9 +158,30 @@ describe('admin commands', () => {
     assert.equal((await admin(['get', SKILL])).code, 3);
   });
 
-  it('vitae admin ai-edit without a model: exit 9 saying what to configure', async () => {
-    const run = await admin(['ai-edit', 'concierge-copilot', 'Shorten the summary']);
-    assert.equal(run.code, 9, run.stderr);
-    assert.match(run.stderr, /OPENAI_API_KEY/);
+  it('vitae admin ai-edit and admin translate without a model: exit 9 saying what to configure', async () => {
+    for (const args of [
+      ['ai-edit', 'concierge-copilot', 'Shorten the summary'],
+      ['translate', 'concierge-copilot', '--locales', '["fr"]'],
+    ]) {
+      const run = await admin(args);
+      assert.equal(run.code, 9, run.stderr);
+      assert.match(run.stderr, /OPENAI_API_KEY/);
+    }
+  });
+
+  it('vitae admin check <changes>: what a commit of the set would touch, or its problems with exit 6; nothing written', async () => {
+    const head = (await api('/api/health')).content.commit;
+    const good = join(scratch, 'good-changes.json');
+    await writeFile(good, JSON.stringify([{ path: 'content/skills/zz-checked.md', content: '---\nname: Checked\ncategory: engineering\n---\nx\n' }]));
+    const valid = await admin(['check', good]);
+    ok(valid);
+    assert.match(valid.stdout, /the change set is valid/);
+    assert.match(valid.stdout, /A content\/skills\/zz-checked\.md/);
+    const bad = join(scratch, 'bad-changes.json');
+    await writeFile(bad, JSON.stringify([{ path: 'content/skills/python.md', delete: true }]));
+    const invalid = await admin(['check', bad, '--branch', 'dev']);
+    assert.equal(invalid.code, 6, invalid.stderr);
+    assert.match(invalid.stdout, /skill "python" does not exist/);
+    assert.equal((await api('/api/health')).content.commit, head);
   });
 });

@@ -5,6 +5,7 @@ import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOu
 import type {
   AiEditProposalOut,
   AnswerOut,
+  ChangeSetCheckOut,
   CommitResultOut,
   ComparisonOut,
   ContentFileOut,
@@ -15,8 +16,11 @@ import type {
   HistoryOut,
   PreviewOut,
   PromoteResultOut,
+  TranslationDraftsOut,
+  TranslationStatusOut,
   ValidationResultOut,
 } from './shapes.ts';
+import { createTwoFilesPatch } from 'diff';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -163,25 +167,39 @@ export const formatters: Record<string, Formatter> = {
     return { out: lines.join('\n') + '\n' };
   },
 
-  FileList: (body: FileListOut, view) => ({
-    out: body.files.length
-      ? renderTable(
-          body.files,
-          [
-            { header: 'PATH', value: (f) => f.path, flex: true },
-            { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
-            { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
-            {
-              header: 'TRANSLATIONS',
-              value: (f) => translationSummary(f.translations),
-              style: (t) => (/stale|missing/.test(t) ? view.colours.yellow(t) : view.colours.dim(t)),
-            },
-          ],
-          view,
-        )
-      : 'No files.\n',
-    note: `${body.files.length} files on ${body.branch}`,
-  }),
+  FileList: (body: FileListOut, view) => {
+    // A search (`--q`) shows where each file matched instead of its size and sha.
+    const searched = view.input.q !== undefined;
+    return {
+      out: body.files.length
+        ? renderTable(
+            body.files,
+            searched
+              ? [
+                  { header: 'PATH', value: (f) => f.path },
+                  { header: 'LINE', value: (f) => (f.match ? String(f.match.line) : ''), align: 'right' },
+                  { header: 'MATCH', value: (f) => f.match?.text ?? f.title ?? '', flex: true },
+                ]
+              : [
+                  { header: 'PATH', value: (f) => f.path, flex: true },
+                  { header: 'SIZE', value: (f) => String(f.size), align: 'right' },
+                  { header: 'SHA', value: (f) => f.sha.slice(0, 12), style: (t) => view.colours.dim(t) },
+                  {
+                    header: 'TRANSLATIONS',
+                    value: (f) => translationSummary(f.translations),
+                    style: (t) => (/stale|missing/.test(t) ? view.colours.yellow(t) : view.colours.dim(t)),
+                  },
+                ],
+            view,
+          )
+        : searched
+          ? `Nothing on ${body.branch} matches "${String(view.input.q)}".\n`
+          : 'No files.\n',
+      note: body.truncated
+        ? `the first ${body.files.length} matching files on ${body.branch}; search for more words to narrow it`
+        : `${body.files.length} files on ${body.branch}`,
+    };
+  },
 
   History: (body: HistoryOut, view) => ({
     out: body.commits.length
@@ -269,6 +287,52 @@ export const formatters: Record<string, Formatter> = {
         : `Nothing was written. To apply it, save the proposal (add --json and take .proposed) and run: vitae admin put ${body.path} <file> -m <message>${body.baseSha ? ` --sha ${body.baseSha}` : ''}`,
       exitCode: body.problems.length ? 6 : undefined,
     };
+  },
+
+  TranslationDrafts: (body: TranslationDraftsOut, view) => {
+    const c = view.colours;
+    const drafts = body.drafts.map((d) => `${c.bold(`# ${d.path}`)}\n${d.content}${d.problems.length ? formatProblems(d.problems, d.path, c) + '\n' : ''}`);
+    const failures = body.failures.map((f) => `${c.red('✗')} ${f.path}: ${f.message}`);
+    const problems = body.drafts.reduce((n, d) => n + d.problems.length, 0);
+    return {
+      out: drafts.join('\n') + (failures.length ? `${failures.join('\n')}\n` : '') || `Every translation of ${body.path} is current: nothing to draft.\n`,
+      note:
+        `${body.drafts.length} draft${body.drafts.length === 1 ? '' : 's'} of ${body.path} (source ${body.sourceHash})` +
+        `${body.failures.length ? `, ${body.failures.length} failed` : ''}${problems ? `, ${problems} problem${problems === 1 ? '' : 's'}` : ''}; nothing was written.` +
+        (body.drafts.length ? ' Save each (--json, .drafts[].content) and commit them with vitae admin commit.' : ''),
+      exitCode: problems ? 6 : body.failures.length && !body.drafts.length ? 9 : undefined,
+    };
+  },
+
+  TranslationStatus: (body: TranslationStatusOut, view) => {
+    const c = view.colours;
+    const state = body.state === 'current' ? c.green(body.state) : c.yellow(body.state);
+    const head = `${c.bold(body.path)}: ${state} (${body.locale} translation of ${body.sourcePath})\n`;
+    const hashes = `recorded source ${body.recordedSource ?? '—'} · English now ${body.currentSource ?? '—'}\n`;
+    if (body.state !== 'stale') return { out: head + hashes };
+    if (body.source.then === null || body.source.now === null)
+      return { out: head + hashes, note: 'the English it was made from is not in the last 100 commits of its history' };
+    const diff = createTwoFilesPatch(body.sourcePath, body.sourcePath, body.source.then, body.source.now, body.source.thenCommit!.slice(0, 7), 'now');
+    return {
+      out: `${head}${hashes}\n${diff
+        .split('\n')
+        .map((l) => colourDiffLine(l, c))
+        .join('\n')}`,
+      note: 'what changed in the English since the translation was made',
+    };
+  },
+
+  ChangeSetCheck: (body: ChangeSetCheckOut, view) => {
+    const c = view.colours;
+    const mark = { added: c.green('A'), modified: c.yellow('M'), deleted: c.red('D') };
+    const files = body.files.map((f) => `  ${mark[f.status]} ${f.path}${f.cascade ? c.dim(' (a translation of a deleted file)') : ''}`).join('\n');
+    return body.valid
+      ? { out: `${c.green('✓')} the change set is valid; committing it touches:\n${files}\n` }
+      : {
+          out: formatProblems(body.problems, '', c) + '\n',
+          exitCode: 6,
+          note: `${body.problems.length} problem${body.problems.length === 1 ? '' : 's'}; nothing would be committed`,
+        };
   },
 
   DeployRuns: (body: DeployRunsOut, view) => ({

@@ -67,13 +67,13 @@ describe('help', () => {
           return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
         }) as unknown as typeof globalThis.fetch;
         const words = shellWords(line.command).slice(1);
-        // A file argument (the example names it after the path) is a real file holding the example's text.
+        // A file argument (the example names it after the path, or `<field>.json`) is a real file holding the example's text.
         const readInto = Object.values(op.cliArgs ?? {}).find((a) => 'readInto' in a);
         if (readInto && 'readInto' in readInto) {
           const input = example.input as Record<string, unknown>;
           const file = join(scratch, `example-${checked}`);
           await writeFile(file, readInto.json ? JSON.stringify(input[readInto.readInto]) : String(input[readInto.readInto]));
-          words[words.lastIndexOf(basename(String(input.path)))] = file;
+          words[words.lastIndexOf(readInto.json ? `${readInto.readInto}.json` : basename(String(input.path)))] = file;
         }
         await runCli([...words, ...(op.effect ? ['--yes'] : []), '--json'], {
           env: cleanEnv({ SITE_URL: url, SITE_ADMIN_TOKEN: token }),

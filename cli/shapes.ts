@@ -8,6 +8,9 @@ import type {
   adminPreview,
   adminListFiles,
   adminReadFile,
+  adminTranslate,
+  adminTranslation,
+  adminValidateChanges,
   CommitResult,
   ContentSchema,
   DeployRun,
@@ -34,3 +37,6 @@ export type ContentFileOut = z.output<typeof adminReadFile.output>;
 export type ValidationResultOut = { valid: boolean; problems: Problem[] };
 export type AnswerOut = z.output<typeof askSubject.output>;
 export type AiEditProposalOut = z.output<typeof adminAiEdit.output>;
+export type TranslationDraftsOut = z.output<typeof adminTranslate.output>;
+export type TranslationStatusOut = z.output<typeof adminTranslation.output>;
+export type ChangeSetCheckOut = z.output<typeof adminValidateChanges.output>;

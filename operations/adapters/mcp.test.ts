@@ -271,6 +271,12 @@ describe('admin MCP server /mcp/admin', () => {
     assert.equal(hints('admin_promote')!.destructiveHint, false);
     assert.equal(hints('admin_ai_edit')!.openWorldHint, true);
     assert.equal(hints('admin_ai_edit')!.readOnlyHint, true, 'a proposal never commits');
+    assert.deepEqual(
+      [hints('admin_translate')!.readOnlyHint, hints('admin_translate')!.openWorldHint],
+      [true, true],
+      'drafts reach the model and are never committed',
+    );
+    assert.equal(hints('admin_validate_changes')!.readOnlyHint, true, 'a check writes nothing');
     await client.close();
     const doc = await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json();
     assert.equal(doc.auth, 'bearer');

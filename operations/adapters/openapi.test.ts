@@ -137,6 +137,18 @@ describe('live responses match the documented schemas', () => {
         { input: { changes: [{ path: brief, content: briefText }], message: 'Restore the brief', branch: 'dev' }, status: 200 },
         { input: { changes: [], message: 'x' }, status: 400 },
       ],
+      admin_validate_changes: [
+        { input: { changes: [{ path: 'content/skills/python.md', delete: true }], branch: 'dev' }, status: 200 },
+        { input: { changes: [{ path: brief, content: briefText, sha: 'b'.repeat(40) }] }, status: 409 },
+      ],
+      admin_translate: [
+        { input: { path: brief, locales: ['fr'] }, status: 200 },
+        { input: { path: 'content/site.json' }, status: 400 },
+      ],
+      admin_translation: [
+        { input: { path: 'content/i18n/ja/brief.md' }, status: 200 },
+        { input: { path: 'content/i18n/ja/skills/nothing.md' }, status: 404 },
+      ],
       admin_ai_edit: [
         { input: { path: brief, instruction: 'Keep it as it is.' }, status: 200 },
         { input: { path: brief, slug: 'x', instruction: 'x' }, status: 400 },

@@ -1,6 +1,7 @@
 // Zod schemas of every file kind in the content tree. Validation, the build and the admin schema
 // operation all use these, so what the editor is told is exactly what the build enforces.
 import { z } from 'zod';
+import type { VocabularyName } from '../contract/content-schema.ts';
 import { DocumentName, LensId, Slug, Tag, locales } from '../contract/shared.ts';
 
 const Text = z.string().trim().min(1, 'must not be empty');
@@ -8,6 +9,8 @@ const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month w
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written "YYYY-MM-DD", in quotes');
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const TextList = z.array(Text);
+/** Metadata naming the vocabulary a field's values come from: JSON Schema carries it as "x-vocabulary" (admin_schema). */
+const from = (vocabulary: VocabularyName) => ({ 'x-vocabulary': vocabulary });
 
 export const ProofLink = z.strictObject({ label: Text, url: HttpUrl });
 
@@ -21,9 +24,9 @@ export const EntryFields = z
     featured: z.boolean().optional().describe('Shown as a highlight on the home page'),
     summary: Text.max(300).describe('One or two sentences'),
     keyResult: Text.max(200).describe('The most important measurable result, one line'),
-    tags: z.array(Tag).min(1).describe('Industry tags'),
-    lenses: z.array(LensId).min(1).describe('Role lenses this entry is evidence for'),
-    skills: z.array(Slug).min(1).describe('Skill slugs; each must exist under content/skills/'),
+    tags: z.array(Tag).min(1).describe('Industry tags').meta(from('tags')),
+    lenses: z.array(LensId).min(1).describe('Role lenses this entry is evidence for').meta(from('lenses')),
+    skills: z.array(Slug).min(1).describe('Skill slugs; each must exist under content/skills/').meta(from('skills')),
     contributions: TextList.min(1).describe('What the subject did'),
     achievements: TextList.default([]),
     keyResults: TextList.default([]),
@@ -62,7 +65,7 @@ export const SiteFile = z.strictObject({
   fictional: z.boolean().default(false),
   notice: z.string().optional(),
   description: Text.max(300),
-  defaultLocale: z.enum(locales).default('en'),
+  defaultLocale: z.enum(locales).default('en').meta(from('locales')),
   subject: z.strictObject({
     name: Text,
     headline: Text,

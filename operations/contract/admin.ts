@@ -2,71 +2,15 @@
 // publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { Branch, documentNames, kinds, Locale, lensIds, locales, ProblemSchema, tags, wholeNumber } from './shared.ts';
+import { Branch, Locale, locales, ProblemSchema, wholeNumber } from './shared.ts';
 import { Document, EntryLong, Lens } from './public.ts';
+import { BaseSha, Change, CommitResult, CommitSha, Content, ContentPath, Message, Sha, TranslationState } from './admin-fields.ts';
+import { adminSchema } from './content-schema.ts';
+import { adminTranslate, adminTranslation } from './translations.ts';
 
-const ContentPath = z.string().min(1).max(300).describe('Path in the repository, e.g. "content/corpus/projects/concierge-copilot.md"');
-const Sha = z
-  .string()
-  .regex(/^[0-9a-f]{40}$/, 'a sha is 40 hexadecimal characters')
-  .describe('Blob sha the change was based on; 409 if the file changed since');
-const CommitSha = z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit is 7 to 40 hexadecimal characters');
-export const TranslationState = z
-  .enum(['current', 'stale', 'missing'])
-  .describe('current: made from the English as it is; stale: the English changed since; missing: never made');
-const Message = z.string().trim().min(1, 'give a commit message').max(500).describe('Commit message');
-const Content = z
-  .string()
-  .max(512 * 1024, 'a content file is at most 512 kB')
-  .describe('The whole file: YAML front matter and Markdown body, or JSON');
-
-export const CommitResult = z
-  .object({
-    branch: Branch,
-    commit: z.object({ sha: z.string(), message: z.string(), url: z.string().optional() }),
-    files: z.array(z.object({ path: z.string(), sha: z.string().nullable().describe('New blob sha; null when deleted') })),
-    changed: z.boolean().describe('false when the content was already exactly this: no commit was made and no publish run started'),
-  })
-  .meta({ id: 'CommitResult' });
-
-const BaseSha = Sha.nullable().describe('Blob sha the change was based on, or null for a file that must not exist yet; 409 if the file changed since');
-
-export const Change = z.union([
-  z.strictObject({ path: ContentPath, content: Content, sha: BaseSha.optional() }),
-  z.strictObject({ path: ContentPath, delete: z.literal(true), sha: Sha.optional() }),
-]);
-
-const FieldInfo = z.object({
-  name: z.string(),
-  type: z.string(),
-  required: z.boolean(),
-  description: z.string().optional(),
-  allowed: z.array(z.string()).optional(),
-  rules: z.array(z.string()).optional(),
-});
-
-export const ContentSchema = z
-  .object({
-    fileKinds: z.array(
-      z.object({
-        kind: z.string(),
-        pattern: z.string(),
-        body: z.string(),
-        fields: z.array(FieldInfo),
-        translationFields: z.array(z.string()),
-      }),
-    ),
-    kinds: z.array(z.enum(kinds)),
-    tags: z.array(z.enum(tags)),
-    lenses: z.array(z.enum(lensIds)),
-    documents: z.array(z.enum(documentNames)),
-    locales: z.array(z.enum(locales)),
-    skills: z.array(z.string()).describe('Skill slugs that exist on main'),
-    writablePaths: z.array(z.string()),
-    conventions: z.array(z.string()),
-    jsonSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of each file kind’s front matter'),
-  })
-  .meta({ id: 'ContentSchema' });
+export { Change, CommitResult, TranslationState } from './admin-fields.ts';
+export { adminSchema, ContentSchema, vocabularyNames, type VocabularyName } from './content-schema.ts';
+export { adminTranslate, adminTranslation } from './translations.ts';
 
 export const DeployRun = z
   .object({
@@ -94,29 +38,21 @@ export const DeployRun = z
   })
   .meta({ id: 'DeployRun' });
 
-export const adminSchema = defineOperation({
-  name: 'admin_schema',
-  summary: 'The content schema: file kinds, fields and rules, vocabularies, writable paths, conventions',
-  description:
-    'What an editor or an agent needs before writing: each file kind with its fields, which are required and the values they allow (kinds, tags, lenses, existing skills), the paths that may be written, and the repository’s conventions. Read it first; it is generated from the validators themselves.',
-  rest: { method: 'GET', path: '/api/admin/schema' },
-  cli: 'admin schema',
-  input: z.object({}),
-  output: ContentSchema,
-  auth: 'admin',
-  errors: ['unauthorized'],
-});
+/** How many files a search of the content (admin_list_files with `q`) lists at most. */
+export const FILE_MATCHES = 200;
 
 export const adminListFiles = defineOperation({
   name: 'admin_list_files',
-  summary: 'List content files with path, size and sha',
+  summary: 'List content files with path, size and sha, or search them',
   description:
-    'Files under `dir` (default all of `content/`) on a branch, each with its size, blob sha, title and translation state per locale. Pass a file’s sha back when writing it to be told, rather than overwrite, when someone changed it meanwhile.',
+    'Files under `dir` (default all of `content/`) on a branch, each with its size, blob sha, title and translation state per locale. Pass a file’s sha back when writing it to be told, rather than overwrite, when someone changed it meanwhile. ' +
+    `With \`q\`, only the files whose path, title or text holds it (any case and accents, every locale), each with its first matching line; at most ${FILE_MATCHES}.`,
   rest: { method: 'GET', path: '/api/admin/files' },
   cli: 'admin ls [dir]',
   input: z.object({
     dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'),
     branch: Branch.default('main'),
+    q: z.string().trim().min(1, 'give something to search for').max(200).optional().describe('Search the path, title and text of every file'),
   }),
   output: z
     .object({
@@ -131,15 +67,26 @@ export const adminListFiles = defineOperation({
             .partialRecord(z.enum(locales), TranslationState)
             .optional()
             .describe('On a source file the translate stage translates: the state of its translation in each locale but English'),
+          match: z
+            .object({ line: z.number().int().describe('1-based'), text: z.string().describe('The line, trimmed to about 160 characters around the match') })
+            .optional()
+            .describe('With q: the first line holding it (absent when only the path or the title does)'),
         }),
       ),
+      truncated: z.boolean().optional().describe(`With q: true when more than ${FILE_MATCHES} files matched and only the first are listed`),
     })
     .meta({ id: 'FileList' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
-    valid: [{ summary: 'The projects on the dev branch', input: { dir: 'content/corpus/projects', branch: 'dev' } }],
-    invalid: [{ summary: 'An unknown branch', input: { branch: 'staging' } }],
+    valid: [
+      { summary: 'The projects on the dev branch', input: { dir: 'content/corpus/projects', branch: 'dev' } },
+      { summary: 'Every file that mentions a hotel, in any language', input: { q: 'hotel' } },
+    ],
+    invalid: [
+      { summary: 'An unknown branch', input: { branch: 'staging' } },
+      { summary: 'A blank search', input: { q: '  ' } },
+    ],
   },
 });
 
@@ -248,6 +195,45 @@ export const adminCommitChanges = defineOperation({
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No changes', input: { changes: [], message: 'Nothing' } }],
+  },
+});
+
+export const adminValidateChanges = defineOperation({
+  name: 'admin_validate_changes',
+  summary: 'Check a whole change set as admin_commit_changes would, without writing: its problems and every file it would touch',
+  description:
+    'The problems of the tree after all the changes, and the files the commit would add, modify or delete, with the translations a deleted source takes with it (`cascade`). ' +
+    'Base shas are checked as a commit checks them (409 naming the file that changed), so what this says is what the commit will do. The console shows it on Review before the commit button.',
+  rest: { method: 'POST', path: '/api/admin/changes/validate' },
+  cli: 'admin check <changes>',
+  cliArgs: { changes: { readInto: 'changes', json: true } },
+  input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), branch: Branch.default('main') }),
+  output: z
+    .object({
+      valid: z.boolean(),
+      problems: z.array(ProblemSchema),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          status: z.enum(['added', 'modified', 'deleted']),
+          cascade: z.boolean().describe('A translation deleted because its source is: not in the change set itself'),
+        }),
+      ),
+    })
+    .meta({ id: 'ChangeSetCheck' }),
+  auth: 'admin',
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
+  examples: {
+    valid: [
+      {
+        summary: 'A new skill, on dev',
+        input: {
+          branch: 'dev',
+          changes: [{ path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n' }],
+        },
+      },
+    ],
+    invalid: [{ summary: 'No changes', input: { changes: [] } }],
   },
 });
 
@@ -432,7 +418,10 @@ export const adminOperations = [
   adminWriteFile,
   adminDeleteFile,
   adminCommitChanges,
+  adminValidateChanges,
   adminAiEdit,
+  adminTranslate,
+  adminTranslation,
   adminDeployStatus,
   adminPromote,
   adminHistory,

@@ -1,16 +1,17 @@
 // Handlers of the admin operations: the content repository through validated commits, the publish runs,
 // promote. Every write is one commit on one branch and queues that branch's publish run.
-import { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
-import type { adminOperations } from '../contract/admin.ts';
-import { documentNames, kinds, lensIds, locales, tags, type Branch, type DocumentName, type LensId } from '../contract/shared.ts';
-import { fileKinds, RelatedTermsFile, SiteFile, translatableFields } from '../content/schema.ts';
-import { assertContentDir, assertWritablePath, writablePathRules } from '../content/paths.ts';
+import { FILE_MATCHES, type adminOperations } from '../contract/admin.ts';
+import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
+import { assertContentDir, assertWritablePath } from '../content/paths.ts';
 import { createTwoFilesPatch } from 'diff';
-import type { CommitOutcome, ContentRepo } from '../repo/content-repo.server.ts';
-import { loadContentSliced, locate, RELATED_TERMS_PATH, type ContentModel } from '../content/tree.ts';
+import type { CommitOutcome, ContentRepo, FileChange } from '../repo/content-repo.server.ts';
+import { searchFiles } from '../content/file-search.ts';
+import { locate } from '../content/locate.ts';
+import { loadContentSliced, type ContentModel } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { localeRecords } from '../build/corpus.ts';
+import { describeContentSchema, type UiMessages } from './content-schema.server.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { Handlers } from './implement.server.ts';
@@ -23,6 +24,7 @@ export interface AdminDeps {
   repo: ContentRepo;
   pipeline: Pipeline;
   urls: SiteUrls;
+  uiMessages: UiMessages;
 }
 
 /** The source file of an entry, lens or skill slug, as the branch's live build knows it. */
@@ -33,7 +35,18 @@ export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string): string
   return path;
 }
 
-export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit<AdminHandlers, 'admin_ai_edit'> {
+/** A change set as the contract takes it, as the repository takes it. */
+const asFileChanges = (
+  changes: ReadonlyArray<{ path: string; content: string; sha?: string | null } | { path: string; delete: true; sha?: string }>,
+): FileChange[] => changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
+
+export function adminHandlers({
+  corpus,
+  repo,
+  pipeline,
+  urls,
+  uiMessages,
+}: AdminDeps): Omit<AdminHandlers, 'admin_ai_edit' | 'admin_translate' | 'admin_translation'> {
   // The content model at a branch's head, for translation states: the live build's when it is that commit,
   // else parsed once per commit (the last few are kept).
   const models = new Map<string, ContentModel | null>();
@@ -60,7 +73,7 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
 
   return {
     admin_schema() {
-      return describeContentSchema([...corpus.build('main').model.skills.keys()].sort());
+      return describeContentSchema(corpus.build('main').model, uiMessages);
     },
 
     async admin_list_files(input) {
@@ -69,16 +82,22 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
       const model = await modelAt(input.branch);
       const states = model ? translationStates(model) : new Map<string, never>();
       const titles = model ? titlesOf(model) : new Map<string, string>();
-      return {
-        branch: input.branch,
-        files: files.map(({ path, size, sha }) => ({
+      const listed = (list: typeof files) =>
+        list.map(({ path, size, sha }) => ({
           path,
           size,
           sha,
           ...(titles.has(path) ? { title: titles.get(path) } : {}),
           ...(states.has(path) ? { translations: states.get(path) } : {}),
-        })),
-      };
+        }));
+      if (!input.q) return { branch: input.branch, files: listed(files) };
+      // A search reads the texts the listing's commit holds (kept per commit by the repository), in the folder asked.
+      const { texts } = await repo.filesAt(await repo.head(input.branch));
+      const inDir = new Map(files.filter((f) => texts.has(f.path)).map((f) => [f.path, texts.get(f.path)!]));
+      const { matches, truncated } = await searchFiles(inDir, titles, input.q, { limit: FILE_MATCHES, pause: slicer() });
+      const byPath = new Map(files.map((f) => [f.path, f]));
+      const found = listed(matches.map((m) => byPath.get(m.path)!));
+      return { branch: input.branch, files: found.map((f, i) => ({ ...f, ...(matches[i]!.match ? { match: matches[i]!.match } : {}) })), truncated };
     },
 
     async admin_read_file(input) {
@@ -122,10 +141,15 @@ export function adminHandlers({ corpus, repo, pipeline, urls }: AdminDeps): Omit
     },
 
     async admin_commit_changes(input) {
-      const changes = input.changes.map((c) =>
-        'delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha },
-      );
-      return committed(await repo.commit(input.branch, changes, input.message));
+      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message));
+    },
+
+    async admin_validate_changes(input) {
+      // Base shas are checked as the commit checks them: a file that moved under the editor is a 409 here too, which
+      // the console answers with the merge view. Problems of a tree the editor has not seen (theirs merged with
+      // someone else's change) would mislead, and the commit would refuse the set anyway.
+      const { problems, files } = await repo.review(input.branch, asFileChanges(input.changes));
+      return { valid: problems.length === 0, problems, files };
     },
 
     async admin_preview(input) {
@@ -185,73 +209,4 @@ function titlesOf(model: ContentModel): Map<string, string> {
     for (const t of byLocale.values()) titles.set(t.path, String(t.fields.title ?? t.fields.name ?? titles.get(source) ?? ''));
   }
   return titles;
-}
-
-/** The content schema an editor (or a model) needs, generated from the zod schemas validation uses. */
-function describeContentSchema(skills: string[]) {
-  const noIds = z.registry();
-  const describe = (schema: z.ZodType) =>
-    z.toJSONSchema(schema, { io: 'input', metadata: noIds, unrepresentable: 'any' } as Parameters<typeof z.toJSONSchema>[1]) as Record<string, any>;
-  const fields = (schema: z.ZodType) => {
-    const json = describe(schema);
-    const required = new Set<string>(json.required ?? []);
-    return Object.entries<Record<string, any>>(json.properties ?? {}).map(([name, prop]) => {
-      const items = prop.items as Record<string, any> | undefined;
-      const allowed = prop.enum ?? items?.enum;
-      const rules = [
-        prop.maxLength && `at most ${prop.maxLength} characters`,
-        prop.pattern && `matches ${prop.pattern}`,
-        prop.minItems && `at least ${prop.minItems} item${prop.minItems === 1 ? '' : 's'}`,
-        name === 'skills' && 'each must exist under content/skills/',
-        name === 'end' && 'not before start',
-      ].filter(Boolean) as string[];
-      const type =
-        prop.type === 'array'
-          ? `${items?.type ?? 'object'}[]`
-          : Array.isArray(prop.type)
-            ? prop.type.join(' | ')
-            : prop.anyOf
-              ? prop.anyOf.map((a: any) => a.type).join(' | ')
-              : String(prop.type ?? 'any');
-      return {
-        name,
-        type,
-        required: required.has(name),
-        ...(prop.description ? { description: prop.description } : {}),
-        ...(allowed ? { allowed: allowed.map(String) } : {}),
-        ...(rules.length ? { rules } : {}),
-      };
-    });
-  };
-  return {
-    fileKinds: [
-      ...Object.entries(fileKinds).map(([kind, def]) => ({
-        kind,
-        pattern: def.pattern,
-        body: def.body,
-        fields: fields(def.fields),
-        translationFields: ['source', ...translatableFields[kind as keyof typeof fileKinds]],
-      })),
-      { kind: 'site', pattern: 'content/site.json', body: 'none (JSON file)', fields: fields(SiteFile), translationFields: [] },
-      { kind: 'related-terms', pattern: RELATED_TERMS_PATH, body: 'none (JSON file)', fields: fields(RelatedTermsFile), translationFields: [] },
-    ],
-    kinds: [...kinds],
-    tags: [...tags],
-    lenses: [...lensIds],
-    documents: [...documentNames],
-    locales: [...locales],
-    skills,
-    writablePaths: ['content/**/*.md', 'content/**/*.json', ...writablePathRules],
-    conventions: [
-      'Markdown files start with YAML front matter between "---" lines, then the Markdown body; quote strings that contain ": ".',
-      'The file name is the slug: lowercase letters, digits and single hyphens. Slugs are unique across entries, lenses and skills.',
-      'The folder of an entry gives its kind: content/corpus/{experiences,projects,community,education}/.',
-      'Translations live at content/i18n/<locale>/<same path as the English file> and hold only the translated fields plus `source`.',
-      '`source` is the hash of the English fields a translation was made from. When the English changes, the translation is stale and English is served until it is translated again; the translate stage redoes only stale and missing translations and never overwrites one whose source is unchanged.',
-      'Every write validates the whole tree as it would be after the change: a broken reference (a missing skill, a translation of a deleted file) is rejected like a malformed field.',
-      'Send the `sha` you read with a write or delete to be told (409) if someone changed the file in between.',
-      'Write to branch "dev" to preview on the dev site, then promote to publish on main.',
-    ],
-    jsonSchema: Object.fromEntries(Object.entries(fileKinds).map(([kind, def]) => [kind, describe(def.fields)])),
-  };
 }

@@ -1,9 +1,13 @@
 // The operations the console is built on, over real HTTP and real git: admin_history (paged, per file),
 // admin_read_file at a commit, admin_compare (what promote would publish), the title and translation state
-// of each file in admin_list_files, and admin_preview (a file's public record from unsaved text).
+// of each file in admin_list_files and its search (`q`), admin_preview (a file's public record from unsaved text),
+// and admin_schema as a form is generated from it (JSON Schema per kind, vocabularies with labels).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile } from '../contract/admin.ts';
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile, adminSchema, FILE_MATCHES, vocabularyNames } from '../contract/admin.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
 import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
@@ -165,5 +169,100 @@ describe('admin_preview POST /api/admin/preview', () => {
     const broken = await preview({ path, branch: 'dev', content: '---\ntitle: x\n---\n' });
     assert.equal(broken.kind, null);
     assert.ok(broken.problems.some((p) => p.path === path));
+  });
+});
+
+describe('admin_list_files GET /api/admin/files?q=', () => {
+  const search = async (query: string) => adminListFiles.output.parse(assertOk(await api.get(`/api/admin/files?${query}`)));
+
+  it('finds files by their text in any case, with or without accents, in every locale, each with its first matching line', async () => {
+    const { files, truncated } = await search('q=CAFE');
+    assert.equal(truncated, false);
+    const zine = files.find((f) => f.path === 'content/corpus/projects/kansai-nights-photo-zine.md')!;
+    assert.ok(zine, 'the English entry that says "cafés"');
+    assert.ok(
+      files.some((f) => f.path === 'content/i18n/fr/corpus/projects/kansai-nights-photo-zine.md'),
+      'and its French translation',
+    );
+    const text = repo.show('main', zine.path)!;
+    assert.equal(zine.match!.line, text.split('\n').findIndex((line) => /cafés/.test(line)) + 1);
+    assert.ok(text.split('\n')[zine.match!.line - 1]!.includes(zine.match!.text.replace(/^…|…$/g, '')), 'the line, trimmed around the match');
+    assert.ok(zine.match!.text.length <= 162 && /cafés/.test(zine.match!.text));
+    assert.equal(zine.title, parse(/^---\n([\s\S]*?)\n---/.exec(text)![1]!).title, 'a match keeps the file’s title');
+    const japanese = await search('q=%E3%83%9B%E3%83%86%E3%83%AB&dir=content/i18n/ja');
+    assert.ok(japanese.files.length > 0 && japanese.files.every((f) => f.path.startsWith('content/i18n/ja/') && /ホテル/.test(f.match!.text)));
+  });
+
+  it('matches a path too (then without a line), and lists at most the bound, saying when there were more', async () => {
+    const byPath = await search('q=i18n/eo/brief');
+    assert.deepEqual(
+      byPath.files.map((f) => [f.path, f.match]),
+      [['content/i18n/eo/brief.md', undefined]],
+    );
+    const many = await search('q=e');
+    assert.equal(many.files.length, FILE_MATCHES);
+    assert.equal(many.truncated, true);
+    assertError(await api.get('/api/admin/files?q=%20%20'), 400, 'bad_request');
+  });
+});
+
+describe('admin_schema GET /api/admin/schema, as a form is generated from it', () => {
+  const schema = async () => adminSchema.output.parse(assertOk(await api.get('/api/admin/schema')));
+
+  it('gives each file kind the JSON Schema of its front matter (and of its translations), which accepts what validation accepts', async () => {
+    const { fileKinds, jsonSchema } = await schema();
+    const kind = (name: string) => fileKinds.find((k) => k.kind === name)!;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const entry = ajv.compile(kind('entry').jsonSchema);
+    const frontMatter = (path: string) => parse(/^---\n([\s\S]*?)\n---/.exec(repo.show('main', path)!)![1]!) as Record<string, unknown>;
+    const copilot = frontMatter('content/corpus/projects/concierge-copilot.md');
+    assert.ok(entry(copilot), JSON.stringify(entry.errors));
+    assert.ok(!entry({ ...copilot, tags: ['cooking'] }), 'an unknown tag is refused');
+    assert.ok(!entry({ ...copilot, titel: 'x' }), 'an unknown field is refused');
+    const translation = ajv.compile(kind('entry').translationJsonSchema!);
+    assert.ok(translation(frontMatter('content/i18n/ja/corpus/projects/concierge-copilot.md')), JSON.stringify(translation.errors));
+    assert.ok(!translation({ title: 'x' }), 'a translation records its source');
+    assert.ok(ajv.compile(kind('site').jsonSchema)(JSON.parse(repo.show('main', 'content/site.json')!)));
+    assert.equal(kind('site').translationJsonSchema, undefined);
+    assert.deepEqual(jsonSchema.entry, kind('entry').jsonSchema, 'the top-level record is the same schema');
+    const title = (kind('entry').jsonSchema as any).properties.title;
+    assert.deepEqual([title.title, title.description], ['Title', 'Role, project or degree name']);
+    const field = kind('entry').fields.find((f) => f.name === 'keyResult')!;
+    assert.deepEqual([field.label, field.description], ['Key result', 'The most important measurable result, one line']);
+  });
+
+  it('marks the fields whose values come from a vocabulary, and labels every vocabulary’s values', async () => {
+    const { fileKinds, vocabulary } = await schema();
+    const vocabularyOf = (kind: string, field: string) => (fileKinds.find((k) => k.kind === kind)!.jsonSchema as any).properties[field]['x-vocabulary'];
+    assert.deepEqual(
+      ['tags', 'lenses', 'skills'].map((field) => vocabularyOf('entry', field)),
+      ['tags', 'lenses', 'skills'],
+    );
+    assert.equal(vocabularyOf('site', 'defaultLocale'), 'locales');
+    assert.equal(vocabularyOf('entry', 'title'), undefined);
+    assert.deepEqual(Object.keys(vocabulary).sort(), [...vocabularyNames].sort());
+    // Tags and kinds in the site's own English words.
+    const messages = JSON.parse(readFileSync(new URL('../../app/i18n/messages/en.json', import.meta.url), 'utf8')) as Record<string, string>;
+    assert.deepEqual(
+      vocabulary.tags,
+      (await schema()).tags.map((tag) => ({ value: tag, label: messages[`tag.${tag}`] })),
+    );
+    assert.equal(vocabulary.tags.find((t) => t.value === 'devrel')!.label, 'Developer relations');
+    assert.deepEqual(
+      vocabulary.kinds.find((k) => k.value === 'project'),
+      { value: 'project', label: messages['kind.project'] },
+    );
+    // Lens titles, skill and document names from main's content; languages by their English names.
+    assert.deepEqual(
+      vocabulary.skills.find((s) => s.value === 'python'),
+      { value: 'python', label: 'Python' },
+    );
+    assert.match(vocabulary.lenses.find((l) => l.value === 'head-of-ai')!.label, /AI/);
+    assert.equal(vocabulary.lenses.length, 11);
+    assert.deepEqual(
+      vocabulary.locales.find((l) => l.value === 'ja'),
+      { value: 'ja', label: 'Japanese' },
+    );
+    assert.ok(vocabulary.documents.every((d) => d.label !== d.value));
   });
 });

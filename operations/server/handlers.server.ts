@@ -5,20 +5,27 @@ import { adminHandlers } from './admin.server.ts';
 import { createAgent, type Agent } from './agent.server.ts';
 import { aiEditHandlers } from './ai-edit.server.ts';
 import { askHandlers } from './ask.server.ts';
+import type { UiMessages } from './content-schema.server.ts';
 import { anonymous, implement, type Implementation, type ImplementOptions } from './implement.server.ts';
 import { publicHandlers } from './public.server.ts';
 import type { Services } from './services.server.ts';
+import { translationHandlers } from './translations.server.ts';
 
 export interface OperationsLayer extends Implementation {
   /** The site's agent, whose tools are this implementation's public reads (also streamed by /api/chat). */
   agent: Agent;
 }
 
+/**
+ * `uiMessages`: the web app's English message table, so that what the operations label in words (admin_schema's tags
+ * and kinds) is what the site says; the composition hands it over, as operations/ imports nothing from app/.
+ */
 export function implementOperations(
   services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>,
-  options: Omit<ImplementOptions, 'rateLimits'>,
+  options: Omit<ImplementOptions, 'rateLimits'> & { uiMessages: UiMessages },
 ): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
+  const { uiMessages, ...implementOptions } = options;
   // The agent's tools run through this very implementation, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, ctx: Parameters<Implementation['invoke']>[2]) =>
     (await implementation.invoke(op, input, { ...ctx, principal: anonymous })).output;
@@ -28,10 +35,11 @@ export function implementOperations(
     {
       ...publicHandlers({ corpus }),
       ...askHandlers({ agent }),
-      ...adminHandlers({ corpus, repo, pipeline, urls }),
+      ...adminHandlers({ corpus, repo, pipeline, urls, uiMessages }),
       ...aiEditHandlers({ models, repo, corpus }),
+      ...translationHandlers({ models, repo, corpus }),
     },
-    { ...options, rateLimits },
+    { ...implementOptions, rateLimits },
   );
   return { ...implementation, agent };
 }
