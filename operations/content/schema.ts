@@ -88,7 +88,8 @@ export const RelatedTermsFile = z
   })
   .describe('Related words that search adds to a query');
 
-const Source = z.string().min(1).describe('Hash of the English fields this translation was made from');
+// Read-only in the console's form: it is set by the translate stage, by "Translate now" and by "Mark as current".
+const Source = z.string().min(1).meta({ description: 'Hash of the English fields this translation was made from', readOnly: true });
 
 export const EntryTranslationFields = z.strictObject({
   source: Source,

@@ -3,12 +3,12 @@
 // English source did not change is never touched, so hand fixes survive. One failing file is recorded
 // and does not stop the others; the stage says `partial` (or `failure`, none made) with each failure's reason.
 import type { LanguageModel } from 'ai';
-import { stringify } from 'yaml';
 import { z } from 'zod';
 import { localeFacts } from '../contract/locales.ts';
 import { locales, translationLocales, type Branch, type Locale, type TranslationLocale } from '../contract/shared.ts';
 import { translationPath } from '../content/locate.ts';
 import { translatableFields, type FileKind } from '../content/schema.ts';
+import { translationText } from '../content/translation-text.ts';
 import { loadContent, type ContentModel } from '../content/tree.ts';
 import type { ContentRepo, FileChange } from '../repo/content-repo.server.ts';
 import { describeProviderError } from './models.server.ts';
@@ -91,12 +91,6 @@ function outputSchema(job: TranslationJob) {
   return z.object(shape);
 }
 
-export function translationFile(job: TranslationJob, translated: Record<string, unknown>): string {
-  const { body, ...fields } = translated;
-  const frontMatter = stringify({ source: job.hash, ...fields }, { lineWidth: 0 }).trimEnd();
-  return `---\n${frontMatter}\n---\n${String(body).trim()}\n`;
-}
-
 async function translateOne(model: LanguageModel, job: TranslationJob, signal?: AbortSignal): Promise<string> {
   const schema = outputSchema(job);
   const { generateText, Output } = await import('ai'); // loaded on first use (see models.server.ts)
@@ -113,7 +107,8 @@ async function translateOne(model: LanguageModel, job: TranslationJob, signal?: 
     ].join('\n'),
     prompt: JSON.stringify({ ...job.fields, body: job.body }),
   });
-  return translationFile(job, schema.parse(output));
+  const { body, ...fields } = schema.parse(output);
+  return translationText(job.hash, fields, String(body));
 }
 
 export interface TranslationMade {
