@@ -45,7 +45,14 @@ export function AiEditPanel({
 
   useEffect(() => {
     if (!proposal || !host.current) return;
-    const instance = createProposalView({ parent: host.current, current: proposal.from, proposed: proposal.proposed, path, onChange: setLeft });
+    const instance = createProposalView({
+      parent: host.current,
+      current: proposal.from,
+      proposed: proposal.proposed,
+      path,
+      label: `The model’s proposal for ${path}`,
+      onChange: setLeft,
+    });
     view.current = instance;
     setLeft(instance.pending());
     return () => {

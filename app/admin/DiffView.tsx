@@ -6,8 +6,8 @@ export function DiffView({ before, after, path, layout, label }: { before: strin
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!host.current) return;
-    const view = createDiffView({ parent: host.current, before, after, path, layout });
+    const view = createDiffView({ parent: host.current, before, after, path, layout, label });
     return () => view.destroy();
-  }, [before, after, path, layout]);
+  }, [before, after, path, layout, label]);
   return <div className={`diff-host diff-${layout}`} ref={host} role="region" aria-label={label} />;
 }

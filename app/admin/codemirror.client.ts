@@ -3,7 +3,7 @@
 // the merge views (a diff to review, a proposal to accept or reject chunk by chunk). Browser only: Remix
 // leaves `.client` modules out of the server build, and only console routes import it.
 import { basicSetup, EditorView } from 'codemirror';
-import { EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { keymap } from '@codemirror/view';
 // markdownLanguage, not markdown(): the latter brings HTML, CSS and JavaScript highlighting along (~60 kB gzip).
 import { markdownLanguage } from '@codemirror/lang-markdown';
@@ -13,7 +13,8 @@ import { yaml, yamlFrontmatter } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { autocompletion, type CompletionContext } from '@codemirror/autocomplete';
 import { MergeView, unifiedMergeView, getChunks, acceptChunk } from '@codemirror/merge';
-import { completionsAt, type LineProblem } from './schema-help.ts';
+import { completionsAt, listContinuation, type LineProblem } from './schema-help.ts';
+import { minimalChange } from './text-edits.ts';
 import type { ContentSchemaOut } from './types.ts';
 
 export interface Shortcuts {
@@ -43,10 +44,23 @@ const highlight = syntaxHighlighting(
   ]),
 );
 
+/** On the console's colours, so the dark theme reaches the gutters, the cursor and the selection too. */
 const theme = EditorView.theme({
-  '&': { fontSize: '14px', height: '100%' },
+  '&': { fontSize: '14px', height: '100%', color: 'var(--ink)', backgroundColor: 'var(--surface)' },
   '.cm-scroller': { fontFamily: 'var(--mono, ui-monospace, SFMono-Regular, Menlo, monospace)', lineHeight: '1.55' },
   '.cm-content': { caretColor: 'var(--ink)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ink)' },
+  '.cm-gutters': { backgroundColor: 'var(--surface-2)', color: 'var(--muted)', borderRight: '1px solid var(--line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--focus) 18%, var(--surface-2))', color: 'var(--ink)' },
+  '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--focus) 7%, transparent)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': {
+    backgroundColor: 'color-mix(in srgb, var(--focus) 30%, transparent) !important',
+  },
+  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--ink)', border: '1px solid var(--line)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: 'var(--focus)', color: '#fff' },
+  '.cm-completionDetail': { color: 'inherit', opacity: '0.85', fontStyle: 'normal', marginLeft: '0.75em' },
+  '.cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--ink)' },
+  '.cm-foldPlaceholder': { backgroundColor: 'var(--surface-2)', color: 'var(--ink)', border: '1px solid var(--line)' },
   '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
 });
 
@@ -60,8 +74,12 @@ function keys(shortcuts: Shortcuts): Extension {
 export interface SourceEditor {
   view: EditorView;
   setProblems(problems: LineProblem[]): void;
-  /** Replaces the whole text (e.g. an accepted AI edit), as one undoable change. */
+  /**
+   * Makes the text `text` (an accepted AI edit, a change made in the form) as one undoable change of only the
+   * part that differs, so the cursor and the undo history around it stay where they were.
+   */
   replace(text: string): void;
+  setReadOnly(readOnly: boolean): void;
   goToLine(line: number): void;
   destroy(): void;
 }
@@ -72,14 +90,17 @@ export function createSourceEditor(options: {
   path: string;
   schema: ContentSchemaOut;
   label: string;
+  /** The language the text is written in, for the browser's spell-check of prose. */
+  lang?: string;
   readOnly?: boolean;
   onChange(text: string): void;
   shortcuts: Shortcuts;
 }): SourceEditor {
   const { path, schema } = options;
+  // Offered while typing (a letter, or right after `key: `, `[`, `, ` or `- `), not only on Ctrl+Space.
   const complete = (context: CompletionContext) => {
     const result = completionsAt(schema, path, context.state.doc.toString(), context.pos);
-    if (!result || (result.from === context.pos && !context.explicit && !/[:\s-]$/.test(context.state.sliceDoc(context.pos - 1, context.pos)))) return null;
+    if (!result || (result.from === context.pos && !context.explicit && !/[:\s[,-]$/.test(context.state.sliceDoc(context.pos - 1, context.pos)))) return null;
     return {
       from: result.from,
       options: result.options.map((o) => ({
@@ -89,25 +110,50 @@ export function createSourceEditor(options: {
         apply: o.apply,
         type: o.apply ? 'property' : 'enum',
       })),
+      validFor: /^[\w-]*$/,
     };
   };
+  // Enter after `contributions:` starts the list, Enter after an item starts the next, Enter on an empty item ends it.
+  const continueList = Prec.high(
+    keymap.of([
+      {
+        key: 'Enter',
+        run(view) {
+          const { main } = view.state.selection;
+          if (!main.empty || view.state.readOnly) return false;
+          const edit = listContinuation(schema, path, view.state.doc.toString(), main.head);
+          if (!edit) return false;
+          view.dispatch({ changes: edit, selection: { anchor: edit.from + edit.insert.length }, scrollIntoView: true, userEvent: 'input' });
+          return true;
+        },
+      },
+    ]),
+  );
+  const editable = new Compartment();
+  const editability = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)];
   const view = new EditorView({
     parent: options.parent,
     state: EditorState.create({
       doc: options.doc,
       extensions: [
         keys(options.shortcuts),
+        continueList,
         basicSetup,
         language(path),
         highlight,
-        autocompletion({ override: [complete] }),
+        autocompletion({ override: [complete], activateOnTyping: true }),
         lintGutter(),
         theme,
         EditorView.lineWrapping,
-        EditorState.readOnly.of(Boolean(options.readOnly)),
-        EditorView.editable.of(!options.readOnly),
+        editable.of(editability(Boolean(options.readOnly))),
         // tabindex: the editor is reachable by Tab like any field (and so its scroller holds a focusable element).
-        EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
+        // spellcheck: the browser marks misspelt prose in the file's own language.
+        EditorView.contentAttributes.of({
+          'aria-label': options.label,
+          tabindex: '0',
+          spellcheck: 'true',
+          ...(options.lang ? { lang: options.lang } : {}),
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());
         }),
@@ -125,7 +171,11 @@ export function createSourceEditor(options: {
       view.dispatch(setDiagnostics(view.state, diagnostics));
     },
     replace(text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      const change = minimalChange(view.state.doc.toString(), text);
+      if (change) view.dispatch({ changes: change });
+    },
+    setReadOnly(readOnly) {
+      view.dispatch({ effects: editable.reconfigure(editability(readOnly)) });
     },
     goToLine(line) {
       const target = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines));
@@ -136,7 +186,8 @@ export function createSourceEditor(options: {
   };
 }
 
-const readOnly = (path: string): Extension[] => [
+/** A read-only view, named for assistive technology (each side of a diff is a text of its own). */
+const readOnly = (path: string, label: string): Extension[] => [
   basicSetup,
   language(path),
   highlight,
@@ -144,17 +195,18 @@ const readOnly = (path: string): Extension[] => [
   EditorView.lineWrapping,
   EditorState.readOnly.of(true),
   EditorView.editable.of(false),
+  EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
 ];
 
 /** A read-only diff of two texts, side by side or unified. */
-export function createDiffView(options: { parent: HTMLElement; before: string; after: string; path: string; layout: 'split' | 'unified' }): {
+export function createDiffView(options: { parent: HTMLElement; before: string; after: string; path: string; layout: 'split' | 'unified'; label: string }): {
   destroy(): void;
 } {
   if (options.layout === 'split') {
     const merge = new MergeView({
       parent: options.parent,
-      a: { doc: options.before, extensions: readOnly(options.path) },
-      b: { doc: options.after, extensions: readOnly(options.path) },
+      a: { doc: options.before, extensions: readOnly(options.path, `${options.label}: before`) },
+      b: { doc: options.after, extensions: readOnly(options.path, `${options.label}: after`) },
       collapseUnchanged: { margin: 3, minSize: 6 },
       gutter: true,
     });
@@ -165,7 +217,7 @@ export function createDiffView(options: { parent: HTMLElement; before: string; a
     state: EditorState.create({
       doc: options.after,
       extensions: [
-        ...readOnly(options.path),
+        ...readOnly(options.path, options.label),
         unifiedMergeView({ original: options.before, mergeControls: false, collapseUnchanged: { margin: 3, minSize: 6 }, gutter: true }),
       ],
     }),
@@ -203,6 +255,7 @@ export function createProposalView(options: {
   current: string;
   proposed: string;
   path: string;
+  label: string;
   onChange(pending: number): void;
 }): ProposalView {
   const view = new EditorView({
@@ -216,6 +269,7 @@ export function createProposalView(options: {
         theme,
         EditorView.lineWrapping,
         unifiedMergeView({ original: options.current, mergeControls: chunkButton, gutter: true, allowInlineDiffs: false }),
+        EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
         EditorView.updateListener.of(() => options.onChange(getChunks(view.state)?.chunks.length ?? 0)),
       ],
     }),

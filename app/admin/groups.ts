@@ -46,24 +46,20 @@ export const translationPath = (source: string, locale: string) => source.replac
 
 /**
  * A new file's starting text, made from its kind's fields in the schema: every required field with an
- * empty value of its type (the month fields this month), and the body the kind describes.
+ * empty value of its type (the month fields this month), and the body the kind describes. (A new translation
+ * starts from its English instead: app/admin/translation.server.ts.)
  */
-export function templateFor(schema: ContentSchemaOut, kindName: string, options: { translationOf?: { source: string; hash?: string } } = {}): string {
+export function templateFor(schema: ContentSchemaOut, kindName: string): string {
   const kind = schema.fileKinds.find((k) => k.kind === kindName);
   if (!kind) return '';
   if (kind.pattern.endsWith('.json')) return '{\n}\n';
   const month = new Date().toISOString().slice(0, 7);
   const lines: string[] = [];
-  if (options.translationOf) {
-    lines.push(`source: ${options.translationOf.hash ?? '""'}`);
-    for (const name of kind.translationFields.filter((f) => f !== 'source' && kind.fields.find((x) => x.name === f)?.required)) lines.push(`${name}: ""`);
-  } else {
-    for (const field of kind.fields.filter((f) => f.required)) {
-      if (field.type.endsWith('[]')) lines.push(field.allowed || field.name === 'skills' ? `${field.name}: []` : `${field.name}:\n  - ""`);
-      else if (field.type === 'boolean') lines.push(`${field.name}: false`);
-      else if (field.rules?.some((r) => r.includes('YYYY') || r.includes('\\d{4}-'))) lines.push(`${field.name}: "${month}"`);
-      else lines.push(`${field.name}: ""`);
-    }
+  for (const field of kind.fields.filter((f) => f.required)) {
+    if (field.type.endsWith('[]')) lines.push(field.allowed || field.name === 'skills' ? `${field.name}: []` : `${field.name}:\n  - ""`);
+    else if (field.type === 'boolean') lines.push(`${field.name}: false`);
+    else if (field.rules?.some((r) => r.includes('YYYY') || r.includes('\\d{4}-'))) lines.push(`${field.name}: "${month}"`);
+    else lines.push(`${field.name}: ""`);
   }
   return `---\n${lines.join('\n')}\n---\n${kind.body.replace(/^the /, 'The ')}.\n`;
 }

@@ -39,6 +39,7 @@ export function fieldsOf(schema: ContentSchemaOut, path: string): FieldInfo[] {
     (name) =>
       found.kind.fields.find((f) => f.name === name) ?? {
         name,
+        label: name,
         type: 'string',
         required: name === 'source',
         description: 'Hash of the English this translation was made from',
@@ -46,11 +47,24 @@ export function fieldsOf(schema: ContentSchemaOut, path: string): FieldInfo[] {
   );
 }
 
-/** Values a field allows: its enum, or for `skills` the skills that exist. */
-export function allowedValues(schema: ContentSchemaOut, field: FieldInfo): string[] | undefined {
-  if (field.allowed?.length) return field.allowed;
-  if (field.name === 'skills') return schema.skills;
-  if (field.type === 'boolean') return ['true', 'false'];
+/** The vocabulary a field's values come from (`x-vocabulary` in its kind's JSON Schema), e.g. "skills". */
+export function vocabularyOf(schema: ContentSchemaOut, path: string, field: string): string | undefined {
+  const found = kindOfPath(schema, path);
+  const json = (found?.translation ? found.kind.translationJsonSchema : found?.kind.jsonSchema) as
+    { properties?: Record<string, Record<string, unknown>> } | undefined;
+  const property = json?.properties?.[field];
+  const named = property?.['x-vocabulary'] ?? (property?.items as Record<string, unknown> | undefined)?.['x-vocabulary'];
+  return typeof named === 'string' ? named : undefined;
+}
+
+/** Values a field allows, each with the title an editor knows it by: its vocabulary (skills that exist, lenses, tags…), else its enum. */
+export function allowedValues(schema: ContentSchemaOut, path: string, field: FieldInfo): Array<{ value: string; label?: string }> | undefined {
+  const vocabulary = vocabularyOf(schema, path, field.name);
+  const listed = vocabulary ? schema.vocabulary[vocabulary as keyof ContentSchemaOut['vocabulary']] : undefined;
+  if (listed?.length) return listed;
+  if (field.allowed?.length) return field.allowed.map((value) => ({ value }));
+  if (field.name === 'skills') return schema.skills.map((value) => ({ value }));
+  if (field.type === 'boolean') return [{ value: 'true' }, { value: 'false' }];
   return undefined;
 }
 
@@ -115,10 +129,46 @@ export function completionsAt(schema: ContentSchemaOut, path: string, text: stri
     name = above.map((line) => /^(\w+):\s*$/.exec(line)?.[1]).find(Boolean);
   }
   const field = fields.find((f) => f.name === name);
-  const values = field && allowedValues(schema, field);
+  const values = field && allowedValues(schema, path, field);
   if (!values) return null;
-  const options = values.filter((v) => v.startsWith(word)).map((v) => ({ label: v, detail: field.name }));
+  // An id or its title may be typed: "pyth" finds python, "Machine" finds the skill named "Machine learning".
+  const typed = word.toLowerCase();
+  const options = values
+    .filter((v) => v.value.startsWith(word) || (typed && v.label?.toLowerCase().includes(typed)))
+    .map((v) => ({ label: v.value, detail: v.label && v.label !== v.value ? v.label : field.name }));
   return options.length ? { from: pos - word.length, options } : null;
+}
+
+/**
+ * What Enter inserts in a front-matter list, or null for an ordinary new line: after `contributions:` (a list
+ * field) the first `  - `, after an item the next one at its indent, and on an empty item the end of the list.
+ */
+export function listContinuation(schema: ContentSchemaOut, path: string, text: string, pos: number): { from: number; to: number; insert: string } | null {
+  const fm = frontMatter(text);
+  if (!fm || pos < fm.start || pos > fm.end) return null;
+  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+  const nextBreak = text.indexOf('\n', pos);
+  const lineEnd = nextBreak === -1 ? text.length : nextBreak;
+  if (text.slice(pos, lineEnd).trim()) return null; // Enter inside a line splits it as usual
+  const line = text.slice(lineStart, pos);
+  const fields = fieldsOf(schema, path);
+  const isList = (name: string | undefined) => Boolean(name && fields.find((f) => f.name === name)?.type.endsWith('[]'));
+
+  const key = /^(\w+):\s*$/.exec(line);
+  if (key) return isList(key[1]) ? { from: pos, to: pos, insert: '\n  - ' } : null;
+  const item = /^(\s*)-(\s*)(.*)$/.exec(line);
+  if (!item) return null;
+  const owner = text
+    .slice(fm.start, lineStart)
+    .split('\n')
+    .reverse()
+    .map((l) => /^(\w+):/.exec(l)?.[1])
+    .find(Boolean);
+  if (!isList(owner)) return null;
+  if (!item[3]!.trim()) return { from: lineStart, to: lineEnd, insert: '' };
+  // An item that opens an object (`- label: …`) goes on with its next key, not with a new item.
+  if (/^[\w]+:\s/.test(item[3]!) && fields.find((f) => f.name === owner)?.type === 'object[]') return null;
+  return { from: pos, to: pos, insert: `\n${item[1]}-${item[2] || ' '}` };
 }
 
 export interface LineProblem {

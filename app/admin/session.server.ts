@@ -46,6 +46,17 @@ export async function asEditor<N extends OperationName>(
   }
 }
 
+/** A content file on a branch, or null when it does not exist there yet (a new file); other failures are thrown. */
+export async function readIfExists(request: Request, context: AppLoadContext, path: string, branch: Branch) {
+  try {
+    const file = await asEditor(request, context, 'admin_read_file', { path, branch });
+    return { sha: file.sha, content: file.content, ref: file.ref };
+  } catch (error) {
+    if (error instanceof Response && error.status === 404) return null;
+    throw error; // a path that is not content is the page's error
+  }
+}
+
 /** An operation's failure as data an action can return to its form (its status, body and wait). */
 export type Failure = { ok: false; status: number; body: ErrorBody; retryAfter?: number };
 

@@ -1,27 +1,13 @@
-// For a translation open in the editor: which English file it translates, and the `source` hash that
-// English has now, so the editor can say whether the translation is stale and mark it current after a
-// hand check. Computed by the content model's own functions, as the build does.
-import { fileKinds } from '../../operations/content/schema.ts';
+// A missing translation opens on the English it will translate (the same fields and lists, recorded as made from
+// that English), so what the editor starts from is valid and is translated field by field, never a blank
+// template the validator refuses. Made with the content model's own functions, as the translate stage writes.
 import { locate } from '../../operations/content/tree.ts';
-import { parseMarkdownFile } from '../../operations/content/front-matter.ts';
-import { sourceHash } from '../../operations/content/source-hash.ts';
+import { translationFromEnglish } from '../../operations/content/translation-text.ts';
 
-export interface TranslationInfo {
-  locale: string;
-  sourcePath: string;
-  /** The hash of the English as it is now; absent when the English is missing or invalid. */
-  currentSource?: string;
-}
-
-export function translationOf(path: string): { locale: string; sourcePath: string } | undefined {
+export function translationTemplate(path: string, english: string): string | undefined {
   const where = locate(path);
-  return where.kind === 'translation' ? { locale: where.locale, sourcePath: where.sourcePath } : undefined;
-}
-
-export function currentSourceHash(sourcePath: string, englishText: string): string | undefined {
-  const where = locate(sourcePath);
-  if (!(where.kind in fileKinds)) return undefined;
-  const kind = where.kind as keyof typeof fileKinds;
-  const parsed = parseMarkdownFile(sourcePath, englishText, fileKinds[kind].fields);
-  return parsed.data ? sourceHash(kind, parsed.data, parsed.body.trim()) : undefined;
+  if (where.kind !== 'translation') return undefined;
+  const source = locate(where.sourcePath);
+  if (source.kind === 'unknown' || source.kind === 'translation' || source.kind === 'site' || source.kind === 'related-terms') return undefined;
+  return translationFromEnglish(source.kind, where.sourcePath, english);
 }

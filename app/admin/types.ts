@@ -7,7 +7,9 @@ import type {
   adminListFiles,
   adminPreview,
   adminReadFile,
+  adminTranslation,
   adminValidate,
+  adminValidateChanges,
   CommitResult,
   ContentSchema,
   DeployRun,
@@ -25,3 +27,5 @@ export type ComparisonOut = z.output<typeof adminCompare.output>;
 export type CommitResultOut = z.output<typeof CommitResult>;
 export type DeployRunOut = z.output<typeof DeployRun>;
 export type PreviewOut = z.output<typeof adminPreview.output>;
+export type TranslationOut = z.output<typeof adminTranslation.output>;
+export type ChangeSetCheckOut = z.output<typeof adminValidateChanges.output>;

@@ -1,7 +1,7 @@
 // Small pieces every console screen uses: the branch the page works on, links that keep it, a notice
 // that says what went wrong in words a person can act on, keyboard shortcuts as the platform writes them.
 import { Link, useSearchParams, type LinkProps } from '@remix-run/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { describeIssue } from '../../operations/contract/issues.ts';
 import type { Trouble } from './api.ts';
@@ -26,6 +26,27 @@ export function consoleHref(path: string, branch: Branch, query: Record<string, 
 export function ConsoleLink({ to, query, ...props }: Omit<LinkProps, 'to'> & { to: string; query?: Record<string, string | undefined> }) {
   const branch = useBranch();
   return <Link {...props} to={consoleHref(to, branch, query)} />;
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * False while the server renders and while the browser hydrates that HTML, true from then on: what only the
+ * browser knows (the change set in localStorage, the clock) is shown once it is true, so the two renders agree.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/** "3 minutes ago", written by the browser after hydration (the server's clock would disagree with it by then). */
+export function TimeAgo({ when, now }: { when: string | number; now?: number }) {
+  const hydrated = useHydrated();
+  const exact = new Date(when).toISOString();
+  return <time dateTime={exact}>{hydrated ? timeAgo(when, now) : exact.slice(0, 16).replace('T', ' ')}</time>;
 }
 
 /** "⌘S" on a Mac, "Ctrl+S" elsewhere; rendered after hydration so the server and the browser agree. */

@@ -9,7 +9,7 @@ import { saveChange } from '../admin/change-set.ts';
 import { DiffView } from '../admin/DiffView.tsx';
 import { asEditor, branchOf } from '../admin/session.server.ts';
 import type { HistoryOut } from '../admin/types.ts';
-import { ConsoleLink, consoleHref, timeAgo, TroubleNotice, useBranch } from '../admin/ui.tsx';
+import { ConsoleLink, consoleHref, TimeAgo, TroubleNotice, useBranch } from '../admin/ui.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -82,7 +82,7 @@ export default function HistoryPage() {
   return (
     <div className="console-page">
       <div className="page-head">
-        <h1>
+        <h1 tabIndex={-1}>
           {path ? (
             <>
               History of <code>{path}</code>
@@ -107,7 +107,7 @@ export default function HistoryPage() {
             <button type="button" className="history-head" aria-expanded={open === commit.sha} onClick={() => setOpen(open === commit.sha ? null : commit.sha)}>
               <code>{commit.sha.slice(0, 7)}</code> <strong>{commit.message}</strong>{' '}
               <span className="muted">
-                {commit.author}, {timeAgo(commit.time)} · {commit.files.length} file{commit.files.length === 1 ? '' : 's'}
+                {commit.author}, <TimeAgo when={commit.time} /> · {commit.files.length} file{commit.files.length === 1 ? '' : 's'}
               </span>
             </button>
             {open === commit.sha ? (

@@ -3,13 +3,18 @@
 // in the sitemap, not linked from the public site.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, isRouteErrorResponse, NavLink, Outlet, useLocation, useNavigate, useRouteError } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import { troubleFromBody, type ErrorBody } from '../admin/api.ts';
 import adminStyles from '../admin/admin.css';
+import formStyles from '../admin/schema-form.css';
 import { useChangeSet } from '../admin/change-set.ts';
 import { branchOf, requireEditor } from '../admin/session.server.ts';
 import { consoleHref, TroubleNotice, useBranch } from '../admin/ui.tsx';
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }];
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: adminStyles },
+  { rel: 'stylesheet', href: formStyles },
+];
 
 /** Tells the root layout to leave out the public site's header, footer and chat. */
 export const handle = { console: true };
@@ -21,12 +26,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { branch: branchOf(request) };
 }
 
+/**
+ * After a navigation inside the console, focus goes to the new page's heading (as a screen reader or keyboard user
+ * expects of a new page), not to the body; the first load leaves focus where the browser puts it.
+ */
+function useFocusHeadingOnNavigation(key: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('#console-main h1');
+    if (!heading) return;
+    if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+    heading.focus({ preventScroll: true });
+  }, [key]);
+}
+
 export default function ConsoleFrame() {
   const branch = useBranch();
   const { changes } = useChangeSet(branch);
+  const other = useChangeSet(branch === 'dev' ? 'main' : 'dev').changes;
   const pending = Object.keys(changes).length;
+  const unsaved = pending + Object.keys(other).length;
   const location = useLocation();
   const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+  useFocusHeadingOnNavigation(location.pathname + location.search);
   const switchTo = (next: 'main' | 'dev') => {
     const params = new URLSearchParams(location.search);
     if (next === 'dev') params.delete('branch');
@@ -62,10 +89,43 @@ export default function ConsoleFrame() {
             </button>
           ))}
         </div>
-        <Form method="post" action="/admin/logout">
+        <Form
+          method="post"
+          action="/admin/logout"
+          onSubmit={(event) => {
+            // Uncommitted edits stay in this browser after signing out: say so first, and offer to review them.
+            if (unsaved && !leaving) {
+              event.preventDefault();
+              setLeaving(true);
+            }
+          }}
+        >
           <button type="submit" className="button ghost small">
             Sign out
           </button>
+          {leaving ? (
+            <div className="notice notice-warning sign-out-warning" role="alertdialog" aria-labelledby="sign-out-title">
+              <p id="sign-out-title">
+                {unsaved} file{unsaved === 1 ? ' has' : 's have'} edits that are not committed. They stay in this browser after you sign out, for whoever signs
+                in here next.
+              </p>
+              <div className="actions">
+                <NavLink
+                  className="button small"
+                  to={consoleHref('/admin/review', pending ? branch : branch === 'dev' ? 'main' : 'dev')}
+                  onClick={() => setLeaving(false)}
+                >
+                  Review them
+                </NavLink>
+                <button type="submit" className="button ghost small danger" autoFocus>
+                  Sign out anyway
+                </button>
+                <button type="button" className="button ghost small" onClick={() => setLeaving(false)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          ) : null}
         </Form>
       </header>
       <p className="narrow-notice" role="note">

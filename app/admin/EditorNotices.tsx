@@ -1,0 +1,110 @@
+// What the editor says above a file before anything is typed: an edit restored from this browser (discard, with an
+// undo), a file marked for deletion, main being the live site, a translation whose English changed since.
+import { useState } from 'react';
+import type { PendingChange } from './change-set.ts';
+import type { TranslationOut } from './types.ts';
+import { ConsoleLink, consoleHref, TimeAgo, type Branch } from './ui.tsx';
+import { Link } from '@remix-run/react';
+
+export function EditorNotices({
+  path,
+  branch,
+  restored,
+  movedOn,
+  deleted,
+  lockedOnMain,
+  translation,
+  text,
+  onUnlockMain,
+  onDiscard,
+  onKeep,
+  onReplace,
+}: {
+  path: string;
+  branch: Branch;
+  restored: PendingChange | null;
+  movedOn: boolean;
+  deleted: boolean;
+  lockedOnMain: boolean;
+  translation?: TranslationOut;
+  text: string;
+  onUnlockMain(): void;
+  onDiscard(): void;
+  onKeep(): void;
+  onReplace(text: string): void;
+}) {
+  const [discarded, setDiscarded] = useState<string | null>(null);
+  const recorded = translation ? /^source:\s*["']?([^"'\s]*)["']?\s*$/m.exec(text)?.[1] : undefined;
+  const stale = translation?.currentSource && recorded !== undefined && recorded !== translation.currentSource;
+  return (
+    <>
+      {lockedOnMain ? (
+        <div className="notice notice-warning" role="status">
+          <p>
+            <strong>This is main, the live site.</strong> A commit here is published at once, with no preview. Edit on dev to preview first, then promote.
+          </p>
+          <Link className="button small" to={consoleHref('/admin/edit', 'dev', { path })}>
+            Edit on dev instead
+          </Link>
+          <button type="button" className="button ghost small" onClick={onUnlockMain}>
+            Edit main anyway
+          </button>
+        </div>
+      ) : null}
+      {restored ? (
+        <div className="notice" role="status">
+          <p>
+            Your edit from <TimeAgo when={restored.updatedAt} /> was kept in this browser and is restored here.
+            {movedOn ? ' The file has changed on the branch since you started; you will merge the two when you commit.' : ''}
+          </p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => {
+              setDiscarded(text);
+              onDiscard();
+            }}
+          >
+            Discard my edit
+          </button>
+        </div>
+      ) : discarded !== null ? (
+        <div className="notice" role="status">
+          <p>Your edit was discarded.</p>
+          <button
+            type="button"
+            className="button ghost small"
+            onClick={() => {
+              onReplace(discarded);
+              setDiscarded(null);
+            }}
+          >
+            Undo
+          </button>
+        </div>
+      ) : null}
+      {deleted ? (
+        <div className="notice notice-warning" role="status">
+          <p>This file is marked for deletion in your change set. It is deleted when you commit{branch === 'dev' ? '' : ', on the live site'}.</p>
+          <button type="button" className="button ghost small" onClick={onKeep}>
+            Keep the file
+          </button>
+        </div>
+      ) : null}
+      {translation && stale ? (
+        <div className="notice notice-warning" role="status">
+          <p>
+            This translation is stale: the English ({translation.sourcePath}) changed since it was made, so the site shows the English until it is translated
+            again. The publish run translates it; or translate it here (what changed is beside the editor) and mark it current.
+          </p>
+          <button type="button" className="button ghost small" onClick={() => onReplace(text.replace(/^source:.*$/m, `source: ${translation.currentSource}`))}>
+            Mark as current
+          </button>
+          <ConsoleLink className="button ghost small" to="/admin/edit" query={{ path: translation.sourcePath }}>
+            Open the English
+          </ConsoleLink>
+        </div>
+      ) : null}
+    </>
+  );
+}
