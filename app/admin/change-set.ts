@@ -102,3 +102,33 @@ export function useChangeSet(branch: string) {
     clear: useCallback((paths?: string[]) => clearChanges(branch, paths), [branch]),
   };
 }
+
+/** The change set as the commit operations take it: each file with the sha it started from. */
+export const asChanges = (changes: readonly PendingChange[]) =>
+  changes.map((c) =>
+    c.content === null
+      ? { path: c.path, delete: true as const, ...(c.base.sha ? { sha: c.base.sha } : {}) }
+      : { path: c.path, content: c.content, sha: c.base.sha },
+  );
+
+const MESSAGE_PREFIX = 'vitae-console:message:';
+
+/** The commit message being written for a branch, kept in this browser until it is committed (a reload keeps it). */
+export function useDraftMessage(branch: string): [string, (message: string) => void] {
+  const key = `${MESSAGE_PREFIX}${branch}`;
+  const message = useSyncExternalStore(
+    subscribe,
+    () => storage()?.getItem(key) ?? '',
+    () => '',
+  );
+  const set = useCallback(
+    (next: string) => {
+      const store = storage();
+      if (next) store?.setItem(key, next);
+      else store?.removeItem(key);
+      for (const listener of listeners) listener();
+    },
+    [key],
+  );
+  return [message, set];
+}

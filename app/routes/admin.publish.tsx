@@ -6,18 +6,26 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { troubleFromBody } from '../admin/api.ts';
-import { asEditor, attempt, requireEditor } from '../admin/session.server.ts';
+import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.server.ts';
 import type { DeployRunOut } from '../admin/types.ts';
-import { Shortcut, timeAgo, TroubleNotice } from '../admin/ui.tsx';
+import { Shortcut, TimeAgo, TroubleNotice } from '../admin/ui.tsx';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireEditor(request, context);
-  const [dev, main, comparison] = await Promise.all([
+  const followed = new URL(request.url).searchParams.get('commit');
+  const [dev, main, comparison, recent] = await Promise.all([
     asEditor(request, context, 'admin_deploy_status', { branch: 'dev', limit: 5 }),
     asEditor(request, context, 'admin_deploy_status', { branch: 'main', limit: 5 }),
     asEditor(request, context, 'admin_compare', { base: 'main', head: 'dev' }),
+    // The commit just made, to name it in the confirmation.
+    followed ? asEditor(request, context, 'admin_history', { branch: branchOf(request), limit: 10 }) : undefined,
   ]);
-  return { runs: { dev: dev.runs, main: main.runs }, comparison };
+  const commit = recent?.commits.find((c) => followed && c.sha.startsWith(followed));
+  return {
+    runs: { dev: dev.runs, main: main.runs },
+    comparison,
+    commit: commit ? { sha: commit.sha, message: commit.message, branch: branchOf(request) } : null,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,7 +48,9 @@ function RunCard({ run, highlight, now }: { run: DeployRunOut; highlight: boolea
       <div className="run-head">
         <span className={`status status-${run.status}`}>{run.status}</span>
         <code>{run.commit.slice(0, 7)}</code>
-        <span className="muted">{timeAgo(run.createdAt, now)}</span>
+        <span className="muted">
+          <TimeAgo when={run.createdAt} now={now} />
+        </span>
         {run.status === 'success' ? (
           <a href={run.siteUrl} target="_blank" rel="noreferrer">
             Open {run.branch === 'dev' ? 'the preview' : 'the live site'}
@@ -66,7 +76,7 @@ function RunCard({ run, highlight, now }: { run: DeployRunOut; highlight: boolea
 }
 
 export default function PublishPage() {
-  const { runs, comparison } = useLoaderData<typeof loader>();
+  const { runs, comparison, commit } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const followed = params.get('commit');
   const revalidator = useRevalidator();
@@ -96,15 +106,22 @@ export default function PublishPage() {
   return (
     <div className="console-page">
       <div className="page-head">
-        <h1>Publish</h1>
+        <h1 tabIndex={-1}>Publish</h1>
         <p className="muted">
           Every commit runs translate → build → deploy. dev publishes to the preview; promote merges dev into main, which publishes to the live site.
         </p>
       </div>
       {followed ? (
-        <div className="notice" role="status">
+        <div className="notice notice-success" role="status">
           <p>
-            Committed <code>{followed.slice(0, 7)}</code>. Its publish run is below{running ? ' and updates as it goes' : ''}.
+            Committed <code>{followed.slice(0, 7)}</code>
+            {commit ? (
+              <>
+                {' '}
+                to {commit.branch}: “{commit.message}”
+              </>
+            ) : null}
+            . Its publish run is highlighted below{running ? ' and updates as it goes' : ''}.
           </p>
         </div>
       ) : null}
@@ -138,7 +155,7 @@ export default function PublishPage() {
                 <li key={c.sha}>
                   <code>{c.sha.slice(0, 7)}</code> {c.message}{' '}
                   <span className="muted">
-                    ({c.author}, {timeAgo(c.time, now)})
+                    ({c.author}, <TimeAgo when={c.time} now={now} />)
                   </span>
                 </li>
               ))}
