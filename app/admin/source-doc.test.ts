@@ -181,6 +181,16 @@ describe('writing a field back into the text', () => {
     }
   });
 
+  it('writes typed text plainly where quotes were only needed before: an empty item, a trailing space', () => {
+    const text = '---\ntitle: A\ncontributions:\n  - First\n  - ""\n---\n';
+    assert.equal(withField('x.md', text, ['contributions', 1], 'Second.'), '---\ntitle: A\ncontributions:\n  - First\n  - Second.\n---\n');
+    assert.equal(withField('x.md', "---\ntitle: 'A'\n---\n", ['title'], 'B'), "---\ntitle: 'B'\n---\n", 'a quoted value keeps its quotes');
+    // Typed a letter at a time: the trailing space needed quotes for a moment, the finished name does not.
+    let typed = '---\nname: Photography\n---\n';
+    for (const value of ['Photography ', 'Photography (', 'Photography (film and digital)']) typed = withField('x.md', typed, ['name'], value);
+    assert.equal(typed, '---\nname: Photography (film and digital)\n---\n');
+  });
+
   it('keeps a CRLF file’s line endings', () => {
     const text = '---\r\ntitle: A\r\nlist:\r\n  - a\r\n---\r\nBody\r\n';
     assert.equal(withField('x.md', text, ['list', 1], 'b'), '---\r\ntitle: A\r\nlist:\r\n  - a\r\n  - b\r\n---\r\nBody\r\n');

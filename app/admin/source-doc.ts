@@ -430,10 +430,18 @@ function styled(doc: Document, value: unknown, hint: Node | null | undefined, ow
   return node;
 }
 
+/** Whether a string had to be quoted to read back as itself (YAML would quote it if written plainly). */
+const neededQuotes = (scalar: Scalar) =>
+  typeof scalar.value === 'string' &&
+  (scalar.type === Scalar.QUOTE_DOUBLE || scalar.type === Scalar.QUOTE_SINGLE) &&
+  /^["']/.test(new Document(scalar.value).toString());
+
 /** `own`: the hint is the node being replaced (its comment stays), not a neighbour. */
 function styleLike(node: Node, hint: Node | null | undefined, own: boolean): void {
   if (isScalar(node)) {
-    if (isScalar(hint) && typeof hint.value === typeof node.value && hint.type) {
+    // Quotes the old value needed (an empty string, a trailing space typed a moment ago) are not a style to keep:
+    // only quotes chosen where plain text would do carry over to the new value.
+    if (isScalar(hint) && typeof hint.value === typeof node.value && hint.type && !neededQuotes(hint)) {
       node.type = hint.type;
       if (own && hint.comment) node.comment = hint.comment;
     }
