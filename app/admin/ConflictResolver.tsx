@@ -64,9 +64,9 @@ export function ConflictResolver({
 
   return (
     <section className="conflict" aria-labelledby="conflict-title">
-      <h3 id="conflict-title">
+      <h2 id="conflict-title">
         <code>{change.path}</code> changed on {branch} while you were editing
-      </h3>
+      </h2>
       {theirs.commit ? (
         <p>
           Theirs: <strong>{theirs.commit.message}</strong> by {theirs.commit.author}, {timeAgo(theirs.commit.time)} (
@@ -105,15 +105,15 @@ export function ConflictResolver({
                 <legend>Conflict {index + 1}</legend>
                 <div className="three-way">
                   <div>
-                    <h4>Base (where you started)</h4>
+                    <h3>Base (where you started)</h3>
                     <pre>{chunk.base.join('') || '(nothing)'}</pre>
                   </div>
                   <div>
-                    <h4>Theirs (on {branch} now)</h4>
+                    <h3>Theirs (on {branch} now)</h3>
                     <pre>{chunk.theirs.join('') || '(nothing)'}</pre>
                   </div>
                   <div>
-                    <h4>Yours</h4>
+                    <h3>Yours</h3>
                     <pre>{chunk.yours.join('') || '(nothing)'}</pre>
                   </div>
                 </div>
@@ -149,7 +149,7 @@ export function ConflictResolver({
           })}
           {merged !== undefined ? (
             <>
-              <h4>The merged file, against theirs</h4>
+              <h3>The merged file, against theirs</h3>
               <DiffView before={theirs.content} after={merged} path={change.path} layout="unified" label={`Merged ${change.path} against the branch`} />
             </>
           ) : null}

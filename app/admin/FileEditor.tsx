@@ -184,14 +184,23 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
         setPanel(null);
         setConfirmDelete(false);
       }
+      // The shortcuts work in the form as in the source (where CodeMirror has handled them already).
+      if (!(event.metaKey || event.ctrlKey) || event.defaultPrevented) return;
+      if (event.key === 's') {
+        event.preventDefault();
+        if (!readOnly) keepRef.current(textRef.current);
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+        navigate(consoleHref('/admin/review', branch));
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [panel, confirmDelete]);
+  }, [panel, confirmDelete, readOnly, navigate, branch]);
 
   // The form: the buffer read as fields (re-read only when the text changes), written back field by field.
   const source = useMemo(() => readSource(path, text), [path, text]);
-  const formSchema = (found?.translation ? kind?.translationJsonSchema : kind?.jsonSchema);
+  const formSchema = found?.translation ? kind?.translationJsonSchema : kind?.jsonSchema;
   const order = useMemo(() => Object.keys((formSchema?.properties as object | undefined) ?? {}), [formSchema]);
   const english = useMemo(() => (translation?.source.now ? readSource(translation.sourcePath, translation.source.now).data : undefined), [translation]);
   const ownProblems = useMemo(() => (problems ?? []).filter((p) => !p.path || p.path === path), [problems, path]);
