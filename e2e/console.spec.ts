@@ -2,72 +2,11 @@
 // with live lint, completion and preview, a change set committed as one commit, an AI edit decided chunk by
 // chunk, the three-way merge of two editors, publish to dev then promote to main, history and restore,
 // unsaved edits surviving a reload, and sign-out refusing the old cookie.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { adminToken, chatPreview, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
-
-const gitDir = join(process.env.E2E_CHAT_DATA_DIR!, 'content.git');
-const git = (...args: string[]) =>
-  execFileSync('git', args, { env: { ...process.env, GIT_DIR: gitDir } })
-    .toString('utf8')
-    .trim();
+import { editorText, git, readFile, replaceText, signIn, waitForRuns, writeFile } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
-
-/** Signs the page's context in through the admin API (the sign-in form has its own test). */
-async function signIn(page: Page) {
-  await ownClientIp(page);
-  const res = await page.request.post(`${chatSite}/api/admin/login`, { data: { token: adminToken } });
-  expect(res.status()).toBe(204);
-}
-
-/** Reads a file on a branch through the admin API. */
-async function readFile(page: Page, path: string, branch = 'dev') {
-  const res = await page.request.get(`${chatSite}/api/admin/file?path=${encodeURIComponent(path)}&branch=${branch}`, {
-    headers: { Authorization: `Bearer ${adminToken}` },
-  });
-  return (await res.json()) as { content: string; sha: string };
-}
-
-/** Writes a file straight to a branch (as another editor or a script would). */
-async function writeFile(page: Page, path: string, content: string, message: string, branch = 'dev') {
-  const res = await page.request.put(`${chatSite}/api/admin/file`, {
-    headers: { Authorization: `Bearer ${adminToken}` },
-    data: { path, content, message, branch },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { commit: { sha: string } };
-}
-
-async function waitForRuns(page: Page, branch: 'dev' | 'main') {
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`${chatSite}/api/admin/deploys?branch=${branch}&limit=5`, { headers: { Authorization: `Bearer ${adminToken}` } });
-        const { runs } = (await res.json()) as { runs: Array<{ status: string }> };
-        return runs.some((r) => r.status === 'queued' || r.status === 'running');
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(false);
-}
-
-/** The editor's text, as CodeMirror holds it (the view is reachable from its content element, as EditorView.findFromDOM does). */
-const editorText = (page: Page) =>
-  page.locator('.editor-host .cm-content').evaluate((el) => {
-    const view = (el as HTMLElement & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } }).cmTile?.root?.view;
-    if (!view) throw new Error('no CodeMirror view on .cm-content');
-    return view.state.doc.toString();
-  });
-
-/** Replaces the editor's whole text by typing it through the keyboard's select-all. */
-async function replaceText(page: Page, text: string) {
-  await page.locator('.editor-host .cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(text);
-}
 
 test.describe('signing in', () => {
   test('sends a visitor to sign-in, says when the token is wrong, and comes back to the page asked for', async ({ page }) => {
@@ -214,7 +153,7 @@ test.describe('committing', () => {
       await alice!.getByLabel('Text for conflict 1').fill('title: "Support engineer (Alice and Bob)"\n');
       await alice!.getByRole('button', { name: 'Use the merged text and commit again' }).click();
       await expect(alice!).toHaveURL(/\/admin\/publish/);
-      const merged = (await readFile(alice!, path)).content;
+      const merged = (await readFile(alice!, path))!.content;
       expect(merged.split('\n')[titleLine]).toBe('title: "Support engineer (Alice and Bob)"');
       expect(merged).toContain('Alice was here.');
       expect(git('log', '-2', '--format=%s', 'dev').split('\n')).toEqual(['Alice renames the lens', 'Bob renames the lens']);
@@ -288,7 +227,7 @@ test.describe('history', () => {
   test('shows a file’s commits with their diffs and restores an older version as a new commit', async ({ page }) => {
     await signIn(page);
     const path = 'content/skills/customer-service.md';
-    const original = (await readFile(page, path)).content;
+    const original = (await readFile(page, path))!.content;
     await writeFile(page, path, original.replace(/^name: .*$/m, 'name: Customer service, changed by a script'), 'A script renames a skill');
     await page.goto(`${chatSite}/admin/history?path=${path}`);
     await page.getByRole('button', { name: /A script renames a skill/ }).click();
@@ -304,7 +243,7 @@ test.describe('history', () => {
     await page.getByRole('button', { name: /Commit 1 file/ }).click();
     await expect(page).toHaveURL(/\/admin\/publish/);
     expect(Number(git('rev-list', '--count', 'dev'))).toBe(commits + 1);
-    expect((await readFile(page, path)).content).toBe(original);
+    expect((await readFile(page, path))!.content).toBe(original);
   });
 });
 
@@ -348,40 +287,5 @@ test.describe('the console’s operation route', () => {
     });
     expect(foreign.status()).toBe(403);
     expect(git('rev-parse', 'dev')).toBe(before);
-  });
-});
-
-test.describe('quality', () => {
-  for (const path of ['/admin', '/admin/edit?path=content/brief.md', '/admin/review', '/admin/publish', '/admin/history']) {
-    test(`has no axe violations on ${path}, in light and dark`, async ({ page }) => {
-      await signIn(page);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.goto(`${chatSite}${path}`);
-        await page.waitForLoadState('networkidle');
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-      }
-    });
-  }
-
-  test('is usable by keyboard alone, with visible focus', async ({ page }) => {
-    await signIn(page);
-    await page.goto(`${chatSite}/admin`);
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
-    await page.keyboard.press('Tab');
-    const focused = page.locator(':focus');
-    await expect(focused).toBeVisible();
-    const outline = await focused.evaluate((el) => getComputedStyle(el).outlineStyle);
-    expect(outline).not.toBe('none');
-  });
-
-  test('is read-only below 1024 pixels, and says so', async ({ page }) => {
-    await signIn(page);
-    await page.setViewportSize({ width: 900, height: 900 });
-    await page.goto(`${chatSite}/admin/edit?path=content/brief.md`);
-    await expect(page.getByText(/edits on screens at least 1024 pixels wide/)).toBeVisible();
-    await expect(page.locator('.editor-host .cm-content')).toHaveAttribute('contenteditable', 'false');
   });
 });

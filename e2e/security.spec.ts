@@ -116,11 +116,13 @@ test.describe('nothing the site does violates its policy', () => {
     expect(await violations()).toEqual([]);
   });
 
-  test('the console’s editor (CodeMirror injects its styles)', async ({ page }) => {
+  test('the console’s editor, its form and its source (CodeMirror injects its styles)', async ({ page }) => {
     const violations = await watchCsp(page);
     await ownClientIp(page);
     expect((await page.request.post(`${chatSite}/api/admin/login`, { data: { token: adminToken } })).status()).toBe(204);
     await page.goto(`${chatSite}/admin/edit?path=${encodeURIComponent('content/skills/python.md')}`);
+    await expect(page.getByLabel(/^Name/)).toHaveValue('Python');
+    await page.getByRole('button', { name: 'Source', exact: true }).click();
     await expect(page.locator('.cm-editor')).toBeVisible();
     await expect(page.locator('.cm-content')).toContainText('Python');
     expect(await violations()).toEqual([]);
