@@ -3,7 +3,7 @@
 // result goes back into the editor and so into the change set: admin_ai_edit never commits.
 import { useEffect, useRef, useState } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
-import { createProposalView, type ProposalView } from './codemirror.client.ts';
+import type { ProposalView } from './codemirror.client.ts';
 import type { ProblemOut } from './types.ts';
 import { Shortcut, TroubleNotice, type Branch } from './ui.tsx';
 
@@ -45,18 +45,24 @@ export function AiEditPanel({
 
   useEffect(() => {
     if (!proposal || !host.current) return;
-    const instance = createProposalView({
-      parent: host.current,
-      current: proposal.from,
-      proposed: proposal.proposed,
-      path,
-      label: `The model’s proposal for ${path}`,
-      onChange: setLeft,
+    let cancelled = false;
+    // CodeMirror comes with the first proposal, not with the page.
+    void import('./codemirror.client.ts').then(({ createProposalView }) => {
+      if (cancelled || !host.current) return;
+      const instance = createProposalView({
+        parent: host.current,
+        current: proposal.from,
+        proposed: proposal.proposed,
+        path,
+        label: `The model’s proposal for ${path}`,
+        onChange: setLeft,
+      });
+      view.current = instance;
+      setLeft(instance.pending());
     });
-    view.current = instance;
-    setLeft(instance.pending());
     return () => {
-      instance.destroy();
+      cancelled = true;
+      view.current?.destroy();
       view.current = null;
     };
   }, [proposal, path]);

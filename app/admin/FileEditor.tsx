@@ -4,19 +4,18 @@
 // model's draft of its translations, and a preview of the page as the site will show it. Mounted once per path
 // (the route keys it), so nothing here can carry one file's text to another.
 import { useNavigate } from '@remix-run/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
 import { AiEditPanel } from './AiEditPanel.tsx';
 import { readChanges, useChangeSet, type PendingChange } from './change-set.ts';
-import { createSourceEditor, type SourceEditor } from './codemirror.client.ts';
 import { EditorNotices } from './EditorNotices.tsx';
 import { EnglishSource } from './EnglishSource.tsx';
 import { translationPath } from './groups.ts';
 import { PreviewPanel } from './PreviewPanel.tsx';
-import { SchemaForm } from './SchemaForm.tsx';
+import type { JsonSchema } from './SchemaForm.tsx';
 import { kindOfPath, problemsOnLines } from './schema-help.ts';
-import { readSource, withBody, withField } from './source-doc.ts';
 import { TranslateNow } from './TranslateNow.tsx';
+import { useSourceEditor } from './use-source-editor.ts';
 import type { ContentSchemaOut, FileOut, ProblemOut, TranslationOut } from './types.ts';
 import { ConsoleLink, consoleHref, Shortcut, timeAgo, TranslationBadges, TroubleNotice, useHydrated, type Branch } from './ui.tsx';
 import { useEditorView, useMainUnlocked, useNarrowScreen } from './editor-prefs.ts';
@@ -34,6 +33,9 @@ export interface FileEditorProps {
   /** For a source file: its translations' states by locale. */
   translations?: FileOut['translations'];
 }
+
+/** The form, loaded with what only it needs (the YAML document model); the source view loads CodeMirror instead. */
+const FormView = lazy(() => import('./FormView.tsx'));
 
 const VALIDATE_DELAY_MS = 300;
 const SAVE_DELAY_MS = 250;
@@ -64,7 +66,6 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
   const [mainUnlocked, unlockMain] = useMainUnlocked();
   const narrow = useNarrowScreen();
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<SourceEditor | null>(null);
   const deleted = pending?.content === null;
   const lockedOnMain = branch === 'main' && !mainUnlocked;
   const readOnly = !hydrated || narrow || deleted || lockedOnMain;
@@ -79,52 +80,58 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
   const keepRef = useRef(keep);
   keepRef.current = keep;
 
-  /** Makes the buffer `next`: through CodeMirror when it is mounted (one undoable change), else directly. */
-  const apply = useCallback((next: string) => {
-    textRef.current = next;
-    if (editor.current) editor.current.replace(next);
-    else setText(next);
-  }, []);
-
-  // CodeMirror, once for this file, opening on the edit kept in this browser if there is one.
+  // The edit kept in this browser, if there is one, once the page is hydrated.
   useEffect(() => {
-    if (!host.current) return;
     const kept = readChanges(branch)[path];
-    const start = kept ? (kept.content ?? saved) : textRef.current;
-    if (kept) {
-      setRestored(kept);
-      setText(start);
-      textRef.current = start;
-    }
-    const instance = createSourceEditor({
-      parent: host.current,
-      doc: start,
-      path,
-      schema,
-      lang: locale,
-      label: `Source of ${path}`,
-      readOnly: true,
-      onChange: (value) => {
-        textRef.current = value;
-        setText(value);
-      },
-      shortcuts: {
-        save: () => keepRef.current(instance.view.state.doc.toString()),
-        commit: () => navigate(consoleHref('/admin/review', branch)),
-      },
-    });
-    editor.current = instance;
-    return () => {
-      instance.destroy();
-      editor.current = null;
-    };
-    // Made once per file: the route keys this component by path, and the editor owns the text from here on.
+    if (!kept) return;
+    const start = kept.content ?? saved;
+    setRestored(kept);
+    setText(start);
+    textRef.current = start;
+    // Once per file: the route keys this component by path.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  useEffect(() => editor.current?.setReadOnly(readOnly), [readOnly]);
+
+  const placed = useMemo(() => problemsOnLines(problems ?? [], path, text), [problems, path, text]);
+  const formSchema = (found?.translation ? kind?.translationJsonSchema : kind?.jsonSchema) as JsonSchema | undefined;
+  const showForm = view === 'form' && Boolean(formSchema);
+  const goToLine = useRef<number | null>(null);
+  const { editor, ready } = useSourceEditor({
+    host,
+    wanted: hydrated && !showForm,
+    path,
+    schema,
+    lang: locale,
+    readOnly,
+    problems: placed.here,
+    text: textRef,
+    onChange: (value) => {
+      textRef.current = value;
+      setText(value);
+    },
+    shortcuts: {
+      save: () => keepRef.current(textRef.current),
+      commit: () => navigate(consoleHref('/admin/review', branch)),
+    },
+  });
   useEffect(() => {
-    if (view === 'source') editor.current?.view.requestMeasure();
-  }, [view]);
+    if (showForm || !editor.current) return;
+    editor.current.view.requestMeasure();
+    if (goToLine.current !== null) editor.current.goToLine(goToLine.current);
+    goToLine.current = null;
+  }, [showForm, ready, editor]);
+
+  /** Changes the buffer: through CodeMirror once it exists (one undoable change), else directly. */
+  const edit = useCallback(
+    (change: (text: string) => string) => {
+      const next = change(textRef.current);
+      textRef.current = next;
+      if (editor.current) editor.current.replace(next);
+      else setText(next);
+    },
+    [editor],
+  );
+  const apply = useCallback((next: string) => edit(() => next), [edit]);
 
   // Keep every edit in the change set (debounced), so nothing typed is lost; what is still waiting is written
   // at once when the editor goes away (another page, a reload, a closed tab).
@@ -175,9 +182,6 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
     };
   }, [text, path, branch, deleted, hydrated]);
 
-  const placed = useMemo(() => problemsOnLines(problems ?? [], path, text), [problems, path, text]);
-  useEffect(() => editor.current?.setProblems(placed.here), [placed]);
-
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && (panel || confirmDelete)) {
@@ -198,18 +202,8 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
     return () => window.removeEventListener('keydown', onKey);
   }, [panel, confirmDelete, readOnly, navigate, branch]);
 
-  // The form: the buffer read as fields (re-read only when the text changes), written back field by field.
-  const source = useMemo(() => readSource(path, text), [path, text]);
-  const formSchema = found?.translation ? kind?.translationJsonSchema : kind?.jsonSchema;
-  const order = useMemo(() => Object.keys((formSchema?.properties as object | undefined) ?? {}), [formSchema]);
-  const english = useMemo(() => (translation?.source.now ? readSource(translation.sourcePath, translation.source.now).data : undefined), [translation]);
   const ownProblems = useMemo(() => (problems ?? []).filter((p) => !p.path || p.path === path), [problems, path]);
-  const onField = useCallback(
-    (pointer: Array<string | number>, value: unknown) => apply(withField(path, textRef.current, pointer, value, order)),
-    [apply, path, order],
-  );
-  const onBody = useCallback((body: string) => apply(withBody(textRef.current, body)), [apply]);
-  const showForm = view === 'form' && Boolean(formSchema);
+  const english = useMemo(() => (translation?.source.now ? { path: translation.sourcePath, text: translation.source.now } : undefined), [translation]);
   const existingTranslations = Object.entries(translations ?? {}).filter(([, state]) => state !== 'missing');
 
   return (
@@ -327,32 +321,24 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
       <div className="editor-layout">
         <div className="editor-main">
           {showForm ? (
-            source.data ? (
-              <SchemaForm
-                idPrefix="field"
+            <Suspense fallback={<p className="muted">Loading the form…</p>}>
+              <FormView
+                path={path}
+                text={text}
                 schema={formSchema!}
                 vocabulary={schema.vocabulary}
-                value={source.data}
-                onChange={onField}
-                body={source.format === 'markdown' ? { value: source.body, label: kind?.body ?? 'Body', onChange: onBody } : undefined}
+                bodyLabel={kind?.body ?? 'Body'}
                 problems={ownProblems}
                 readOnly={readOnly}
                 lang={locale}
                 english={english}
+                edit={edit}
+                showSource={() => setView('source')}
               />
-            ) : (
-              <div className="notice notice-warning" role="status">
-                <p>
-                  The form cannot read this text{source.error ? `: ${source.error.message}${source.error.line ? ` (line ${source.error.line})` : ''}` : ''}. Fix
-                  it in the source view.
-                </p>
-                <button type="button" className="button small" onClick={() => setView('source')}>
-                  Show the source
-                </button>
-              </div>
-            )
+            </Suspense>
           ) : null}
-          <div className="editor-host" ref={host} hidden={showForm} />
+          {!showForm && !ready ? <p className="muted">Loading the source editor…</p> : null}
+          <div className="editor-host" ref={host} hidden={showForm} data-path={path} />
           <section className="problems" aria-labelledby="problems-title">
             <h2 id="problems-title">Problems</h2>
             {problems === null ? (
@@ -367,8 +353,9 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
                       type="button"
                       className="link-button"
                       onClick={() => {
+                        if (editor.current && !showForm) editor.current.goToLine(p.line);
+                        else goToLine.current = p.line;
                         setView('source');
-                        requestAnimationFrame(() => editor.current?.goToLine(p.line));
                       }}
                     >
                       Line {p.line}
