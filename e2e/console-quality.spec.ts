@@ -3,7 +3,7 @@
 // (and saying so) below the editing width.
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { adminToken, chatSite } from './support/helpers.ts';
+import { adminToken, chatSite, scriptModel } from './support/helpers.ts';
 import { editorText, git, readFile, replaceText, signIn } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
@@ -69,6 +69,25 @@ test.describe('no axe violations, light and dark', () => {
     await page.getByRole('button', { name: /Not now/ }).click();
     await page.getByRole('button', { name: 'Discard' }).click();
   });
+});
+
+test('no axe violations in an AI edit’s proposal, its accept and reject buttons 44 pixels tall', async ({ page }) => {
+  await signIn(page);
+  const path = 'content/corpus/projects/wallet-onboarding-kit.md';
+  await page.goto(`${chatSite}/admin/edit?path=${path}`);
+  const current = await editorText(page);
+  await scriptModel([{ text: current.replace(/^organisation: .*$/m, 'organisation: A renamed organisation') }]);
+  await page.getByRole('button', { name: 'AI edit' }).click();
+  await page.getByLabel('What should change?').fill('Rename the organisation.');
+  await page.getByRole('button', { name: 'Propose an edit' }).click();
+  const accept = page.getByRole('button', { name: 'Accept this proposed change' });
+  await expect(accept).toHaveCount(1);
+  const box = await accept.boundingBox();
+  expect(box!.height).toBeGreaterThanOrEqual(44);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await axeClean(page, `AI edit proposal (${scheme})`);
+  }
 });
 
 test('a whole edit, from the file list to the commit, by keyboard alone', async ({ page }) => {

@@ -21,7 +21,7 @@ export async function signIn(page: Page, { view = 'source' }: { view?: 'form' | 
   await ownClientIp(page);
   const res = await page.request.post(`${chatSite}/api/admin/login`, { data: { token: adminToken } });
   expect(res.status()).toBe(204);
-  await page.addInitScript((chosen) => {
+  await page.context().addInitScript((chosen) => {
     if (!sessionStorage.getItem('e2e-view-set')) {
       localStorage.setItem('vitae-console:view', chosen);
       sessionStorage.setItem('e2e-view-set', '1');
@@ -60,9 +60,12 @@ export async function waitForRuns(page: Page, branch: 'dev' | 'main') {
     .toBe(false);
 }
 
-/** The editor's text, as CodeMirror holds it (the view is reachable from its content element, as EditorView.findFromDOM does). */
-export const editorText = (page: Page) =>
-  page.locator('.editor-host .cm-content').evaluate((el) => {
+/**
+ * The editor's text, as CodeMirror holds it (the view is reachable from its content element, as EditorView.findFromDOM
+ * does); with `path`, the editor of that file only.
+ */
+export const editorText = (page: Page, path?: string) =>
+  page.locator(path ? `.editor-host[data-path="${path}"] .cm-content` : '.editor-host .cm-content').evaluate((el) => {
     const view = (el as HTMLElement & { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } }).cmTile?.root?.view;
     if (!view) throw new Error('no CodeMirror view on .cm-content');
     return view.state.doc.toString();
