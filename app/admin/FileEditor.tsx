@@ -168,6 +168,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
       setValidating(true);
       callOperation('admin_validate', { path, content: text, branch }, controller.signal)
         .then((result) => {
+          if (controller.signal.aborted) return; // the text has changed since: its own check is on its way
           setProblems(result.problems);
           setTrouble(null);
         })

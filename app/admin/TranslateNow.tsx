@@ -41,7 +41,7 @@ export function TranslateNow({
     setOutcome(null);
     try {
       const answer = translation
-        ? await callOperation('admin_translate', { path: translation.sourcePath, branch, locales: [translation.locale as never] })
+        ? await callOperation('admin_translate', { path: translation.sourcePath, branch, locales: [translation.locale] })
         : await callOperation('admin_translate', { path, branch, content: text });
       if (translation) {
         const mine = answer.drafts.find((d) => d.path === path);

@@ -23,7 +23,16 @@ export async function callOperation<N extends OperationName>(
     if ((error as Error).name === 'AbortError') throw error;
     throw new NetworkError(window.location.origin, error);
   }
-  const body = (await res.json().catch(() => ({ code: 'http_error', message: res.statusText }))) as unknown;
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch (error) {
+    // Cancelled while the answer was read (the text changed again): the caller's abort, not an answer. An answer
+    // that cannot be read is never returned as if it were the operation's output.
+    if ((error as Error).name === 'AbortError') throw error;
+    if (res.ok) throw new NetworkError(window.location.origin, error);
+    body = { code: 'http_error', message: res.statusText };
+  }
   if (!res.ok) throw new ApiError(res.status, body as ErrorBody, res.headers);
   return body as OutputOf<OperationNamed<N>>;
 }

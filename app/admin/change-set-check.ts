@@ -23,7 +23,7 @@ export function useChangeSetCheck(branch: 'main' | 'dev', list: readonly Pending
     const controller = new AbortController();
     const timer = setTimeout(() => {
       callOperation('admin_validate_changes', { branch, changes: asChanges(list) }, controller.signal)
-        .then((result) => setCheck({ state: result.valid ? 'valid' : 'invalid', problems: result.problems, files: result.files }))
+        .then((result) => !controller.signal.aborted && setCheck({ state: result.valid ? 'valid' : 'invalid', problems: result.problems, files: result.files }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           const trouble = troubleOf(error);
