@@ -1,26 +1,13 @@
-// Screenshots of the admin console for the README (`npm run screenshots`): sign-in, the editor with a lint
-// problem, an AI edit's merge view, the review screen, the three-way conflict view and the publish screen.
+// Screenshots of the admin console for the README (`npm run screenshots`): sign-in, the form generated from the
+// schema, the source with a lint problem, a translation beside its English, an AI edit's merge view, the review
+// screen, the three-way conflict view and the publish screen.
 import { test, type Page } from '@playwright/test';
 import { adminToken, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
+import { editorText, readFile, replaceText, signIn, writeFile } from './support/console.ts';
 
 test.use({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `docs/screenshots/console-${name}.png` });
-const editorText = (page: Page) =>
-  page
-    .locator('.editor-host .cm-content')
-    .evaluate((el) => (el as HTMLElement & { cmTile: { root: { view: { state: { doc: { toString(): string } } } } } }).cmTile.root.view.state.doc.toString());
-
-async function replaceText(page: Page, text: string) {
-  await page.locator('.editor-host .cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(text);
-}
-
-async function signIn(page: Page) {
-  await ownClientIp(page);
-  await page.request.post(`${chatSite}/api/admin/login`, { data: { token: adminToken } });
-}
 
 test('console screenshots', async ({ page, browser }) => {
   test.setTimeout(240_000);
@@ -31,10 +18,16 @@ test('console screenshots', async ({ page, browser }) => {
   await page.getByText('That token is not the admin token').waitFor();
   await shot(page, 'sign-in');
 
-  await signIn(page);
+  await signIn(page, { view: 'form' });
   const path = 'content/corpus/projects/concierge-copilot.md';
   await page.goto(`${chatSite}/admin/edit?path=${path}`);
-  const original = await editorText(page);
+  await page.locator('#field-keyResult').fill('Two thirds of routine guest questions resolved without staff.');
+  await page.getByText('The whole tree is valid with this text.').waitFor();
+  await page.getByLabel(/^Title/).focus();
+  await shot(page, 'form');
+
+  await page.getByRole('button', { name: 'Source', exact: true }).click();
+  const original = (await readFile(page, path))!.content;
   await replaceText(page, original.replace(/^tags: .*$/m, 'tags: [ai, hotels]'));
   await page.locator('.problems li').first().waitFor();
   await page.locator('.problems li button').first().click();
@@ -56,9 +49,21 @@ test('console screenshots', async ({ page, browser }) => {
   await shot(page, 'ai-edit');
   await page.getByRole('button', { name: 'Use this text' }).click();
 
+  // A translation whose English changed: beside it, what changed since it was made.
+  const english = 'content/corpus/projects/pms-channel-bridge.md';
+  const before = (await readFile(page, english))!.content;
+  await writeFile(page, english, before.replace(/^keyResult: .*$/m, 'keyResult: "Double bookings down to zero across 40 hotels."'), 'A sharper key result');
+  await page.goto(`${chatSite}/admin/edit?path=content/i18n/fr/corpus/projects/pms-channel-bridge.md`);
+  await page.locator('.english-source .diff-host .cm-content').waitFor();
+  await page.getByRole('button', { name: 'Form', exact: true }).click();
+  await page.locator('#field-keyResult').waitFor();
+  await shot(page, 'translation');
+
   await page.goto(`${chatSite}/admin/edit?path=content/skills/python.md`);
+  await page.getByRole('button', { name: 'Source', exact: true }).click();
   await replaceText(page, (await editorText(page)).replace(/^name: .*$/m, 'name: Python 3'));
   await page.goto(`${chatSite}/admin/review`);
+  await page.getByText('The whole tree is valid with these changes.').waitFor();
   await page.getByLabel('Commit message').fill('Name the group behind Concierge Copilot; Python 3');
   await shot(page, 'review');
   const discard = page.getByRole('button', { name: 'Discard' });

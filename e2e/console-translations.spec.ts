@@ -58,6 +58,40 @@ test('a stale translation opens beside its English, showing what changed since; 
   expect(record).toMatchObject({ translated: true, summary: `[fr] ${summary}` });
 });
 
+test('from an English file, Translate now drafts every stale translation into the change set, and nothing more', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const english = 'content/corpus/projects/wallet-onboarding-kit.md';
+  const before = (await readFile(page, english))!.content;
+  await writeFile(page, english, before.replace(/^keyResult: .*$/m, 'keyResult: "Wallet set-up time down from 11 minutes to 3."'), 'A new key result');
+  await waitForRuns(page, 'dev');
+  const fields = frontMatter((await readFile(page, english))!.content);
+  const reply = {
+    json: {
+      ...Object.fromEntries(
+        ['title', 'summary', 'keyResult', 'contributions', 'achievements', 'keyResults', 'whyItMatters']
+          .filter((key) => fields[key] !== undefined)
+          .map((key) => [key, Array.isArray(fields[key]) ? (fields[key] as string[]).map((x) => `[t] ${x}`) : `[t] ${String(fields[key])}`]),
+      ),
+      body: `[t] ${bodyOf((await readFile(page, english))!.content)}`,
+    },
+  };
+  await scriptModel(Array.from({ length: 6 }, () => reply));
+  await page.goto(`${chatSite}/admin/edit?path=${english}`);
+  const head = git('rev-parse', 'dev');
+  await page.getByRole('button', { name: 'Translate now (6)' }).click();
+  await expect(page.getByText(/Drafted .* into your change set/)).toBeVisible();
+  await page.getByRole('link', { name: 'Review the drafts' }).click();
+  const items = page.locator('.review-item');
+  await expect(items).toHaveCount(6);
+  for (const path of await items.locator('h2 code').allTextContents())
+    expect(path).toMatch(/^content\/i18n\/(zh|zh-hant|ja|fr|es|eo)\/corpus\/projects\/wallet-onboarding-kit\.md$/);
+  await expect(page.getByText('The whole tree is valid with these changes.')).toBeVisible();
+  expect(git('rev-parse', 'dev')).toBe(head);
+  const discard = page.getByRole('button', { name: 'Discard' });
+  while (await discard.count()) await discard.first().click();
+});
+
 test('a missing translation starts from its English and is valid as it stands', async ({ page }) => {
   await signIn(page);
   const path = 'content/i18n/eo/skills/seo.md';
