@@ -4,12 +4,13 @@
 // its translations turn stale (the site shows the English) instead of refusing the commit.
 import { expect, test } from '@playwright/test';
 import { chatPreview, chatSite } from './support/helpers.ts';
-import { changeSet, editorText, git, readFile, signIn, waitForRuns } from './support/console.ts';
+import { changeSet, collectErrors, editorText, git, readFile, signIn, waitForRuns } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
 test('edits through the form and the source as two views of one text, keeping keys the schema does not know', async ({ page }) => {
   await signIn(page, { view: 'form' });
+  const errors = collectErrors(page);
   const path = 'content/corpus/projects/helpdesk-knowledge-base.md';
   const original = (await readFile(page, path))!.content;
   await page.goto(`${chatSite}/admin/edit?path=${path}`);
@@ -49,8 +50,13 @@ test('edits through the form and the source as two views of one text, keeping ke
   expect(await editorText(page)).toContain('reviewNote: keep me');
   expect(await editorText(page)).toMatch(/^summary: A summary written in the form\.$/m);
   await expect.poll(async () => (await changeSet(page))[path]).toContain('reviewNote: keep me');
+  // Loaded again with the edit kept, in the form: it hydrates with no error (React #421, #418, #423).
+  await page.getByRole('button', { name: 'Form', exact: true }).click();
+  await page.reload();
+  await expect(page.getByLabel(/^Title/)).toHaveValue('Helpdesk knowledge base, edited in the form');
   await page.goto(`${chatSite}/admin/review`);
   await page.getByRole('button', { name: 'Discard' }).click();
+  expect(errors).toEqual([]);
 });
 
 test('a field the schema gains appears in the form, labelled and explained, with no UI code for it', async ({ page }) => {

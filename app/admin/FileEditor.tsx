@@ -17,7 +17,7 @@ import { kindOfPath, problemsOnLines } from './schema-help.ts';
 import { TranslateNow } from './TranslateNow.tsx';
 import { useSourceEditor } from './use-source-editor.ts';
 import type { ContentSchemaOut, FileOut, ProblemOut, TranslationOut } from './types.ts';
-import { ConsoleLink, consoleHref, Shortcut, timeAgo, TranslationBadges, TroubleNotice, useHydrated, type Branch } from './ui.tsx';
+import { ConsoleLink, consoleHref, ProblemElsewhere, Shortcut, timeAgo, TranslationBadges, TroubleNotice, useHydrated, type Branch } from './ui.tsx';
 import { useEditorView, useMainUnlocked, useNarrowScreen } from './editor-prefs.ts';
 
 export interface FileEditorProps {
@@ -321,7 +321,10 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
 
       <div className="editor-layout">
         <div className="editor-main">
-          {showForm ? (
+          {/* After hydration only: a lazy part still loading while the page hydrates would be rendered again in the
+              browser (React #421) at the first update, and a form is of no use before the page can take input. */}
+          {showForm && !hydrated ? <p className="muted">Loading the form…</p> : null}
+          {showForm && hydrated ? (
             <Suspense fallback={<p className="muted">Loading the form…</p>}>
               <FormView
                 path={path}
@@ -366,11 +369,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
                 ))}
                 {placed.elsewhere.map((p, i) => (
                   <li key={`e${i}`}>
-                    <ConsoleLink to="/admin/edit" query={{ path: p.path }}>
-                      {p.path}
-                      {p.line ? `:${p.line}` : ''}
-                    </ConsoleLink>{' '}
-                    {p.message}
+                    <ProblemElsewhere problem={p} />
                   </li>
                 ))}
               </ul>
