@@ -110,6 +110,19 @@ export function TroubleNotice({ trouble, children, onDismiss }: { trouble: Troub
   );
 }
 
+/** A problem found in another file than the one at hand: a link to that file (at its line), then what is wrong. */
+export function ProblemElsewhere({ problem }: { problem: { path?: string; line?: number; message: string } }) {
+  return (
+    <>
+      <ConsoleLink to="/admin/edit" query={{ path: problem.path }}>
+        {problem.path}
+        {problem.line ? `:${problem.line}` : ''}
+      </ConsoleLink>{' '}
+      {problem.message}
+    </>
+  );
+}
+
 const stateLabel = { current: 'up to date', stale: 'stale', missing: 'missing' } as const;
 
 /** A file's translation state per locale, as small labelled badges; with `pathOf`, each opens that translation. */

@@ -4,7 +4,7 @@
 // file in every language; each group can start a new file from its template.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useLoaderData, useNavigate } from '@remix-run/react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { asEditor, branchOf } from '../admin/session.server.ts';
 import { useChangeSet } from '../admin/change-set.ts';
 import { groupFiles, translationPath } from '../admin/groups.ts';
@@ -22,6 +22,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A file in a list: its title (or name) and path, opening its editor. */
+function FileLink({ file, children }: { file: { path: string; title?: string }; children?: ReactNode }) {
+  return (
+    <ConsoleLink to="/admin/edit" query={{ path: file.path }} className="file-link">
+      <span className="file-title">{file.title ?? file.path.split('/').pop()}</span>
+      <span className="file-path">{file.path}</span>
+      {children}
+    </ConsoleLink>
+  );
+}
 
 export default function FileBrowser() {
   const { groups, files, search } = useLoaderData<typeof loader>();
@@ -85,15 +96,13 @@ export default function FileBrowser() {
           <ul className="file-list">
             {search.files.map((file) => (
               <li key={file.path} className="file-row">
-                <ConsoleLink to="/admin/edit" query={{ path: file.path }} className="file-link">
-                  <span className="file-title">{file.title ?? file.path.split('/').pop()}</span>
-                  <span className="file-path">{file.path}</span>
+                <FileLink file={file}>
                   {file.match ? (
                     <span className="file-match">
                       line {file.match.line}: {file.match.text}
                     </span>
                   ) : null}
-                </ConsoleLink>
+                </FileLink>
               </li>
             ))}
           </ul>
@@ -180,10 +189,7 @@ export default function FileBrowser() {
           <ul className="file-list">
             {group.files.map((file) => (
               <li key={file.path} className="file-row">
-                <ConsoleLink to="/admin/edit" query={{ path: file.path }} className="file-link">
-                  <span className="file-title">{file.title ?? file.path.split('/').pop()}</span>
-                  <span className="file-path">{file.path}</span>
-                </ConsoleLink>
+                <FileLink file={file} />
                 {changes[file.path] ? <span className="pending-mark">{changes[file.path]!.content === null ? 'to be deleted' : 'edited'}</span> : null}
                 {file.translations ? <TranslationBadges translations={file.translations} pathOf={(locale) => translationPath(file.path, locale)} /> : null}
               </li>

@@ -16,7 +16,7 @@ import { ConflictResolver } from '../admin/ConflictResolver.tsx';
 import { DiffView } from '../admin/DiffView.tsx';
 import { useChangeSetCheck } from '../admin/change-set-check.ts';
 import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.server.ts';
-import { ConsoleLink, consoleHref, formErrors, Shortcut, TimeAgo, TroubleNotice, useBranch, useHydrated } from '../admin/ui.tsx';
+import { ConsoleLink, consoleHref, formErrors, ProblemElsewhere, Shortcut, TimeAgo, TroubleNotice, useBranch, useHydrated } from '../admin/ui.tsx';
 
 /** The commit form: the message is the operation's own field schema; the changes travel as JSON. */
 const CommitForm = z.object({ message: adminCommitChanges.input.shape.message, changes: z.string().min(2) });
@@ -245,11 +245,7 @@ export default function ReviewPage() {
               <ul className="problem-list">
                 {elsewhere.map((p, i) => (
                   <li key={i}>
-                    <ConsoleLink to="/admin/edit" query={{ path: p.path }}>
-                      {p.path}
-                      {p.line ? `:${p.line}` : ''}
-                    </ConsoleLink>{' '}
-                    {p.message}
+                    <ProblemElsewhere problem={p} />
                   </li>
                 ))}
               </ul>
