@@ -22,9 +22,16 @@ const accented = (() => {
   return new Map([...variants].map(([base, letters]) => [base, [...letters].join('')]));
 })();
 
-/** Lower case without accents: "Café" is "cafe". */
+/**
+ * Lower case without accents: "Café" is "cafe". Only marks on Latin letters go: a Japanese voiced kana (デ, ガ, パ)
+ * decomposes into its base and a mark too, and without the mark "データ" became "テータ", which no text holds.
+ */
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/(?<=\p{Script=Latin})\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /** A pattern that finds `query` in any case, each letter with or without its accents. */

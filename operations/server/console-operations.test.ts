@@ -191,6 +191,11 @@ describe('admin_list_files GET /api/admin/files?q=', () => {
     assert.equal(zine.title, parse(/^---\n([\s\S]*?)\n---/.exec(text)![1]!).title, 'a match keeps the file’s title');
     const japanese = await search('q=%E3%83%9B%E3%83%86%E3%83%AB&dir=content/i18n/ja');
     assert.ok(japanese.files.length > 0 && japanese.files.every((f) => f.path.startsWith('content/i18n/ja/') && /ホテル/.test(f.match!.text)));
+    // A voiced kana is a base and a mark once decomposed; the mark is part of the word, not an accent to drop.
+    const voiced = await search(`q=${encodeURIComponent('データ')}&dir=content/i18n/ja`);
+    assert.ok(voiced.files.some((f) => f.path === 'content/i18n/ja/corpus/projects/clinical-notes-summariser.md'));
+    assert.ok(voiced.files.every((f) => /データ/.test(f.match!.text)));
+    assert.ok((await search(`q=${encodeURIComponent('テータ')}&dir=content/i18n/ja`)).files.every((f) => /テータ/.test(f.match!.text)), 'nor does テ find デ');
   });
 
   it('matches a path too (then without a line), and lists at most the bound, saying when there were more', async () => {
