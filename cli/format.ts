@@ -21,6 +21,7 @@ import type {
   ValidationResultOut,
 } from './shapes.ts';
 import { createTwoFilesPatch } from 'diff';
+import { UNTRANSLATED } from '../operations/contract/vocabulary.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -310,8 +311,9 @@ export const formatters: Record<string, Formatter> = {
     const head = `${c.bold(body.path)}: ${state} (${body.locale} translation of ${body.sourcePath})\n`;
     const hashes = `recorded source ${body.recordedSource ?? '—'} · English now ${body.currentSource ?? '—'}\n`;
     if (body.state !== 'stale') return { out: head + hashes };
-    if (body.source.then === null || body.source.now === null)
-      return { out: head + hashes, note: 'the English it was made from is not in the last 100 commits of its history' };
+    if (body.source.now === null) return { out: head + hashes, note: `the English, ${body.sourcePath}, does not exist on this branch` };
+    if (body.recordedSource === UNTRANSLATED) return { out: head + hashes, note: 'started from the English and not translated yet' };
+    if (body.source.then === null) return { out: head + hashes, note: 'the English it was made from is not in the last 100 commits of its history' };
     const diff = createTwoFilesPatch(body.sourcePath, body.sourcePath, body.source.then, body.source.now, body.source.thenCommit!.slice(0, 7), 'now');
     return {
       out: `${head}${hashes}\n${diff

@@ -83,7 +83,7 @@ export const SiteFile = z.strictObject({
 export const RelatedTermsFile = z
   .strictObject({
     groups: z
-      .partialRecord(z.enum(locales), z.array(z.array(Text.max(60)).min(2, 'a group relates at least two words or phrases').max(20)).max(500))
+      .partialRecord(z.enum(locales).meta(from('locales')), z.array(z.array(Text.max(60)).min(2, 'a group relates at least two words or phrases').max(20)).max(500))
       .describe('Per locale (en, zh, zh-hant, ja, fr, es, eo), groups of related words or phrases; search adds the others of a group to a query holding one'),
   })
   .describe('Related words that search adds to a query');

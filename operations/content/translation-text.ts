@@ -12,15 +12,15 @@ export function translationText(hash: string, fields: Record<string, unknown>, b
 }
 
 /**
- * A translation to start from: the English's own translatable fields and body, recorded as made from that English.
- * Valid as it stands (same lists, same keys), so an editor translates it field by field; undefined when the
- * English cannot be read.
+ * A translation to start from: the English's own translatable fields and body, recorded as made from `recorded`
+ * (the English's hash by default). Valid as it stands (same lists, same keys), so an editor translates it field by
+ * field; undefined when the English cannot be read.
  */
-export function translationFromEnglish(kind: FileKind, sourcePath: string, english: string): string | undefined {
+export function translationFromEnglish(kind: FileKind, sourcePath: string, english: string, recorded?: string): string | undefined {
   const parsed = parseMarkdownFile(sourcePath, english, fileKinds[kind].fields);
   if (!parsed.data) return undefined;
   const data = parsed.data as Record<string, unknown>;
   const fields = Object.fromEntries(translatableFields[kind].filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
   const body = parsed.body.trim();
-  return translationText(sourceHash(kind, data, body), fields, body);
+  return translationText(recorded ?? sourceHash(kind, data, body), fields, body);
 }

@@ -106,7 +106,17 @@ export const adminReadFile = defineOperation({
     })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
   output: z
-    .object({ path: z.string(), sha: z.string(), content: z.string(), branch: Branch, ref: z.string().describe('The commit the file was read at') })
+    .object({
+      path: z.string(),
+      sha: z.string(),
+      content: z.string(),
+      branch: Branch,
+      ref: z.string().describe('The commit the file was read at'),
+      translations: z
+        .partialRecord(z.enum(locales), TranslationState)
+        .optional()
+        .describe('On a source file the translate stage translates, read at the head of the branch: its translation’s state in each locale but English'),
+    })
     .meta({ id: 'ContentFile' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],

@@ -2,7 +2,7 @@
 // Schema, which a form is generated from), the vocabularies with their labels, the writable paths, the conventions.
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { documentNames, kinds, lensIds, locales, tags } from './shared.ts';
+import { Branch, documentNames, kinds, lensIds, locales, tags } from './shared.ts';
 
 /**
  * The vocabularies a field's values come from. A field that takes them says so in its JSON Schema as
@@ -44,7 +44,7 @@ export const ContentSchema = z
     lenses: z.array(z.enum(lensIds)),
     documents: z.array(z.enum(documentNames)),
     locales: z.array(z.enum(locales)),
-    skills: z.array(z.string()).describe('Skill slugs that exist on main'),
+    skills: z.array(z.string()).describe('Skill slugs that exist on the branch (its live build)'),
     vocabulary: z
       .object({ tags: Terms, lenses: Terms, skills: Terms, kinds: Terms, locales: Terms, documents: Terms } satisfies Record<VocabularyName, typeof Terms>)
       .describe(
@@ -63,8 +63,12 @@ export const adminSchema = defineOperation({
     'What an editor or an agent needs before writing: each file kind with its fields (labels, which are required, the values they allow) and its JSON Schema to generate a form from, the vocabularies (kinds, tags, lenses, locales, documents, existing skills) with labels, the paths that may be written, and the repository’s conventions. Read it first; it is generated from the validators themselves.',
   rest: { method: 'GET', path: '/api/admin/schema' },
   cli: 'admin schema',
-  input: z.object({}),
+  input: z.object({ branch: Branch.default('main').describe('Whose skills, lens titles and document names the vocabularies list') }),
   output: ContentSchema,
   auth: 'admin',
-  errors: ['unauthorized'],
+  errors: ['unauthorized', 'bad_request'],
+  examples: {
+    valid: [{ summary: 'With the skills and titles of dev', input: { branch: 'dev' } }],
+    invalid: [{ summary: 'An unknown branch', input: { branch: 'staging' } }],
+  },
 });

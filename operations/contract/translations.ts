@@ -39,6 +39,10 @@ export const adminTranslate = defineOperation({
           locale: TranslationLocale,
           path: z.string().describe('Where the translation lives'),
           content: z.string().describe('The whole translation file'),
+          sha: z
+            .string()
+            .nullable()
+            .describe('Blob sha of the translation on the branch now (null: none yet); pass it with the commit to be told if it changes meanwhile'),
           problems: z.array(ProblemSchema).describe('Its problems with that English in the tree (empty when it can be committed)'),
         }),
       ),

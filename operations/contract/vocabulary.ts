@@ -26,3 +26,10 @@ export type Tag = (typeof tags)[number];
 export type LensId = (typeof lensIds)[number];
 export type DocumentName = (typeof documentNames)[number];
 export type Branch = (typeof branches)[number];
+
+/**
+ * The `source` a translation records before anyone has translated it: a new translation starts as a copy of its
+ * English recording this, so it stays stale (the site shows the English, the translate stage may translate it) until
+ * it is translated and marked current with the English's hash.
+ */
+export const UNTRANSLATED = 'untranslated';

@@ -16,6 +16,7 @@ import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
+import type { Models } from './models.server.ts';
 
 type AdminHandlers = Handlers<typeof adminOperations>;
 
@@ -39,6 +40,19 @@ export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string): string
 const asFileChanges = (
   changes: ReadonlyArray<{ path: string; content: string; sha?: string | null } | { path: string; delete: true; sha?: string }>,
 ): FileChange[] => changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
+
+/** The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a writable content path. */
+export function fileOf(corpus: Corpus, input: { path?: string; slug?: string; branch: Branch }): string {
+  const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
+  assertWritablePath(path);
+  return path;
+}
+
+/** The configured models, or the 503 that says how to configure them (`what` needs them: "AI editing"…). */
+export function needModels(models: Models | undefined, what: string): Models {
+  if (!models) throw new AppError('chat_not_configured', `${what} needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.`);
+  return models;
+}
 
 export function adminHandlers({
   corpus,
@@ -72,15 +86,15 @@ export function adminHandlers({
   }
 
   return {
-    admin_schema() {
-      return describeContentSchema(corpus.build('main').model, uiMessages);
+    admin_schema(input) {
+      return describeContentSchema(corpus.build(input.branch).model, uiMessages);
     },
 
     async admin_list_files(input) {
       const dir = assertContentDir(input.dir ?? 'content');
       const files = await repo.listFiles(input.branch, dir);
       const model = await modelAt(input.branch);
-      const states = model ? translationStates(model) : new Map<string, never>();
+      const states = model ? statesOf(model) : new Map<string, never>();
       const titles = model ? titlesOf(model) : new Map<string, string>();
       const listed = (list: typeof files) =>
         list.map(({ path, size, sha }) => ({
@@ -101,10 +115,12 @@ export function adminHandlers({
     },
 
     async admin_read_file(input) {
-      const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
-      assertWritablePath(path);
+      const path = fileOf(corpus, input);
       const file = await repo.readFile(input.branch, path, input.ref);
-      return { path, sha: file.sha, content: file.content, branch: input.branch, ref: file.commit };
+      // At the head, a source file says where its translations stand (the editor shows them, and what a delete takes).
+      const model = input.ref ? null : await modelAt(input.branch);
+      const translations = model ? statesOf(model).get(path) : undefined;
+      return { path, sha: file.sha, content: file.content, branch: input.branch, ref: file.commit, ...(translations ? { translations } : {}) };
     },
 
     async admin_history(input) {
@@ -195,8 +211,22 @@ export function adminHandlers({
   };
 }
 
-/** What each file calls itself (an entry's title, a skill's name…); a translation gives its own, else its source's. */
+/** Each model's translation states and titles, made once per model (every listing and every editor load asks). */
+const statesByModel = new WeakMap<ContentModel, ReturnType<typeof translationStates>>();
+const titlesByModel = new WeakMap<ContentModel, Map<string, string>>();
+function statesOf(model: ContentModel) {
+  let found = statesByModel.get(model);
+  if (!found) statesByModel.set(model, (found = translationStates(model)));
+  return found;
+}
 function titlesOf(model: ContentModel): Map<string, string> {
+  let found = titlesByModel.get(model);
+  if (!found) titlesByModel.set(model, (found = titlesIn(model)));
+  return found;
+}
+
+/** What each file calls itself (an entry's title, a skill's name…); a translation gives its own, else its source's. */
+function titlesIn(model: ContentModel): Map<string, string> {
   const titles = new Map<string, string>([
     ['content/site.json', model.site.name],
     [model.brief.path, model.brief.fields.title],

@@ -98,7 +98,14 @@ describe('admin_read_file GET /api/admin/file', () => {
   it('reads by path: the exact bytes and blob sha of the branch', async () => {
     const path = 'content/corpus/projects/concierge-copilot.md';
     const file = adminReadFile.output.parse(assertOk(await api.get(`/api/admin/file?${q({ path })}`)));
-    assert.deepEqual(file, { path, sha: repo.blobSha('main', path), content: repo.show('main', path), branch: 'main', ref: repo.head('main') });
+    const { translations, ...rest } = file;
+    assert.deepEqual(rest, { path, sha: repo.blobSha('main', path), content: repo.show('main', path), branch: 'main', ref: repo.head('main') });
+    // At the head, a source file says where its translations stand (the demo's Spanish was made from an older English).
+    assert.deepEqual(translations, { zh: 'current', 'zh-hant': 'current', ja: 'current', fr: 'current', es: 'stale', eo: 'current' });
+    const older = adminReadFile.output.parse(assertOk(await api.get(`/api/admin/file?${q({ path, ref: repo.head('main') })}`)));
+    assert.equal(older.translations, undefined, 'not at an older commit, whose translations the model of the head does not know');
+    const site = adminReadFile.output.parse(assertOk(await api.get(`/api/admin/file?${q({ path: 'content/site.json' })}`)));
+    assert.equal(site.translations, undefined, 'nor for a file without translations');
   });
 
   it('reads by slug for an entry, a lens and a skill', async () => {

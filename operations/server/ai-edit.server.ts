@@ -3,13 +3,12 @@
 import { createTwoFilesPatch } from 'diff';
 import { AppError } from '../contract/errors.ts';
 import type { adminOperations } from '../contract/admin.ts';
-import { assertWritablePath } from '../content/paths.ts';
 import { fileKinds } from '../content/schema.ts';
 import { locate } from '../content/tree.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
 import { describeProviderError, type Models } from './models.server.ts';
 import type { Handlers } from './implement.server.ts';
-import { pathOfSlug } from './admin.server.ts';
+import { fileOf, needModels } from './admin.server.ts';
 import type { Corpus } from './services.server.ts';
 
 function systemPrompt(path: string): string {
@@ -49,10 +48,8 @@ export function aiEditHandlers({
 }): Pick<Handlers<typeof adminOperations>, 'admin_ai_edit'> {
   return {
     async admin_ai_edit(input, { signal }) {
-      if (!models)
-        throw new AppError('chat_not_configured', 'AI editing needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
-      const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
-      assertWritablePath(path);
+      const model = needModels(models, 'AI editing');
+      const path = fileOf(corpus, input);
       let base = input.content;
       let baseSha: string | null = null;
       try {
@@ -66,7 +63,7 @@ export function aiEditHandlers({
       const { generateText } = await import('ai'); // loaded on first use (see models.server.ts)
       try {
         ({ text } = await generateText({
-          model: models.chat,
+          model: model.chat,
           system: systemPrompt(path),
           prompt: `File: ${path}\n\nCurrent content:\n<<<FILE\n${base}\nFILE>>>\n\nInstruction: ${input.instruction}`,
           abortSignal: signal,

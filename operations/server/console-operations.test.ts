@@ -195,7 +195,10 @@ describe('admin_list_files GET /api/admin/files?q=', () => {
     const voiced = await search(`q=${encodeURIComponent('データ')}&dir=content/i18n/ja`);
     assert.ok(voiced.files.some((f) => f.path === 'content/i18n/ja/corpus/projects/clinical-notes-summariser.md'));
     assert.ok(voiced.files.every((f) => /データ/.test(f.match!.text)));
-    assert.ok((await search(`q=${encodeURIComponent('テータ')}&dir=content/i18n/ja`)).files.every((f) => /テータ/.test(f.match!.text)), 'nor does テ find デ');
+    assert.ok(
+      (await search(`q=${encodeURIComponent('テータ')}&dir=content/i18n/ja`)).files.every((f) => /テータ/.test(f.match!.text)),
+      'nor does テ find デ',
+    );
   });
 
   it('matches a path too (then without a line), and lists at most the bound, saying when there were more', async () => {

@@ -1,6 +1,6 @@
 // admin_schema: the content schema an editor, a form or a model needs, generated from the zod schemas validation and
 // the build use (operations/content/schema.ts): each file kind's fields and JSON Schema, and every vocabulary with
-// labels for people. The schemas never change at run time; the labels of lenses, skills and documents are main's.
+// labels for people. The schemas never change at run time; the labels of lenses, skills and documents are the branch's.
 import { z } from 'zod';
 import type { VocabularyName } from '../contract/content-schema.ts';
 import { localeFacts } from '../contract/locales.ts';
@@ -24,7 +24,7 @@ const noIds = z.registry();
  * A zod schema's JSON Schema as input, self-contained: every part keeps its metadata (description, x-vocabulary)
  * but not an id, which would turn it into a reference; each property is titled with its label.
  */
-function jsonSchemaOf(schema: z.ZodType): Json {
+export function jsonSchemaOf(schema: z.ZodType): Json {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     metadata: noIds,
@@ -112,7 +112,7 @@ function describeFileKinds() {
   return [...sources, jsonFile('site', 'content/site.json', SiteFile), jsonFile('related-terms', RELATED_TERMS_PATH, RelatedTermsFile)];
 }
 
-/** Each vocabulary's values with their labels: the UI's words for tags and kinds, main's titles and names for the rest. */
+/** Each vocabulary's values with their labels: the UI's words for tags and kinds, the branch's titles and names for the rest. */
 function vocabularyOf(model: ContentModel, messages: UiMessages): Record<VocabularyName, Array<{ value: string; label: string }>> {
   const term = (value: string, label: string | undefined) => ({ value, label: label ?? value });
   return {
@@ -125,7 +125,7 @@ function vocabularyOf(model: ContentModel, messages: UiMessages): Record<Vocabul
   };
 }
 
-/** The schema described with `model`'s (main's) skills and labels: made once per model, as main's build changes. */
+/** The schema described with `model`'s skills and labels (a branch's live build): made once per model, as the build changes. */
 const described = new WeakMap<ContentModel, ReturnType<typeof describe>>();
 
 export function describeContentSchema(model: ContentModel, messages: UiMessages) {

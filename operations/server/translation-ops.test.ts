@@ -207,4 +207,28 @@ describe('deleting a source file over HTTP', () => {
     );
     await idle();
   });
+
+  it('admin_validate_changes answers what a commit would: problems as data (valid false), a stale base sha as 409 naming the file', async () => {
+    await idle();
+    const skill = 'content/skills/python.md';
+    const file = assertOk(await api.get(`/api/admin/file?path=${skill}&branch=dev`));
+    const broken = file.content.replace(/^category: .*$/m, 'category: cooking');
+    const invalid = assertOk(await api.post('/api/admin/changes/validate', { branch: 'dev', changes: [{ path: skill, content: broken, sha: file.sha }] }));
+    assert.equal(invalid.valid, false);
+    assert.equal(invalid.problems[0].path, skill, 'the changed file’s own problem first');
+    assert.ok(
+      invalid.problems.some((p: any) => p.path !== skill && /skill "python" does not exist/.test(p.message)),
+      'and what it breaks elsewhere',
+    );
+    assert.deepEqual(invalid.files, [{ path: skill, status: 'modified', cascade: false }]);
+    const head = repo.head('dev');
+    const stale = assertError(
+      await api.post('/api/admin/changes/validate', { branch: 'dev', changes: [{ path: skill, content: file.content, sha: 'f'.repeat(40) }] }),
+      409,
+      'repo_error',
+    );
+    assert.equal(stale.path, skill);
+    assert.equal(stale.currentSha, file.sha);
+    assert.equal(repo.head('dev'), head, 'nothing written either way');
+  });
 });

@@ -4,13 +4,14 @@
 import { AppError } from '../contract/errors.ts';
 import type { adminOperations } from '../contract/admin.ts';
 import { translationLocales, type Branch, type TranslationLocale } from '../contract/shared.ts';
+import { UNTRANSLATED } from '../contract/vocabulary.ts';
 import { parseMarkdownFile } from '../content/front-matter.ts';
 import { locate, sourceKindOf, translationPath } from '../content/locate.ts';
 import { assertWritablePath } from '../content/paths.ts';
 import { fileKinds, type FileKind } from '../content/schema.ts';
 import { sourceHashOfText } from '../content/source-hash.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
-import { pathOfSlug } from './admin.server.ts';
+import { fileOf, needModels } from './admin.server.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Models } from './models.server.ts';
 import type { Corpus } from './services.server.ts';
@@ -57,12 +58,10 @@ export function translationHandlers({
 
   return {
     async admin_translate(input, { signal }) {
-      if (!models)
-        throw new AppError('chat_not_configured', 'Translating needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
-      const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
-      assertWritablePath(path);
+      const model = needModels(models, 'Translating');
+      const path = fileOf(corpus, input);
       const kind = englishFile(path);
-      const { texts } = await repo.filesAt(await repo.head(input.branch));
+      const { tree, texts } = await repo.filesAt(await repo.head(input.branch));
       const saved = texts.get(path);
       const english = input.content ?? saved;
       if (english === undefined) throw new AppError('not_found', `No file "${path}" on ${input.branch}; send its text as content to translate it unsaved.`);
@@ -80,7 +79,7 @@ export function translationHandlers({
       };
       const locales = input.locales ? translationLocales.filter((l) => input.locales!.includes(l)) : translationLocales.filter((l) => !current(l));
       const { made, failures } = await translateJobs(
-        models.translate,
+        model.translate,
         locales.map((locale) => translationJob(source, locale)),
         signal,
       );
@@ -90,7 +89,13 @@ export function translationHandlers({
       return {
         path,
         sourceHash,
-        drafts: made.map((m) => ({ locale: m.job.locale, path: m.path, content: m.content, problems: problems.filter((p) => p.path === m.path) })),
+        drafts: made.map((m) => ({
+          locale: m.job.locale,
+          path: m.path,
+          content: m.content,
+          sha: tree.find((e) => e.path === m.path)?.sha ?? null,
+          problems: problems.filter((p) => p.path === m.path),
+        })),
         failures: failures.map((f) => ({ locale: f.job.locale, path: f.path, message: f.message })),
       };
     },
@@ -120,7 +125,11 @@ export function translationHandlers({
         state,
         recordedSource: recorded,
         currentSource,
-        source: { now, ...(recorded ? await englishWhenMade(input.branch, sourcePath, recorded) : { then: null, thenCommit: null }) },
+        // A translation started from its English and not yet translated was made from no English version to look for.
+        source: {
+          now,
+          ...(recorded && recorded !== UNTRANSLATED ? await englishWhenMade(input.branch, sourcePath, recorded) : { then: null, thenCommit: null }),
+        },
       };
     },
   };
