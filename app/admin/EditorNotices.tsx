@@ -1,7 +1,8 @@
 // What the editor says above a file before anything is typed: an edit restored from this browser (discard, with an
 // undo), a file marked for deletion, main being the live site, a translation whose English changed since.
 import { useState } from 'react';
-import type { PendingChange } from './change-set.ts';
+import { UNTRANSLATED } from '../../operations/contract/vocabulary.ts';
+import { useChangeSet, type PendingChange } from './change-set.ts';
 import type { TranslationOut } from './types.ts';
 import { ConsoleLink, consoleHref, TimeAgo, type Branch } from './ui.tsx';
 import { Link } from '@remix-run/react';
@@ -17,6 +18,7 @@ export function EditorNotices({
   text,
   onUnlockMain,
   onDiscard,
+  onUndoDiscard,
   onKeep,
   onReplace,
 }: {
@@ -30,10 +32,13 @@ export function EditorNotices({
   text: string;
   onUnlockMain(): void;
   onDiscard(): void;
+  /** Puts a discarded edit back as it was: its text and the file it started from (so a commit still finds a change made meanwhile). */
+  onUndoDiscard(change: PendingChange): void;
   onKeep(): void;
   onReplace(text: string): void;
 }) {
-  const [discarded, setDiscarded] = useState<string | null>(null);
+  const [discarded, setDiscarded] = useState<PendingChange | null>(null);
+  const englishPending = useChangeSet(branch).changes[translation?.sourcePath ?? ''] !== undefined;
   const recorded = translation ? /^source:\s*["']?([^"'\s]*)["']?\s*$/m.exec(text)?.[1] : undefined;
   const stale = translation?.currentSource && recorded !== undefined && recorded !== translation.currentSource;
   return (
@@ -61,21 +66,21 @@ export function EditorNotices({
             type="button"
             className="button ghost small"
             onClick={() => {
-              setDiscarded(text);
+              setDiscarded({ ...restored, content: text });
               onDiscard();
             }}
           >
             Discard my edit
           </button>
         </div>
-      ) : discarded !== null ? (
+      ) : discarded ? (
         <div className="notice" role="status">
           <p>Your edit was discarded.</p>
           <button
             type="button"
             className="button ghost small"
             onClick={() => {
-              onReplace(discarded);
+              onUndoDiscard(discarded);
               setDiscarded(null);
             }}
           >
@@ -93,13 +98,31 @@ export function EditorNotices({
       ) : null}
       {translation && stale ? (
         <div className="notice notice-warning" role="status">
-          <p>
-            This translation is stale: the English ({translation.sourcePath}) changed since it was made, so the site shows the English until it is translated
-            again. The publish run translates it; or translate it here (what changed is beside the editor) and mark it current.
-          </p>
-          <button type="button" className="button ghost small" onClick={() => onReplace(text.replace(/^source:.*$/m, `source: ${translation.currentSource}`))}>
-            Mark as current
-          </button>
+          {recorded === UNTRANSLATED ? (
+            <p>
+              This translation is not finished: it starts as a copy of the English ({translation.sourcePath}). Translate each field, with the English beside it,
+              then mark it current. Until then the site shows the English, and the publish run may translate it for you.
+            </p>
+          ) : (
+            <p>
+              This translation is stale: the English ({translation.sourcePath}) changed since it was made, so the site shows the English until it is translated
+              again. The publish run translates it; or translate it here (what changed is beside the editor) and mark it current.
+            </p>
+          )}
+          {englishPending ? (
+            <p className="muted">
+              The English has edits of its own in your change set: Translate now translates it as edited; to mark this translation current, commit the English
+              first.
+            </p>
+          ) : (
+            <button
+              type="button"
+              className="button ghost small"
+              onClick={() => onReplace(text.replace(/^source:.*$/m, `source: ${translation.currentSource}`))}
+            >
+              Mark as current
+            </button>
+          )}
           <ConsoleLink className="button ghost small" to="/admin/edit" query={{ path: translation.sourcePath }}>
             Open the English
           </ConsoleLink>

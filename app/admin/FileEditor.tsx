@@ -3,11 +3,11 @@
 // typed against the whole tree; kept in the change set as it is typed; an AI edit to accept chunk by chunk, a
 // model's draft of its translations, and a preview of the page as the site will show it. Mounted once per path
 // (the route keys it), so nothing here can carry one file's text to another.
-import { useNavigate } from '@remix-run/react';
+import { useNavigate, useRevalidator } from '@remix-run/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
 import { AiEditPanel } from './AiEditPanel.tsx';
-import { readChanges, useChangeSet, type PendingChange } from './change-set.ts';
+import { readChanges, saveChange, useChangeSet, type PendingChange } from './change-set.ts';
 import { EditorNotices } from './EditorNotices.tsx';
 import { EnglishSource } from './EnglishSource.tsx';
 import { translationPath } from './groups.ts';
@@ -136,8 +136,23 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
   // Keep every edit in the change set (debounced), so nothing typed is lost; what is still waiting is written
   // at once when the editor goes away (another page, a reload, a closed tab).
   const unsaved = useRef<string | null>(null);
+  // An edit that left the change set from elsewhere (committed or discarded in another tab) while this editor shows
+  // it is not typed again: the page's data is read anew, and only a new keystroke is a new edit.
+  const { revalidate } = useRevalidator();
+  const revalidateRef = useRef(revalidate);
+  revalidateRef.current = revalidate;
+  const lastPending = useRef(pending);
+  const settled = useRef<string | null>(null);
   useEffect(() => {
-    if (!hydrated || deleted || text === (pending?.content ?? saved)) {
+    const before = lastPending.current;
+    lastPending.current = pending;
+    if (before?.content != null && !pending && textRef.current === before.content) {
+      settled.current = before.content;
+      revalidateRef.current();
+    }
+  }, [pending]);
+  useEffect(() => {
+    if (!hydrated || deleted || text === (pending?.content ?? saved) || text === settled.current) {
       unsaved.current = null;
       return;
     }
@@ -160,7 +175,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
     };
   }, []);
 
-  // Validate the unsaved text against the whole tree as it would be.
+  // Validate the unsaved text against the whole tree as it would be (a file marked for deletion has no text to check).
   useEffect(() => {
     if (deleted || !hydrated) return;
     const controller = new AbortController();
@@ -180,6 +195,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
     return () => {
       clearTimeout(timer);
       controller.abort();
+      setValidating(false);
     };
   }, [text, path, branch, deleted, hydrated]);
 
@@ -242,6 +258,10 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
           discard(path);
           setRestored(null);
           apply(saved);
+        }}
+        onUndoDiscard={(change) => {
+          saveChange(branch, change);
+          apply(change.content ?? saved);
         }}
         onKeep={() => discard(path)}
         onReplace={apply}
@@ -345,7 +365,9 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
           <div className="editor-host" ref={host} hidden={showForm} data-path={path} />
           <section className="problems" aria-labelledby="problems-title">
             <h2 id="problems-title">Problems</h2>
-            {problems === null ? (
+            {deleted ? (
+              <p className="muted">Marked for deletion: the whole change set is checked on Review.</p>
+            ) : problems === null ? (
               <p className="muted">Checking the file against the whole tree…</p>
             ) : !problems.length ? (
               <p className="ok">The whole tree is valid with this text.</p>

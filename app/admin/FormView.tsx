@@ -40,7 +40,8 @@ export default function FormView({
     (pointer: Array<string | number>, value: unknown) => edit((now) => withField(path, now, pointer, value, order)),
     [edit, path, order],
   );
-  const onBody = useCallback((body: string) => edit((now) => withBody(now, body)), [edit]);
+  // A textarea gives its text with \n line endings: a CRLF file gets its own back.
+  const onBody = useCallback((body: string) => edit((now) => withBody(now, now.includes('\r\n') ? body.replace(/\r?\n/g, '\r\n') : body)), [edit]);
   const body = useMemo(
     () => (source.format === 'markdown' ? { value: source.body, label: bodyLabel, onChange: onBody } : undefined),
     [source, bodyLabel, onBody],

@@ -12,17 +12,20 @@ import { lensIds, locales, tags } from '../../operations/contract/vocabulary.ts'
 import { SchemaForm, type FormProblem, type JsonSchema, type SchemaFormProps, type Vocabulary } from './SchemaForm.tsx';
 import { emptyValue, humanise, isDatePattern, isMonthPattern, noneLabel, pointerSegments, rulesOf, singular, widgetFor } from './schema-widgets.ts';
 import { readSource } from './source-doc.ts';
+import { jsonSchemaOf } from '../../operations/server/content-schema.server.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readSource(path, readFileSync(new URL(path, root), 'utf8'));
 
-/** A kind's JSON Schema as describeContentSchema writes it; `x-vocabulary` added by hand where the service will add it. */
+/**
+ * A kind's JSON Schema as admin_schema serves it (the service's own function), or, without descriptions, one with
+ * no metadata at all: the form must still label every field, with `x-vocabulary` the one hint it gets.
+ */
 function jsonSchema(schema: z.ZodType, options: { descriptions?: boolean } = {}): JsonSchema {
-  const metadata = options.descriptions === false ? { metadata: z.registry() } : {};
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', ...metadata } as Parameters<typeof z.toJSONSchema>[1]) as JsonSchema;
+  if (options.descriptions !== false) return jsonSchemaOf(schema);
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', metadata: z.registry() }) as JsonSchema;
   const vocab: Record<string, string> = { tags: 'tags', lenses: 'lenses', skills: 'skills', defaultLocale: 'locales' };
   for (const [name, property] of Object.entries(json.properties ?? {})) if (vocab[name]) property['x-vocabulary'] = vocab[name];
-  if (json.properties?.groups?.propertyNames) json.properties.groups.propertyNames['x-vocabulary'] = 'locales';
   return json;
 }
 

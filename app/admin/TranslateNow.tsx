@@ -2,12 +2,14 @@
 // translation, that one) into the change set, to be read and reviewed like any edit; nothing is committed here.
 import { useState } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
-import { saveChange } from './change-set.ts';
+import { readChanges, saveChange } from './change-set.ts';
 import type { FileOut, TranslationOut } from './types.ts';
 import { ConsoleLink, TroubleNotice, type Branch } from './ui.tsx';
 
 interface Outcome {
   drafted: string[];
+  /** Locales whose translation had edits of its own in the change set, left as they were. */
+  kept: string[];
   failures: Array<{ locale: string; message: string }>;
 }
 
@@ -33,32 +35,52 @@ export function TranslateNow({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [trouble, setTrouble] = useState<Trouble | null>(null);
   const todo = Object.entries(translations ?? {}).filter(([, state]) => state !== 'current');
-  if (!translation && !todo.length) return null;
+  // Nothing to translate from: no English (or one that does not parse), or every translation current.
+  if (translation ? !translation.currentSource : !todo.length) return null;
 
   async function run() {
     setBusy(true);
     setTrouble(null);
     setOutcome(null);
     try {
-      const answer = translation
-        ? await callOperation('admin_translate', { path: translation.sourcePath, branch, locales: [translation.locale] })
-        : await callOperation('admin_translate', { path, branch, content: text });
       if (translation) {
+        // From the English as this browser has it: with its unsaved edits, if it has some (they are what will be committed).
+        const english = readChanges(branch)[translation.sourcePath]?.content ?? undefined;
+        const answer = await callOperation('admin_translate', {
+          path: translation.sourcePath,
+          branch,
+          locales: [translation.locale],
+          ...(english !== undefined ? { content: english } : {}),
+        });
         const mine = answer.drafts.find((d) => d.path === path);
         if (mine) onDraft(mine.content);
-      } else {
-        // Each draft joins the change set on the file as the branch has it now, so a commit checks it did not move.
-        await Promise.all(
-          answer.drafts.map(async (draft) => {
-            const current = await callOperation('admin_read_file', { path: draft.path, branch }).catch((error: unknown) => {
-              if (troubleOf(error).status === 404) return null;
-              throw error;
-            });
-            saveChange(branch, { path: draft.path, base: { sha: current?.sha ?? null, content: current?.content ?? null }, content: draft.content });
-          }),
-        );
+        setOutcome({ drafted: answer.drafts.map((d) => d.locale), kept: [], failures: answer.failures });
+        return;
       }
-      setOutcome({ drafted: answer.drafts.map((d) => d.locale), failures: answer.failures });
+      const answer = await callOperation('admin_translate', { path, branch, content: text });
+      // A translation with edits of its own in the change set keeps them: a draft never replaces what someone typed.
+      const pending = readChanges(branch);
+      const drafts = answer.drafts.filter((d) => !pending[d.path]);
+      // Each draft joins the change set on the file as the branch has it (its sha, checked again at the commit, and its
+      // text, for Review's diff); all of them, once every one is read.
+      const bases = await Promise.all(
+        drafts.map((draft) =>
+          draft.sha === null
+            ? Promise.resolve(null)
+            : callOperation('admin_read_file', { path: draft.path, branch }).catch((error: unknown) => {
+                if (troubleOf(error).status === 404) return null;
+                throw error;
+              }),
+        ),
+      );
+      drafts.forEach((draft, i) =>
+        saveChange(branch, { path: draft.path, base: { sha: bases[i]?.sha ?? null, content: bases[i]?.content ?? null }, content: draft.content }),
+      );
+      setOutcome({
+        drafted: drafts.map((d) => d.locale),
+        kept: answer.drafts.filter((d) => pending[d.path]).map((d) => d.locale),
+        failures: answer.failures,
+      });
     } catch (error) {
       setTrouble(troubleOf(error));
     } finally {
@@ -88,6 +110,11 @@ export function TranslateNow({
                     : `Drafted ${outcome.drafted.join(', ')} into your change set: read them before you commit.`
                   : 'No translation could be drafted.'}
               </p>
+              {outcome.kept.length ? (
+                <p>
+                  Your own edits to the {outcome.kept.join(', ')} translation{outcome.kept.length === 1 ? ' are' : 's are'} in the change set: not replaced.
+                </p>
+              ) : null}
               {outcome.failures.length ? (
                 <ul className="problem-list">
                   {outcome.failures.map((f) => (

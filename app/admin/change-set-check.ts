@@ -7,7 +7,10 @@ import { asChanges, type PendingChange } from './change-set.ts';
 import type { ChangeSetCheckOut, ProblemOut } from './types.ts';
 
 export interface ChangeSetCheck {
-  state: 'idle' | 'checking' | 'valid' | 'invalid' | 'failed';
+  /** moved: a file changed on the branch since it was edited; the commit opens the three-way merge for it. */
+  state: 'idle' | 'checking' | 'valid' | 'invalid' | 'moved' | 'failed';
+  /** The change set this answer is about: an answer for an earlier set says nothing of this one. */
+  of?: readonly PendingChange[];
   problems?: ProblemOut[];
   files?: ChangeSetCheckOut['files'];
   trouble?: Trouble;
@@ -23,13 +26,16 @@ export function useChangeSetCheck(branch: 'main' | 'dev', list: readonly Pending
     const controller = new AbortController();
     const timer = setTimeout(() => {
       callOperation('admin_validate_changes', { branch, changes: asChanges(list) }, controller.signal)
-        .then((result) => !controller.signal.aborted && setCheck({ state: result.valid ? 'valid' : 'invalid', problems: result.problems, files: result.files }))
+        .then(
+          (result) =>
+            !controller.signal.aborted && setCheck({ state: result.valid ? 'valid' : 'invalid', of: list, problems: result.problems, files: result.files }),
+        )
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           const trouble = troubleOf(error);
           // A file that moved on the branch is for the commit to find (it opens the merge); the set is not invalid.
-          if (trouble.status === 409) setCheck({ state: 'valid', problems: [] });
-          else setCheck({ state: 'failed', trouble });
+          if (trouble.status === 409) setCheck({ state: 'moved', of: list, trouble });
+          else setCheck({ state: 'failed', of: list, trouble });
         });
     }, CHECK_DELAY_MS);
     return () => {

@@ -131,11 +131,14 @@ export function createSourceEditor(options: {
   );
   const editable = new Compartment();
   const editability = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)];
+  // A file written with CRLF keeps its line endings (CodeMirror joins lines with \n unless told otherwise).
+  const lineEndings = options.doc.includes('\r\n') ? [EditorState.lineSeparator.of('\r\n')] : [];
   const view = new EditorView({
     parent: options.parent,
     state: EditorState.create({
       doc: options.doc,
       extensions: [
+        ...lineEndings,
         keys(options.shortcuts),
         continueList,
         basicSetup,

@@ -50,7 +50,7 @@ export async function asEditor<N extends OperationName>(
 export async function readIfExists(request: Request, context: AppLoadContext, path: string, branch: Branch) {
   try {
     const file = await asEditor(request, context, 'admin_read_file', { path, branch });
-    return { sha: file.sha, content: file.content, ref: file.ref };
+    return { sha: file.sha, content: file.content, ref: file.ref, translations: file.translations };
   } catch (error) {
     if (error instanceof Response && error.status === 404) return null;
     throw error; // a path that is not content is the page's error

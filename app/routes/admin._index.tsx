@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams.get('q')?.trim() || undefined;
   const [list, schema, found] = await Promise.all([
     asEditor(request, context, 'admin_list_files', { branch }),
-    asEditor(request, context, 'admin_schema', {}),
+    asEditor(request, context, 'admin_schema', { branch }),
     q ? asEditor(request, context, 'admin_list_files', { branch, q }) : undefined,
   ]);
   return { branch, files: list.files, groups: groupFiles(schema, list.files), search: found ? { q: q!, ...found } : null };

@@ -8,7 +8,7 @@ import { useLoaderData } from '@remix-run/react';
 import { FileEditor } from '../admin/FileEditor.tsx';
 import { asEditor, branchOf, readIfExists } from '../admin/session.server.ts';
 import { templateFor } from '../admin/groups.ts';
-import { translationTemplate } from '../admin/translation.server.ts';
+import { isTranslationPath, translationTemplate } from '../admin/translation.server.ts';
 import { kindOfPath } from '../admin/schema-help.ts';
 import { consoleHref } from '../admin/ui.tsx';
 
@@ -17,23 +17,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const path = url.searchParams.get('path');
   if (!path) throw redirect(consoleHref('/admin', branchOf(request)));
   const branch = branchOf(request);
-  const isTranslation = path.startsWith('content/i18n/');
+  // A translation opens beside its English. A stray file under content/i18n/ (an unknown locale, a mirror of no
+  // source) opens like any file, so that the Problems list's link to it can be followed and the file fixed or deleted.
+  const isTranslation = isTranslationPath(path);
   const [schema, file, translation] = await Promise.all([
-    asEditor(request, context, 'admin_schema', {}),
+    asEditor(request, context, 'admin_schema', { branch }),
     readIfExists(request, context, path, branch),
-    isTranslation ? asEditor(request, context, 'admin_translation', { path, branch }) : undefined,
+    isTranslation ? asEditor(request, context, 'admin_translation', { path, branch }).catch(() => undefined) : undefined,
   ]);
-  // A source file's translations, by locale, for the badges and for what a delete takes with it.
-  const folder = path.slice(0, path.lastIndexOf('/'));
-  const translations =
-    isTranslation || !file
-      ? undefined
-      : (await asEditor(request, context, 'admin_list_files', { branch, dir: folder })).files.find((f) => f.path === path)?.translations;
   const kind = kindOfPath(schema, path)?.kind.kind ?? '';
   // A new file starts from its kind's template; a missing translation from the English it will translate.
-  const fromEnglish = !file && translation?.source.now ? translationTemplate(path, translation.source.now) : undefined;
+  const fromEnglish = !file && translation ? translationTemplate(path, translation.source.now) : undefined;
   const template = file ? '' : (fromEnglish ?? templateFor(schema, kind));
-  return { path, branch, schema, file, template, translation, translations };
+  return { path, branch, schema, file, template, translation, translations: file?.translations };
 }
 
 export default function EditorRoute() {

@@ -70,7 +70,9 @@ export default function ReviewPage() {
   const outcome = data?.outcome;
   const trouble: Trouble | null = outcome && !outcome.ok ? troubleFromBody(outcome.status, outcome.body, outcome.retryAfter) : null;
   const submitting = fetcher.state !== 'idle';
-  const ready = list.length > 0 && check.state === 'valid' && !submitting && !committed && !conflictPath;
+  // Committable once this very set was checked: valid, or with a file that moved (the commit then opens the merge).
+  const checked = check.of === list && (check.state === 'valid' || check.state === 'moved');
+  const ready = list.length > 0 && checked && !submitting && !committed && !conflictPath;
 
   // A commit's answer: on success the committed edits leave the change set and the publish screen follows the run.
   useEffect(() => {
@@ -92,10 +94,10 @@ export default function ReviewPage() {
   }, [data, outcome, clear, navigate, branch, setMessage]);
 
   useEffect(() => {
-    if (!commitWhenReady || check.state === 'checking') return;
+    if (!commitWhenReady || check.of !== list) return;
     setCommitWhenReady(false);
     if (ready) formRef.current?.requestSubmit();
-  }, [commitWhenReady, check.state, ready]);
+  }, [commitWhenReady, check.of, list, ready]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -178,7 +180,7 @@ export default function ReviewPage() {
             </div>
           </div>
           {trouble && !conflict ? <TroubleNotice trouble={trouble} /> : null}
-          {check.trouble ? <TroubleNotice trouble={check.trouble} /> : null}
+          {check.state === 'failed' && check.trouble ? <TroubleNotice trouble={check.trouble} /> : null}
           {conflict ? (
             <ConflictResolver
               change={conflict}
@@ -301,7 +303,9 @@ export default function ReviewPage() {
                   ? `The change set has ${check.problems?.length ?? 0} problem${check.problems?.length === 1 ? '' : 's'}, listed above: fix them before committing.`
                   : check.state === 'valid'
                     ? 'The whole tree is valid with these changes.'
-                    : ''}
+                    : check.state === 'moved'
+                      ? `${check.trouble?.conflict?.path ?? 'A file'} changed on ${branch} since you started editing it: committing opens the merge of the two.`
+                      : ''}
             </p>
             <button type="submit" className="button" disabled={!ready}>
               {submitting ? 'Committing…' : `Commit ${list.length} file${list.length === 1 ? '' : 's'} to ${branch}`} <Shortcut keys="Mod-Enter" />
