@@ -4,7 +4,7 @@
 // editing main and before signing out with edits not committed; restored edits without hydration errors.
 import { expect, test } from '@playwright/test';
 import { chatSite } from './support/helpers.ts';
-import { changeSet, collectErrors, editorText, git, replaceText, signIn } from './support/console.ts';
+import { changeSet, collectErrors, editorText, git, readFile, replaceText, signIn, writeFile } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -84,8 +84,15 @@ test.describe('the editor', () => {
     await page.goto(`${chatSite}/admin/edit?path=${path}`);
     await replaceText(page, (await editorText(page)).replace(/^name: .*$/m, 'name: Customer service, restored'));
     await expect(page.getByText(/Kept in your change set/)).toBeVisible();
+    const kept = await page.evaluate((p) => JSON.parse(localStorage.getItem('vitae-console:changes:dev')!)[p], path);
     await page.reload();
     await expect(page.getByText(/was kept in this browser and is restored here/)).toBeVisible();
+    expect(await editorText(page)).toContain('Customer service, restored');
+    // Discarded, then undone: the edit is back with the sha it started from (a change made meanwhile still merges).
+    await page.getByRole('button', { name: 'Discard my edit' }).click();
+    await expect.poll(async () => (await changeSet(page))[path]).toBeUndefined();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.evaluate((p) => JSON.parse(localStorage.getItem('vitae-console:changes:dev') ?? '{}')[p]?.base, path)).toEqual(kept.base);
     expect(await editorText(page)).toContain('Customer service, restored');
     await page.goto(`${chatSite}/admin/review`);
     await expect(page.locator('.review-item')).toHaveCount(1);
@@ -172,5 +179,38 @@ test.describe('finding content', () => {
     const rows = page.locator('.file-group:not(.search-results) .file-row');
     await expect(rows.first()).toBeVisible();
     for (const row of await rows.all()) await expect(row.locator('.badge-stale, .badge-missing').first()).toBeVisible();
+  });
+});
+
+test.describe('files as they are', () => {
+  test('keeps a file’s CRLF line endings through the source view and the form', async ({ page }) => {
+    await signIn(page);
+    const path = 'content/skills/hiring.md';
+    const lf = (await readFile(page, path))!.content;
+    await writeFile(page, path, lf.replace(/\n/g, '\r\n'), 'Hiring with Windows line endings');
+    await page.goto(`${chatSite}/admin/edit?path=${path}`);
+    await page.locator('.editor-host .cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('Typed in the source.');
+    await expect.poll(async () => (await changeSet(page))[path]).toContain('Typed in the source.');
+    await page.getByRole('button', { name: 'Form', exact: true }).click();
+    await page.getByLabel(/^Name/).fill('Hiring, edited in the form');
+    await expect.poll(async () => (await changeSet(page))[path]).toContain('Hiring, edited in the form');
+    const kept = (await changeSet(page))[path]!;
+    expect(kept.split('\r\n').length).toBe(kept.split('\n').length); // every line still ends with CRLF
+    await page.goto(`${chatSite}/admin/review`);
+    await page.getByRole('button', { name: 'Discard' }).click();
+  });
+
+  test('opens a stray file under content/i18n/ (one the Problems list names) so it can be fixed or deleted', async ({ page }) => {
+    await signIn(page);
+    const path = 'content/i18n/de/skills/seo.md';
+    await page.goto(`${chatSite}/admin/edit?path=${path}`);
+    await expect(page.getByRole('heading', { name: /New file/ })).toBeVisible();
+    await page.locator('.editor-host .cm-content').click();
+    await page.keyboard.insertText('---\nname: SEO\n---\n');
+    await expect(page.locator('.problems')).toContainText('"de" is not a translation locale');
+    await page.goto(`${chatSite}/admin/review`);
+    await page.getByRole('button', { name: 'Discard' }).click();
   });
 });

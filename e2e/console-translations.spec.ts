@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
 import { adminToken, chatPreview, chatSite, scriptModel } from './support/helpers.ts';
-import { editorText, git, readFile, signIn, waitForRuns, writeFile } from './support/console.ts';
+import { changeSet, editorText, git, readFile, signIn, waitForRuns, writeFile } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -77,10 +77,19 @@ test('from an English file, Translate now drafts every stale translation into th
     },
   };
   await scriptModel(Array.from({ length: 6 }, () => reply));
+  // The French has an edit of its own in the change set already: a draft must not replace it.
+  const french = 'content/i18n/fr/corpus/projects/wallet-onboarding-kit.md';
+  await page.goto(`${chatSite}/admin/edit?path=${french}`);
+  await page.locator(`.editor-host[data-path="${french}"] .cm-content`).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText('Corrigé à la main.\n');
+  await expect.poll(async () => (await changeSet(page))[french]).toContain('Corrigé à la main.');
   await page.goto(`${chatSite}/admin/edit?path=${english}`);
   const head = git('rev-parse', 'dev');
   await page.getByRole('button', { name: 'Translate now (6)' }).click();
-  await expect(page.getByText(/Drafted .* into your change set/)).toBeVisible();
+  await expect(page.getByText(/Drafted zh, zh-hant, ja, es, eo into your change set/)).toBeVisible();
+  await expect(page.getByText('Your own edits to the fr translation are in the change set: not replaced.')).toBeVisible();
+  expect((await changeSet(page))[french]).toContain('Corrigé à la main.');
   await page.getByRole('link', { name: 'Review the drafts' }).click();
   const items = page.locator('.review-item');
   await expect(items).toHaveCount(6);
@@ -103,8 +112,10 @@ test('a missing translation starts from its English and is valid as it stands', 
   await page.goto(`${chatSite}/admin/edit?path=${path}`);
   await expect(page.getByRole('heading', { name: /New file/ })).toBeVisible();
   await expect(page.locator('.english-source')).toContainText('This translation does not exist yet');
+  await expect(page.getByText(/This translation is not finished: it starts as a copy of the English/)).toBeVisible();
   const text = await editorText(page);
   expect(frontMatter(text).name).toBe(frontMatter((await readFile(page, 'content/skills/seo.md'))!.content).name);
+  expect(frontMatter(text).source).toBe('untranslated'); // stale, served in English, until translated and marked current
   await expect(page.getByText('The whole tree is valid with this text.')).toBeVisible();
 });
 

@@ -158,7 +158,8 @@ export function createSourceEditor(options: {
           ...(options.lang ? { lang: options.lang } : {}),
         }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) options.onChange(update.state.doc.toString());
+          // sliceDoc joins lines with the file's own line ending (doc.toString() always with \n).
+          if (update.docChanged) options.onChange(update.state.sliceDoc());
         }),
       ],
     }),
@@ -174,7 +175,8 @@ export function createSourceEditor(options: {
       view.dispatch(setDiagnostics(view.state, diagnostics));
     },
     replace(text) {
-      const change = minimalChange(view.state.doc.toString(), text);
+      // Positions count a line break as one, whatever the file's line ending: compare in that space.
+      const change = minimalChange(view.state.doc.toString(), text.replace(/\r\n/g, '\n'));
       if (change) view.dispatch({ changes: change });
     },
     setReadOnly(readOnly) {

@@ -89,14 +89,19 @@ export function translationHandlers({
       return {
         path,
         sourceHash,
-        drafts: made.map((m) => ({
-          locale: m.job.locale,
-          path: m.path,
-          content: m.content,
-          sha: tree.find((e) => e.path === m.path)?.sha ?? null,
-          problems: problems.filter((p) => p.path === m.path),
-        })),
-        failures: failures.map((f) => ({ locale: f.job.locale, path: f.path, message: f.message })),
+        // In the locales' order, whichever the model answered first.
+        drafts: [...made]
+          .sort((a, b) => locales.indexOf(a.job.locale) - locales.indexOf(b.job.locale))
+          .map((m) => ({
+            locale: m.job.locale,
+            path: m.path,
+            content: m.content,
+            sha: tree.find((e) => e.path === m.path)?.sha ?? null,
+            problems: problems.filter((p) => p.path === m.path),
+          })),
+        failures: [...failures]
+          .sort((a, b) => locales.indexOf(a.job.locale) - locales.indexOf(b.job.locale))
+          .map((f) => ({ locale: f.job.locale, path: f.path, message: f.message })),
       };
     },
 
