@@ -33,7 +33,7 @@ import {
   type Vocabulary,
   type Widget,
 } from './schema-widgets.ts';
-import { sameValue } from './source-doc.ts';
+import { sameValue } from './json-values.ts';
 
 export type { FieldPointer, FormProblem, JsonSchema, Vocabulary } from './schema-widgets.ts';
 

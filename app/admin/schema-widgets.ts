@@ -178,7 +178,7 @@ export function emptyValue(schema: JsonSchema, root: JsonSchema = schema): unkno
   return '';
 }
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isRecord } from './json-values.ts';
 export const preview = (value: unknown) => {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { readSource, sameValue, setIn, withBody, withField, type Pointer } from './source-doc.ts';
+import { sameValue, setIn, type Pointer } from './json-values.ts';
+import { readSource, withBody, withField } from './source-doc.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const contentFiles = (function walk(dir: string): string[] {

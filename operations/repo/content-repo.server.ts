@@ -77,7 +77,8 @@ export interface ContentRepo {
   history(branch: Branch, options: { path?: string; cursor?: string; limit: number }): Promise<{ commits: HistoryCommit[]; next: string | null }>;
   /**
    * One file's versions on a branch, newest first: each of the last `limit` commits that changed it, with its text
-   * after that commit (null: deleted there). Read as they are asked for, so a walk that stops early reads no more.
+   * after that commit (null: deleted there). The GitHub backend reads them as they are asked for, so a walk that stops
+   * early costs no more API calls; the local one reads them all in one log and one blob batch, which is cheaper still.
    */
   fileVersions(branch: Branch, path: string, limit: number): AsyncIterable<FileVersion>;
   /** What `head` has that `base` lacks: its commits, and every file it changes since they diverged. */
