@@ -3,7 +3,7 @@
 // (and saying so) below the editing width.
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { adminToken, chatSite, scriptModel } from './support/helpers.ts';
+import { adminToken, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
 import { editorText, git, readFile, replaceText, signIn } from './support/console.ts';
 
 test.use({ viewport: { width: 1280, height: 900 } });
@@ -31,6 +31,15 @@ test.describe('no axe violations, light and dark', () => {
       await eachTheme(page, path);
     });
   }
+
+  test('on the sign-in page, with a wrong token’s message', async ({ page }) => {
+    await ownClientIp(page);
+    await eachTheme(page, '/admin/login', async (p) => {
+      await p.getByLabel('Admin token').fill('not-the-token');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await expect(p.getByText('That token is not the admin token')).toBeVisible();
+    });
+  });
 
   test('on the editor, in the form and the source view, and on a translation beside its English', async ({ page }) => {
     await signIn(page, { view: 'form' });
