@@ -111,6 +111,9 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
         stopWhen: stepCountIs(AGENT_MAX_STEPS),
         abortSignal: ctx.signal,
         maxRetries: 1,
+        // A failure reaches the caller through the stream's error part below, worded and logged once as the request's
+        // failure; the SDK's default printed its whole stack to stderr as well (117 lines for a deliberate test failure).
+        onError: () => {},
       });
 
       const byName = new Map(tools.map((op) => [op.name, op]));
