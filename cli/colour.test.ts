@@ -7,10 +7,12 @@ import { spawn } from 'node:child_process';
 import { englishOnlyContent } from '../testing/content-fixture.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitaeInProcess, VITAE_BIN } from './run-vitae.ts';
+import { needTool } from '../testing/system-tools.ts';
 
 const ESC = /\x1b\[/;
 let service: TestService;
 before(async () => {
+  needTool('script');
   service = await startTestService({ CONTENT_DIR: englishOnlyContent() });
 });
 after(() => service.stop());

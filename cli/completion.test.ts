@@ -7,10 +7,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runVitaeInProcess } from './run-vitae.ts';
+import { needTool } from '../testing/system-tools.ts';
 
 const scripts: Record<string, string> = {};
 let dir: string;
 before(async () => {
+  needTool('zsh');
+  needTool('fish');
   dir = await mkdtemp(join(tmpdir(), 'vitae-completion-'));
   for (const shell of ['bash', 'zsh', 'fish']) {
     const run = await runVitaeInProcess(['completion', shell]);

@@ -10,11 +10,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, runVitaeInProcess, VITAE_BIN } from './run-vitae.ts';
+import { needTool } from '../testing/system-tools.ts';
 
 const TOKEN = 'cli-live-completion-token-0123456789';
 let service: TestService;
 let dir: string;
 before(async () => {
+  needTool('zsh');
+  needTool('fish');
   service = await startTestService({ ADMIN_TOKEN: TOKEN });
   dir = await mkdtemp(join(tmpdir(), 'vitae-live-completion-'));
   await mkdir(join(dir, 'bin'));

@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, runVitaeInProcess, VITAE_BIN } from './run-vitae.ts';
+import { needTool } from '../testing/system-tools.ts';
 
 const TOKEN = 'cli-login-token-0123456789abcdef';
 let service: TestService;
 let home: string;
 before(async () => {
+  needTool('script');
   service = await startTestService({ ADMIN_TOKEN: TOKEN });
   home = await mkdtemp(join(tmpdir(), 'vitae-login-'));
 });

@@ -1,6 +1,7 @@
 // Test support: a real redis-server on a free loopback port, without persistence, stopped with the test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import { needTool } from './system-tools.ts';
 
 export interface TestRedis {
   url: string;
@@ -28,6 +29,7 @@ const reachable = (port: number) =>
   });
 
 export async function startRedis(): Promise<TestRedis> {
+  needTool('redis-server');
   const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
