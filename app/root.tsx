@@ -10,6 +10,9 @@ import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
 import { ChatWidget } from './chat/ChatWidget.tsx';
 import { RootDataProvider, useHref, useT } from './components/root-data.ts';
 import { useNonce } from './utils/nonce.ts';
+import { zodWithoutEval } from './utils/zod-jitless.ts';
+
+zodWithoutEval(); // before the route modules, evaluated after this one, build any zod schema
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: styles },
