@@ -69,6 +69,7 @@ describe('public MCP server /mcp', () => {
       assert.ok(tool.description && tool.description.length > 10);
       assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name}: the public tools only read`);
       assert.equal(tool.annotations?.openWorldHint, tool.name === 'ask_subject', `${tool.name}: only ask_subject reaches a model`);
+      assert.equal(tool.annotations?.idempotentHint, tool.name !== 'ask_subject', `${tool.name}: only a model answers the same question differently`);
     }
     await client.close();
   });
@@ -267,15 +268,13 @@ describe('admin MCP server /mcp/admin', () => {
     });
     assert.equal(hints('admin_delete_file')!.readOnlyHint, false);
     assert.equal(hints('admin_delete_file')!.destructiveHint, true);
-    assert.equal(hints('admin_commit_changes')!.idempotentHint, false);
-    assert.equal(hints('admin_promote')!.destructiveHint, false);
-    assert.equal(hints('admin_ai_edit')!.openWorldHint, true);
-    assert.equal(hints('admin_ai_edit')!.readOnlyHint, true, 'a proposal never commits');
-    assert.deepEqual(
-      [hints('admin_translate')!.readOnlyHint, hints('admin_translate')!.openWorldHint],
-      [true, true],
-      'drafts reach the model and are never committed',
-    );
+    assert.equal(hints('admin_commit_changes')!.idempotentHint, true, 'the same change set again commits nothing more');
+    assert.equal(hints('admin_promote')!.destructiveHint, true, 'main takes dev’s versions and loses what dev deleted');
+    // A model's proposal or drafts: never committed, reaching a model provider, different each time.
+    for (const name of ['admin_ai_edit', 'admin_translate']) {
+      const { readOnlyHint, openWorldHint, idempotentHint } = hints(name)!;
+      assert.deepEqual({ readOnlyHint, openWorldHint, idempotentHint }, { readOnlyHint: true, openWorldHint: true, idempotentHint: false }, name);
+    }
     assert.equal(hints('admin_validate_changes')!.readOnlyHint, true, 'a check writes nothing');
     await client.close();
     const doc = await (await service.get('/mcp/admin', { headers: { Authorization: 'Bearer test-admin-token-0123456789' } })).json();

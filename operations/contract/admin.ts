@@ -200,7 +200,9 @@ export const adminCommitChanges = defineOperation({
   cliArgs: { changes: { readInto: 'changes', json: true } },
   input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), message: Message, branch: Branch.default('main') }),
   output: CommitResult,
-  effect: { destructive: true, idempotent: false },
+  // Idempotent as a write and a delete are: the same set again leaves the same tree, which is not committed
+  // again, and a file already deleted cannot be deleted twice (404, nothing written).
+  effect: { destructive: true, idempotent: true },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -273,7 +275,9 @@ export const adminPromote = defineOperation({
   cli: 'admin promote',
   input: z.object({ message: Message.optional() }),
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
-  effect: { destructive: false, idempotent: true },
+  // Destructive: main takes dev's version of every file dev changed, and loses the files dev deleted. Idempotent:
+  // a second promote finds nothing to merge.
+  effect: { destructive: true, idempotent: true },
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
@@ -307,7 +311,7 @@ export const adminAiEdit = defineOperation({
       baseSha: z.string().nullable(),
     })
     .meta({ id: 'AiEditProposal' }),
-  openWorld: true,
+  answeredByModel: true,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
   examples: {

@@ -36,7 +36,7 @@ export const askSubject = defineOperation({
       sources: z.array(z.object({ slug: z.string(), title: z.string(), url: z.string() })),
     })
     .meta({ id: 'Answer' }),
-  openWorld: true,
+  answeredByModel: true,
   auth: 'public',
   errors: ['bad_request', 'rate_limited', 'chat_not_configured', 'unavailable'],
   rateLimit: { bucket: 'ask', points: 20, windowSeconds: 60 },

@@ -60,8 +60,11 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
    * same call again changes nothing more.
    */
   effect?: { destructive: boolean; idempotent: boolean };
-  /** It reaches beyond the profile (a model provider), so its answers are not the service's alone. */
-  openWorld?: boolean;
+  /**
+   * A model writes the answer (the agent's, a proposed edit, drafted translations): the call reaches beyond the
+   * profile to a model provider, and the same input may be answered differently each time. Nothing stored changes.
+   */
+  answeredByModel?: boolean;
   /**
    * Offered to the site's own agent as a tool (public reads only); `cites` names the records an answer
    * from this tool may cite, so the agent can list its sources.

@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations } from './index.ts';
+import { describeTool } from './tools.ts';
 import { createOpenApiDocument } from '../adapters/openapi.ts';
 import { operationEndpoints } from '../adapters/rest.server.ts';
 import { anonymous } from '../server/implement.server.ts';
@@ -27,6 +28,15 @@ describe('the operation list', () => {
       if (op.rest.method === 'PUT' || op.rest.method === 'DELETE' || op.output.meta()?.id === 'CommitResult' || op.output.meta()?.id === 'PromoteResult')
         assert.ok(op.effect, `${op.name} changes the content but declares no effect`);
       if (op.rest.method === 'GET') assert.equal(op.effect, undefined, `${op.name} is a GET`);
+    }
+  });
+
+  it('says which answers a model writes: whatever may need a model is answered by one, annotated open-world and not idempotent', () => {
+    for (const op of operations) {
+      assert.equal(op.answeredByModel ?? false, op.errors.includes('chat_not_configured'), op.name);
+      const { readOnlyHint, idempotentHint, openWorldHint } = describeTool(op).annotations;
+      if (op.answeredByModel)
+        assert.deepEqual({ readOnlyHint, idempotentHint, openWorldHint }, { readOnlyHint: !op.effect, idempotentHint: false, openWorldHint: true }, op.name);
     }
   });
 

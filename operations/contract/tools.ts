@@ -40,9 +40,10 @@ export function describeTool(op: AnyOperation): ToolDescription {
         title: op.summary,
         readOnlyHint: !op.effect,
         destructiveHint: op.effect?.destructive ?? false,
-        // A read is idempotent by nature; a change says so itself.
-        idempotentHint: op.effect?.idempotent ?? true,
-        openWorldHint: op.openWorld ?? false,
+        // A change says so itself; a read is idempotent by nature, unless a model writes its answer: the same
+        // question, asked again, gets another answer.
+        idempotentHint: op.effect?.idempotent ?? !op.answeredByModel,
+        openWorldHint: op.answeredByModel ?? false,
       },
     };
     described.set(op, tool);

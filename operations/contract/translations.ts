@@ -49,7 +49,7 @@ export const adminTranslate = defineOperation({
       failures: z.array(z.object({ locale: TranslationLocale, path: z.string(), message: z.string() })),
     })
     .meta({ id: 'TranslationDrafts' }),
-  openWorld: true,
+  answeredByModel: true,
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'chat_not_configured', 'unavailable', 'repo_error', 'repo_not_configured'],
   examples: {
