@@ -3,8 +3,9 @@
 // defined beside the operations, read through the same calls. stdout carries only JSON-RPC; notes go to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ApiError, createClient, NetworkError } from '../operations/adapters/client.ts';
-import { createMcpServer, plainErrors } from '../operations/adapters/mcp.ts';
-import { operations } from '../operations/contract/index.ts';
+import { createMcpServer, plainErrors, serverInfoOf, type McpServerInfo } from '../operations/adapters/mcp.ts';
+import { operations, type OutputOf } from '../operations/contract/index.ts';
+import { getSite } from '../operations/contract/public.ts';
 import { prompts } from '../operations/contract/prompts.ts';
 import { resources } from '../operations/contract/resources.ts';
 import { userAgent } from './settings.ts';
@@ -20,7 +21,7 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
   const ops = operations.filter((op) => op.auth === (options.admin ? 'admin' : 'public'));
   const client = createClient({ baseUrl: options.url, token: options.admin ? options.token : undefined, fetch: options.fetch, userAgent });
   const server = createMcpServer({
-    name: await serverName(options),
+    info: await serverInfo(client, options.admin),
     ops,
     call: (op, input) => client.call(op, input),
     errorBody: (error) => {
@@ -34,17 +35,12 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
   await server.connect(plainErrors(new StdioServerTransport()));
 }
 
-/** The site's short name from the discovery document, so the client shows the same name as the HTTP server; "vitae" if unreachable. */
-async function serverName(options: McpStdioOptions): Promise<string> {
+/** What the site's own MCP server says of itself, so the client shows the same; the name "vitae" alone if the service is unreachable. */
+async function serverInfo(client: ReturnType<typeof createClient>, admin: boolean): Promise<McpServerInfo> {
   try {
-    const res = await (options.fetch ?? fetch)(`${options.url}/mcp${options.admin ? '/admin' : ''}`, {
-      headers: { Accept: 'application/json', 'User-Agent': userAgent, ...(options.admin && options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
-      signal: AbortSignal.timeout(3000),
-    });
-    const doc = (await res.json()) as { name?: unknown };
-    if (res.ok && typeof doc.name === 'string' && doc.name) return doc.name;
+    return serverInfoOf(await client.call<OutputOf<typeof getSite>>(getSite, {}, { signal: AbortSignal.timeout(3000) }), admin);
   } catch {
     // The service may start after the MCP client launches us; tool calls report the failure then.
+    return { name: 'vitae' };
   }
-  return 'vitae';
 }

@@ -109,22 +109,36 @@ describe('the same words for the same bad input on every surface', () => {
     }
   });
 
-  it('MCP answers -32602 with the same words, once, without a repeated prefix', async () => {
+  it('MCP answers with the same words: -32602 once, without a repeated prefix, or in 2025-11-25 a tool result with isError', async () => {
     let id = 0;
-    for (const { op, input, summary } of examples) {
-      const res = await fetch(`${service.url}${op.auth === 'admin' ? '/mcp/admin' : '/mcp'}`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          ...(op.auth === 'admin' ? { Authorization: `Bearer ${TOKEN}` } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: op.name, arguments: input } }),
-      });
-      const answer = (await res.json()) as { error?: { code: number; message: string; data?: { code: string } } };
-      assert.equal(answer.error?.code, -32602, `${op.name} (${summary}): ${JSON.stringify(answer)}`);
-      assert.equal(answer.error.message, wordsFor(op, input), `${op.name} (${summary})`);
-      assert.equal(answer.error.data?.code, 'bad_request');
+    // No MCP-Protocol-Version: the rules before 2025-11-25, as for 2025-06-18.
+    for (const version of [undefined, '2025-06-18', '2025-11-25']) {
+      for (const { op, input, summary } of examples) {
+        const res = await fetch(`${service.url}${op.auth === 'admin' ? '/mcp/admin' : '/mcp'}`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            ...(version ? { 'MCP-Protocol-Version': version } : {}),
+            ...(op.auth === 'admin' ? { Authorization: `Bearer ${TOKEN}` } : {}),
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: op.name, arguments: input } }),
+        });
+        const answer = (await res.json()) as {
+          error?: { code: number; message: string; data?: { code: string } };
+          result?: { isError?: boolean; content: Array<{ text: string }> };
+        };
+        const where = `${op.name} (${summary}) in ${version ?? 'no version'}: ${JSON.stringify(answer)}`;
+        if (version === '2025-11-25') {
+          assert.equal(answer.result?.isError, true, where);
+          const body = JSON.parse(answer.result.content[0]!.text) as { code: string; message: string };
+          assert.deepEqual([body.code, body.message], ['bad_request', wordsFor(op, input)], where);
+        } else {
+          assert.equal(answer.error?.code, -32602, where);
+          assert.equal(answer.error.message, wordsFor(op, input), where);
+          assert.equal(answer.error.data?.code, 'bad_request');
+        }
+      }
     }
   });
 

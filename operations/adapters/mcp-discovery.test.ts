@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
+import { askFor } from '../../testing/mcp-client-version.ts';
 import { withoutErrorPrefix } from './mcp.ts';
 
 const TOKEN = 'mcp-discovery-token-0123456789';
@@ -44,7 +45,7 @@ describe('MCP server cards and catalog', () => {
     assert.ok(card.description.length >= 1 && card.description.length <= 100);
     assert.ok(card.title.length <= 100);
     assert.equal(card.websiteUrl, 'http://vitae.test');
-    assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://vitae.test/mcp', supportedProtocolVersions: ['2025-06-18'] }]);
+    assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://vitae.test/mcp', supportedProtocolVersions: ['2025-11-25', '2025-06-18'] }]);
     assert.match((await service.get('/mcp/server-card')).headers.get('content-type')!, /^application\/json/);
   });
 
@@ -99,7 +100,7 @@ describe('MCP server cards and catalog', () => {
     );
   });
 
-  it('names both servers in /.well-known/mcp/catalog.json, each by the URL of its card', async () => {
+  it('names the public server in /.well-known/mcp/catalog.json by the URL of its card, not the admin one an anonymous reader cannot open', async () => {
     const res = await service.get('/.well-known/mcp/catalog.json');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
@@ -107,13 +108,13 @@ describe('MCP server cards and catalog', () => {
     assert.equal(catalog.specVersion, 'draft');
     assert.deepEqual(
       catalog.entries.map((e: { url: string }) => e.url),
-      ['http://vitae.test/mcp/server-card', 'http://vitae.test/mcp/admin/server-card'],
+      ['http://vitae.test/mcp/server-card'],
     );
     for (const entry of catalog.entries) {
       assert.equal(entry.type, CARD_TYPE);
       assert.match(entry.identifier, /^urn:air:vitae\.test:/);
       assert.ok(entry.displayName);
-      const card = await (await service.get(new URL(entry.url).pathname, { headers: bearer })).json();
+      const card = await (await service.get(new URL(entry.url).pathname)).json(); // as the anonymous reader of the catalog
       assert.equal(entry.identifier, `urn:air:vitae.test:${card.name.split('/')[1]}`);
     }
   });
@@ -185,7 +186,6 @@ describe('MCP JSON-RPC edges', () => {
     const client = new Client({ name: 'prefix-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
     const failures = [
-      () => client.callTool({ name: 'get_entry', arguments: { slug: 'Not A Slug' } }),
       () => client.callTool({ name: 'no_such_tool', arguments: {} }),
       () => client.readResource({ uri: 'vitae://entries/no-such-entry' }),
       () => client.getPrompt({ name: 'pitch_for_role', arguments: {} }),
@@ -195,6 +195,14 @@ describe('MCP JSON-RPC edges', () => {
       await assert.rejects(failure(), (e: Error) => /^MCP error -?\d+: /.test(e.message) && !REPEATED.test(e.message));
     }
     await client.close();
+    // Refused arguments are a protocol error for a client of 2025-06-18 (a tool result from 2025-11-25).
+    const older = askFor(new Client({ name: 'prefix-test', version: '1' }), '2025-06-18');
+    await older.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    await assert.rejects(
+      older.callTool({ name: 'get_entry', arguments: { slug: 'Not A Slug' } }),
+      (e: Error) => /^MCP error -32602: /.test(e.message) && !REPEATED.test(e.message),
+    );
+    await older.close();
   });
 
   it('takes an SDK-made "MCP error" prefix off before sending', () => {

@@ -10,8 +10,9 @@
 // outputs of pure operations are kept per build and input too, for the other requests that use them.
 //
 // Guards: browser Origin must be the site's own (DNS rebinding), Host must be ours when bound to loopback,
-// bodies are size-limited, batches are refused, and the admin server needs the bearer token. Tool calls go
-// through the same `invoke` pipeline as REST.
+// bodies are size-limited, batches are refused, an MCP-Protocol-Version that is not one of ours is refused
+// (each request's header says which version's rules answer it), and the admin server needs the bearer
+// token. Tool calls go through the same `invoke` pipeline as REST.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -37,11 +38,14 @@ import {
   appErrorBody,
   createMcpServer,
   describeTools,
-  MCP_ACCEPTED_HEADER_VERSIONS,
+  isMcpProtocolVersion,
   MCP_PROTOCOL_VERSION,
+  MCP_PROTOCOL_VERSIONS,
   MCP_SERVER_VERSION,
   withoutErrorPrefix,
+  serverInfoOf,
   type McpRequestExtra,
+  type McpServerInfo,
 } from './mcp.ts';
 
 const MAX_MCP_BODY = 1024 * 1024;
@@ -86,7 +90,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
   const publicSurface = surface('/mcp', false);
   const adminSurface = surface('/mcp/admin', true);
   const outputs = new BuildCache<unknown>(); // outputs of pure operations, by operation and parsed input
-  const answers = new BuildCache<Buffer>(); // `,"result":…}` of build-pure requests as bytes, by surface, method and raw params
+  const answers = new BuildCache<Buffer>('mcp'); // `,"result":…}` of build-pure requests as bytes, by surface, method and raw params
   const live = () => branches.map((b) => corpus.build(b).id);
 
   const call = async (op: AnyOperation, input: Record<string, unknown>, extra: McpRequestExtra): Promise<unknown> => {
@@ -104,14 +108,14 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     return output;
   };
 
-  // One prepared server per surface and site name (the name changes only with the content's site.json).
+  // One prepared server per surface and what it says of itself (which changes only with the content's site.json).
   const prepared = new Map<string, Dispatcher>();
-  async function dispatcherFor(s: Surface, name: string): Promise<Dispatcher> {
-    const key = `${s.path}\0${name}`;
+  async function dispatcherFor(s: Surface, info: McpServerInfo): Promise<Dispatcher> {
+    const key = `${s.path}\0${JSON.stringify(info)}`;
     let dispatcher = prepared.get(key);
     if (!dispatcher) {
       const server: Server = createMcpServer({
-        name,
+        info,
         ops: s.ops,
         call,
         errorBody: appErrorBody,
@@ -142,7 +146,6 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     const { req, res, branch, method, ip } = request;
     guard(s, request);
     const build = corpus.build(branch);
-    const name = build.model.site.shortName;
 
     if (method === 'GET' || method === 'HEAD') {
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
@@ -154,8 +157,8 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     }
 
     const headerVersion = req.headers['mcp-protocol-version'];
-    if (typeof headerVersion === 'string' && !MCP_ACCEPTED_HEADER_VERSIONS.includes(headerVersion)) {
-      return jsonRpcError(res, 400, -32600, `Unsupported MCP-Protocol-Version "${headerVersion}"; this server speaks ${MCP_PROTOCOL_VERSION}.`);
+    if (headerVersion !== undefined && !isMcpProtocolVersion(headerVersion)) {
+      return jsonRpcError(res, 400, -32600, `Unsupported MCP-Protocol-Version "${headerVersion}"; this server speaks ${MCP_PROTOCOL_VERSIONS.join(' and ')}.`);
     }
     try {
       requireJsonType(req);
@@ -171,7 +174,7 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
       return jsonRpcError(res, 400, -32700, `Parse error: ${(error as AppError).message}`);
     }
     if (Array.isArray(message)) {
-      return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18); send one request per POST.');
+      return jsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported (MCP 2025-06-18 and later); send one request per POST.');
     }
 
     // A repeated read (a pure tool, a resource, a prompt, a list): the answer kept for this build and these params.
@@ -183,9 +186,10 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     }
 
     const extra: MessageExtraInfo = {
+      requestInfo: { headers: req.headers }, // the request's MCP-Protocol-Version says which version's rules answer it
       authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal: principalOf(s) } } },
     };
-    const dispatcher = await dispatcherFor(s, name);
+    const dispatcher = await dispatcherFor(s, serverInfo(s, branch));
     if (isRequestShape(message)) {
       const gone = new AbortController();
       res.on('close', () => gone.abort());
@@ -213,11 +217,15 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     );
   }
 
+  const serverInfo = (s: Surface, branch: Branch) => serverInfoOf({ ...corpus.build(branch).model.site, url: urls.of(branch) }, s.admin);
+
   function discoveryDocument(s: Surface, branch: Branch) {
     return {
       name: corpus.build(branch).model.site.shortName,
       version: MCP_SERVER_VERSION,
+      // SPEC's version, which every client of 2025-06-18 or later is answered with; the newer one on request.
       protocolVersion: MCP_PROTOCOL_VERSION,
+      supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
       transport: 'streamable-http',
       endpoint: `${urls.of(branch)}${s.path}`,
       auth: s.admin ? 'bearer' : 'none',
@@ -227,24 +235,21 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
 
   /** The SEP-2127 server card of a surface, from the same facts as its discovery document. */
   function serverCard(s: Surface, branch: Branch) {
-    const site = corpus.build(branch).model.site;
     const base = urls.of(branch);
     const discovery = discoveryDocument(s, branch);
-    const description = s.admin
-      ? `Edits the content of ${site.name} through validated commits, and follows deploys.`
-      : `The professional profile of ${site.name}: brief, entries, role lenses, documents, search, questions.`;
+    const info = serverInfo(s, branch);
     return {
       $schema: SERVER_CARD_SCHEMA,
-      name: `${reverseDns(new URL(base).hostname)}/${site.shortName}${s.admin ? '-admin' : ''}`,
+      name: `${reverseDns(new URL(base).hostname)}/${info.name}${s.admin ? '-admin' : ''}`,
       version: MCP_SERVER_VERSION,
-      title: clip(s.admin ? `${site.name} (admin)` : site.name, 100),
-      description: clip(description, 100),
+      title: clip(info.title, 100),
+      description: clip(info.description, 100),
       websiteUrl: base,
       remotes: [
         {
           type: 'streamable-http',
           url: discovery.endpoint,
-          supportedProtocolVersions: [MCP_PROTOCOL_VERSION],
+          supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
           ...(s.admin
             ? {
                 headers: [
@@ -273,19 +278,24 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     };
   }
 
-  /** The `/.well-known/mcp/catalog.json` of the site: both servers, each by its card's URL. */
+  /**
+   * The `/.well-known/mcp/catalog.json` of the site: the public server, by its card's URL. Not the admin one:
+   * its card needs the bearer like every admin call (DESIGN.md), and a catalog read anonymously would point
+   * at a card that answers 401. The admin, who holds the token, finds it at `/mcp/admin/server-card`.
+   */
   function catalog(branch: Branch) {
-    const site = corpus.build(branch).model.site;
+    const { name, title } = serverInfo(publicSurface, branch);
     const base = urls.of(branch);
-    const host = new URL(base).hostname;
     return {
       specVersion: 'draft',
-      entries: [publicSurface, adminSurface].map((s) => ({
-        identifier: `urn:air:${host}:${site.shortName}${s.admin ? '-admin' : ''}`,
-        displayName: s.admin ? `${site.name} (admin)` : site.name,
-        type: SERVER_CARD_TYPE,
-        url: `${base}${s.path}/server-card`,
-      })),
+      entries: [
+        {
+          identifier: `urn:air:${new URL(base).hostname}:${name}`,
+          displayName: title,
+          type: SERVER_CARD_TYPE,
+          url: `${base}${publicSurface.path}/server-card`,
+        },
+      ],
     };
   }
 

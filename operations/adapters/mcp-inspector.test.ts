@@ -13,6 +13,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 import { cleanEnv, VITAE_BIN } from '../../cli/run-vitae.ts';
 
 const INSPECTOR = fileURLToPath(new URL('../../node_modules/.bin/mcp-inspector-cli', import.meta.url));
+const ASKS_FOR = new URL('../../testing/mcp-client-version.ts', import.meta.url).href;
 const TOKEN = 'inspector-admin-token-0123456789';
 
 let service: TestService;
@@ -28,16 +29,23 @@ after(async () => {
 });
 
 /** Runs the Inspector CLI against `target` and gives the JSON it prints; rejects with its stderr when it fails. */
-function inspect(target: string[], args: string[]): Promise<any> {
+function inspect(target: string[], args: string[], asks?: string): Promise<any> {
+  // The Inspector's SDK asks for its latest version (2025-11-25); MCP_CLIENT_ASKS makes it ask for an older one.
+  const older = asks ? { MCP_CLIENT_ASKS: asks, NODE_OPTIONS: `--import tsx --import ${ASKS_FOR}` } : {};
   return new Promise((resolve, reject) => {
-    execFile(INSPECTOR, ['--cli', ...target, ...args], { env: cleanEnv({ SITE_URL: service.url }), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`inspector ${args.join(' ')} failed: ${stderr || error.message}`));
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`inspector ${args.join(' ')} printed no JSON: ${stdout.slice(0, 500)}`));
-      }
-    });
+    execFile(
+      INSPECTOR,
+      ['--cli', ...target, ...args],
+      { env: cleanEnv({ SITE_URL: service.url, ...older }), maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`inspector ${args.join(' ')} failed: ${stderr || error.message}`));
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(new Error(`inspector ${args.join(' ')} printed no JSON: ${stdout.slice(0, 500)}`));
+        }
+      },
+    );
   });
 }
 
@@ -148,10 +156,30 @@ describe('MCP Inspector CLI', () => {
     }
   });
 
-  it('reports a refused call as the Inspector’s failure, naming the field once', async () => {
-    await assert.rejects(
-      inspect([`${service.url}/mcp`], ['--method', 'tools/call', '--tool-name', 'get_entry', '--tool-arg', 'slug=Not-A-Slug']),
-      (e: Error) => /-32602/.test(e.message) && /slug/.test(e.message) && !/MCP error -32602: MCP error/.test(e.message),
-    );
-  });
+  for (const name of ['Streamable HTTP (/mcp)', 'stdio (vitae mcp)'] as const) {
+    it(`over ${name}, negotiates 2025-06-18 for a client that asks for it and lists and calls tools under it`, async () => {
+      const target = transports()[name];
+      const { tools } = await inspect(target, ['--method', 'tools/list'], '2025-06-18');
+      assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), names('public'));
+      const result = await inspect(target, ['--method', 'tools/call', '--tool-name', 'get_entry', '--tool-arg', 'slug=concierge-copilot'], '2025-06-18');
+      assert.equal(result.structuredContent.slug, 'concierge-copilot');
+    });
+
+    it(`over ${name}, reports refused arguments as a tool result under 2025-11-25 and as the Inspector’s failure under 2025-06-18, naming the field once`, async () => {
+      const args = ['--method', 'tools/call', '--tool-name', 'get_entry', '--tool-arg', 'slug=Not-A-Slug'];
+      const target = transports()[name];
+      const result = await inspect(target, args);
+      assert.equal(result.isError, true);
+      const body = JSON.parse(result.content[0].text);
+      assert.equal(body.code, 'bad_request');
+      assert.deepEqual(
+        body.errors.map((e: { pointer: string }) => e.pointer),
+        ['/slug'],
+      );
+      await assert.rejects(
+        inspect(target, args, '2025-06-18'),
+        (e: Error) => /-32602/.test(e.message) && /slug/.test(e.message) && !/MCP error -32602: MCP error/.test(e.message),
+      );
+    });
+  }
 });

@@ -98,6 +98,13 @@ describe('MCP resources', () => {
     for (const uri of ['vitae://entries/no-such-entry', 'vitae://nothing/here', 'https://example.com/', 'vitae://entries/concierge-copilot?colour=red']) {
       await assert.rejects(client.readResource({ uri }), (e: any) => e.code === -32002 && !/MCP error -?\d+: MCP error/.test(e.message), uri);
     }
+    // Worded for an MCP client: a hint names a tool, never a REST route.
+    await assert.rejects(client.readResource({ uri: 'vitae://entries/no-such-entry' }), (e: any) => {
+      assert.doesNotMatch(e.message, /\/api\/|GET |POST /);
+      assert.match(e.message, /no-such-entry/);
+      assert.match(e.message, /`list_\w+` tool|resources\/list/);
+      return true;
+    });
     await assert.rejects(
       client.readResource({ uri: 'vitae://brief?locale=de' }),
       (e: any) => e.code === -32602 && /locale/.test(e.message) && !/MCP error -?\d+: MCP error/.test(e.message),

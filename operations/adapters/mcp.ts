@@ -2,7 +2,8 @@
 // stateless Streamable HTTP (calling handlers in process) and `vitae mcp [--admin]` over stdio
 // (forwarding calls to the REST API). No tool is written by hand; the public server also offers the
 // resources and prompts defined beside the operations (contract/resources.ts, contract/prompts.ts),
-// read through the same caller as the tools.
+// read through the same caller as the tools. It speaks 2025-06-18, the version SPEC.md names, and
+// 2025-11-25 to a client that asks for it; errors name tools, never REST routes.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -18,7 +19,6 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type JSONRPCMessage,
   type ServerNotification,
@@ -27,20 +27,32 @@ import {
 import type { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
-import { parseInput, type InputError } from '../contract/issues.ts';
+import { InputError, parseInput } from '../contract/issues.ts';
 import type { PromptDef } from '../contract/prompts.ts';
 import { matchUri, ResourceNotFound, type ReadOperation, type ResourceDef } from '../contract/resources.ts';
+import { rewordRoutes } from '../contract/routes.ts';
 import { describeTools } from '../contract/tools.ts';
 
 export { describeTools };
 
+/** The protocol version SPEC.md names: the answer to a client that asks for any version but the newer one. */
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
+/** The versions this server speaks, newest first; no other is negotiated, nor accepted in MCP-Protocol-Version. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', MCP_PROTOCOL_VERSION] as const;
+export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
 export const MCP_SERVER_VERSION = '1.1.0';
+
+export const isMcpProtocolVersion = (version: unknown): version is McpProtocolVersion => (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+
 /**
- * Header versions accepted after initialisation: every version the SDK supports, over HTTP and stdio alike.
- * Initialisation always negotiates MCP_PROTOCOL_VERSION (SPEC), whatever the client asks for.
+ * The version initialisation answers: the one asked for when this server speaks it, else SPEC's. The MCP
+ * lifecycle lets a server answer another version it supports (it suggests its latest; SPEC names 2025-06-18,
+ * which every client of 2025-06-18 or later speaks); a client that cannot speak it disconnects.
  */
-export const MCP_ACCEPTED_HEADER_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+export const negotiatedVersion = (asked: unknown): McpProtocolVersion => (isMcpProtocolVersion(asked) ? asked : MCP_PROTOCOL_VERSION);
+
+/** 2025-11-25 (SEP-1303): arguments a tool refuses are a tool result with `isError`, which the model sees and can correct, not a protocol error its client keeps. */
+const inputErrorsAsResults = (version: McpProtocolVersion) => version >= '2025-11-25';
 /** JSON-RPC code for a resource URI that names nothing (MCP specification, resources). */
 export const RESOURCE_NOT_FOUND = -32002;
 
@@ -53,8 +65,24 @@ export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>, extr
 /** Turns whatever a caller threw into the error body of DESIGN.md (AppError, or the client's ApiError). */
 export type ErrorBodyOf = (error: unknown) => ErrorBody | undefined;
 
-export interface McpServerOptions {
+/** What the server says of itself at initialisation (`serverInfo`); `description` and `websiteUrl` from 2025-11-25. */
+export interface McpServerInfo {
   name: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+}
+
+/** What the server of a site says of itself: the same words over HTTP and stdio, and in its server card. */
+export function serverInfoOf(site: { name: string; shortName: string; url: string }, admin: boolean): Required<McpServerInfo> {
+  const description = admin
+    ? `Edits the content of ${site.name} through validated commits, and follows deploys.`
+    : `The professional profile of ${site.name}: brief, entries, role lenses, documents, search, questions.`;
+  return { name: site.shortName, title: admin ? `${site.name} (admin)` : site.name, description, websiteUrl: site.url };
+}
+
+export interface McpServerOptions {
+  info: McpServerInfo;
   ops: readonly AnyOperation[];
   call: ToolCaller;
   errorBody: ErrorBodyOf;
@@ -71,7 +99,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   const tools = describeTools(options.ops);
   const resources = options.resources ?? [];
   const prompts = options.prompts ?? [];
-  const serverInfo = { name: options.name, version: MCP_SERVER_VERSION };
+  const { name, title, description, websiteUrl } = options.info;
+  const serverInfo = { name, ...(title ? { title } : {}), version: MCP_SERVER_VERSION };
   const capabilities = {
     tools: { listChanged: false },
     ...(resources.length ? { resources: { listChanged: false } } : {}),
@@ -80,12 +109,32 @@ export function createMcpServer(options: McpServerOptions): Server {
   };
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: sharedValidator });
 
-  // One protocol version on every transport: whatever a client asks for, initialisation answers with ours.
-  server.setRequestHandler(InitializeRequestSchema, async () => ({
-    protocolVersion: MCP_PROTOCOL_VERSION,
-    capabilities,
-    serverInfo,
-  }));
+  // Over stdio one client holds the process: the version its initialisation negotiated rules the session.
+  let sessionVersion: McpProtocolVersion = MCP_PROTOCOL_VERSION;
+  /**
+   * The version a request is answered under. Over HTTP (the only transport that gives handlers `requestInfo`)
+   * clients share this server, so each request names its version in MCP-Protocol-Version, as clients must
+   * after initialisation (the edge has refused versions not ours); without it, the rules before 2025-11-25
+   * (the transport specification has a server assume 2025-03-26).
+   */
+  const versionOf = (extra: McpRequestExtra): McpProtocolVersion => {
+    if (!extra.requestInfo) return sessionVersion;
+    const header = extra.requestInfo.headers['mcp-protocol-version'];
+    return isMcpProtocolVersion(header) ? header : MCP_PROTOCOL_VERSION;
+  };
+
+  server.setRequestHandler(InitializeRequestSchema, async (request, extra) => {
+    const protocolVersion = negotiatedVersion(request.params.protocolVersion);
+    if (!extra.requestInfo) sessionVersion = protocolVersion;
+    const later = protocolVersion >= '2025-11-25' ? { ...(description ? { description } : {}), ...(websiteUrl ? { websiteUrl } : {}) } : {};
+    return { protocolVersion, capabilities, serverInfo: { ...serverInfo, ...later } };
+  });
+
+  /** The error body of what a caller threw, in MCP's words: a hint naming a REST route names its tool instead. */
+  const bodyOf = (error: unknown): ErrorBody | undefined => {
+    const body = options.errorBody(error);
+    return body && { ...body, message: rewordRoutes(body.message, ({ op }) => `the \`${op.name}\` tool`) };
+  };
 
   /** Runs an operation for a resource or a prompt: input checked like a tool's, errors as JSON-RPC errors. */
   const readFor =
@@ -95,26 +144,33 @@ export function createMcpServer(options: McpServerOptions): Server {
       try {
         return (await options.call(op, input, extra)) as never;
       } catch (error) {
-        const body = options.errorBody(error);
+        const body = bodyOf(error);
         if (!body) throw error;
         if (body.code === 'not_found') throw notFound(body.message);
         if (body.code === 'bad_request') throw invalidParams(body.message, body);
         throw rpcError(ErrorCode.InternalError, body.message, body);
       }
     };
+  const toolError = (body: ErrorBody): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     if (!op) throw invalidParams(`Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
-    const input = checkedInput(op, request.params.arguments ?? {});
+    let input: Record<string, unknown>;
+    try {
+      input = parseInput<z.ZodType<Record<string, unknown>>>(op.input, request.params.arguments ?? {});
+    } catch (error) {
+      if (error instanceof InputError && inputErrorsAsResults(versionOf(extra))) return toolError(error.toBody());
+      throw asInvalidParams(error);
+    }
     try {
       const output = (await options.call(op, input, extra)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
-      const body = options.errorBody(error);
+      const body = bodyOf(error);
       if (!body) throw error;
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+      return toolError(body);
     }
   });
 
@@ -200,11 +256,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     try {
       return parseInput<z.ZodType<Record<string, unknown>>>(op.input, raw ?? {});
     } catch (error) {
-      const { message, problems } = error as InputError;
-      throw invalidParams(message, { code: 'bad_request', errors: problems });
+      throw asInvalidParams(error);
     }
   }
 }
+
+/** Arguments an operation's schema refused, as -32602 naming each field; any other error as it is. */
+const asInvalidParams = (error: unknown) =>
+  error instanceof InputError ? invalidParams(error.message, { code: 'bad_request', errors: error.problems }) : error;
 
 const byPromptName = (prompts: readonly PromptDef[], name: string) => prompts.find((p) => p.name === name);
 
