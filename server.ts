@@ -32,9 +32,12 @@ import { headersOf, pageSecurity } from './operations/adapters/page-headers.serv
 import { createStaticFiles } from './operations/adapters/static-files.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { githubWebhookEndpoint } from './operations/adapters/github-webhook.server.ts';
+import { metricsEndpoint, requestMetrics } from './operations/adapters/metrics-http.server.ts';
+import { pageRoutes } from './operations/adapters/page-routes.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
+import { observePipeline } from './operations/server/metrics.server.ts';
 // The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
 import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
 
@@ -71,6 +74,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const services = await openServices(config, (line) => logger.warn(line.replace(/^\[vitae\] /, '')));
   const { corpus, urls, secrets } = services;
   logPipeline(services.pipeline, logger);
+  observePipeline(services.pipeline);
   const layer = implementOperations(services, {
     uiMessages: englishMessages,
     checkOutputs: process.env.NODE_ENV !== 'production',
@@ -91,13 +95,22 @@ export async function startService(config: Config, options: StartOptions = {}): 
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
     ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
+    metricsEndpoint({
+      tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
+      unknownPath: (req, res, branch) => web(req, res, branch),
+    }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
   const web = options.web ? await options.web(gateway, config, logger, corpus) : notFoundPage;
+  const logRequest = requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY));
+  const measureRequest = requestMetrics(web.pageRoute ?? (() => 'page'));
   const edge = createEdge(endpoints, {
     trustProxy: config.TRUST_PROXY,
     web,
-    observe: requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY)),
+    observe: (req, res, branch, route) => {
+      logRequest(req, res, branch, route);
+      measureRequest(req, res, branch, route);
+    },
   });
 
   // Every response not yet closed, so a graceful stop knows when the last one is answered.
@@ -353,7 +366,7 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, branch: Branch) =>
       void (files.serve(req, res, fileHeaders[branch]) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
-    { pageCache: pages.stats },
+    { pageCache: pages.stats, pageRoute: await pageRoutes(build.routes, files.has) },
   );
 }
 

@@ -7,6 +7,7 @@ import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../serve
 import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
 import { createLoginThrottle, type LoginThrottle } from '../server/login-throttle.server.ts';
+import { countThrottled } from '../server/metrics.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import type { Logger } from '../server/log.server.ts';
 import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
@@ -85,6 +86,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
   async function countAttempt(ip: string): Promise<() => Promise<void>> {
     const attempt = await throttle.attempt(ip);
     if (!attempt.allowed) {
+      countThrottled('login');
       const retry = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
       logger?.warn({ event: 'auth', action: 'login', outcome: 'throttled', ip, retryAfter: retry }, 'login throttled');
       throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {

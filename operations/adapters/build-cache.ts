@@ -1,13 +1,23 @@
 // Answers of pure reads kept per build (REST and MCP alike): values by key under the build they were made
 // from; when a value of a new build is kept, the builds no longer live on any branch are dropped. At most
 // MAX values a build: past that the build's values are dropped at once (a bound, not an eviction policy).
+import { cacheCounters } from '../server/metrics.server.ts';
 
 export class BuildCache<V> {
   private readonly byBuild = new Map<string, Map<string, V>>();
   private static readonly MAX = 5000;
+  private readonly counts?: ReturnType<typeof cacheCounters>;
+
+  /** A named cache counts its hits and misses in /metrics (`vitae_cache_hits_total{cache}`). */
+  constructor(name?: 'rest' | 'mcp') {
+    if (name) this.counts = cacheCounters(name);
+  }
 
   get(buildId: string, key: string): V | undefined {
-    return this.byBuild.get(buildId)?.get(key);
+    const value = this.byBuild.get(buildId)?.get(key);
+    if (value === undefined) this.counts?.miss();
+    else this.counts?.hit();
+    return value;
   }
 
   set(buildId: string, key: string, value: V, live: readonly string[]): void {

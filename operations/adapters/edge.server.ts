@@ -46,6 +46,8 @@ export interface WebHandler {
   (req: IncomingMessage, res: ServerResponse, branch: Branch): void;
   /** What the web app's page cache holds, when it has one (reported by /api/health). */
   pageCache?: () => PageCacheFigures;
+  /** The route template that answers a site path (its label in /metrics), when the web app knows its routes. */
+  pageRoute?: (pathname: string) => string;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -11,6 +11,7 @@ import type { Branch } from '../contract/shared.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
 import { accepts, notModified } from './edge.server.ts';
 import { PlainBytes, SplicedText } from './spliced-gzip.ts';
+import { cacheCounters } from '../server/metrics.server.ts';
 
 /** What renders a page: the web app's handler, given a path with its (normalised) query and the nonce to use. */
 export type PageRenderer = (target: string, branch: Branch, nonce: string, req: IncomingMessage) => Promise<Response>;
@@ -90,6 +91,7 @@ export function createPageCache(options: PageCacheOptions) {
   const generation = new Map<Branch, string>();
   let bytes = 0;
   const stats = { hits: 0, misses: 0, renders: 0, uncacheable: 0, evicted: 0 };
+  const counts = cacheCounters('page');
 
   /** The security headers of a branch, each split where the nonce goes (the CSP names it). */
   function securityOf(branch: Branch) {
@@ -162,12 +164,14 @@ export function createPageCache(options: PageCacheOptions) {
     const page = pages.get(key);
     if (page) {
       stats.hits++;
+      counts.hit();
       pages.delete(key);
       pages.set(key, page);
       answer(req, res, branch, page);
       return true;
     }
     stats.misses++;
+    counts.miss();
     const flight = `${buildId} ${key}`;
     let pending = rendering.get(flight);
     if (!pending) {

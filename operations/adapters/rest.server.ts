@@ -29,7 +29,7 @@ export interface RestDeps {
 }
 
 export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
-  const cache = new BuildCache<{ body: Body; type: string }>(); // serialised answers of pure operations
+  const cache = new BuildCache<{ body: Body; type: string }>('rest'); // serialised answers of pure operations
 
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method } = request;

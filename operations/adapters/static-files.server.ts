@@ -56,6 +56,8 @@ export function createStaticFiles(rootDir: string) {
   }
 
   return {
+    /** Whether `pathname` is a file answered here before (the route of its answer, for /metrics). */
+    has: (pathname: string) => files.has(pathname),
     /** Answers a request for a file under the root with `headers`; false when there is none (the request goes on). */
     serve(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): boolean {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;

@@ -132,7 +132,10 @@ export function gitHelperPid(): number | undefined {
 
 const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
-export function createGit(gitDir: string) {
+/** Told of each git process: its subcommand, how long it took, and whether it succeeded (the service's /metrics). */
+export type GitObserver = (command: string, seconds: number, ok: boolean) => void;
+
+export function createGit(gitDir: string, onCommand?: GitObserver) {
   // Only what differs from the service's own environment travels with each command.
   const baseEnv: Record<string, string> = {
     GIT_DIR: gitDir,
@@ -146,9 +149,15 @@ export function createGit(gitDir: string) {
 
   async function run(args: string[], options: GitOptions = {}): Promise<GitResult> {
     const env = { ...baseEnv, ...options.env };
+    const started = performance.now();
     let outcome = await (viaSpawner(args, env, options.input) ?? direct(args, env, options.input));
     // The helper died under this command (it is restarted on the next one): run it here rather than fail.
     if (outcome.error?.startsWith('the git helper')) outcome = await direct(args, env, options.input);
+    onCommand?.(
+      args[0] ?? '',
+      (performance.now() - started) / 1000,
+      !outcome.error && (outcome.code === 0 || Boolean(options.okCodes?.includes(outcome.code))),
+    );
     if (outcome.error) throw new AppError('repo_error', `git could not be started: ${outcome.error}. Is git installed?`);
     if (outcome.code === 0 || options.okCodes?.includes(outcome.code)) return { stdout: asBuffer(outcome.stdout), code: outcome.code };
     // git's own `fatal:`/`error:` line says what went wrong; the advice after it does not.

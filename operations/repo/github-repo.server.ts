@@ -46,6 +46,8 @@ export interface GitHubRepoOptions {
   rateLimitUnitMs?: number;
   /** Lines for the service log (rate limits waited out, retries). Never carries the token. */
   log?: (line: string) => void;
+  /** The HTTP client under Octokit (default the global fetch): the service's counts requests for /metrics. */
+  fetch?: typeof fetch;
 }
 
 export interface GitHubRepo extends ContentRepo {
@@ -103,6 +105,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
     auth: options.token,
     baseUrl: options.apiUrl,
     userAgent: 'vitae-content-repo',
+    ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
     // Failed requests (a 304 among them) are the errors this backend explains itself; warnings (the plugins') are logged.
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log(redact(`github: ${m}`)), error: () => {} },
     throttle: {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { createGit, type Git } from './git.server.ts';
+import { createGit, type Git, type GitObserver } from './git.server.ts';
 
 export interface TreeFile {
   path: string;
@@ -33,8 +33,8 @@ export async function readContentDir(root: string): Promise<Map<string, string>>
   return new Map(paths.map((full, i) => [relative(join(root, '..'), full).split(sep).join('/'), texts[i]!]));
 }
 
-export async function openLocalRepo(gitDir: string, log: (line: string) => void = () => {}): Promise<Git> {
-  const git = createGit(gitDir);
+export async function openLocalRepo(gitDir: string, log: (line: string) => void = () => {}, onCommand?: GitObserver): Promise<Git> {
+  const git = createGit(gitDir, onCommand);
   if (!existsSync(join(gitDir, 'HEAD'))) {
     await mkdir(gitDir, { recursive: true });
     await git.run(['init', '--bare', '--quiet', '--initial-branch=main']);

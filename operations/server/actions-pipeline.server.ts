@@ -16,6 +16,7 @@ import { Octokit } from '@octokit/rest';
 import type { Branch } from '../contract/shared.ts';
 import { branches } from '../contract/shared.ts';
 import type { Run, RunStatus, Stage, StageName, StageStatus } from './pipeline.server.ts';
+import { countedGitHubFetch } from './metrics.server.ts';
 
 export interface ActionsPipelineOptions<B> {
   token: string;
@@ -159,6 +160,7 @@ export async function lastPublished(
     baseUrl: options.apiUrl,
     userAgent: 'vitae-actions',
     log: { debug() {}, info() {}, warn() {}, error() {} },
+    request: { fetch: countedGitHubFetch('actions') },
   });
   const workflow = options.workflow ?? 'publish.yml';
   for (let attempt = 1; ; attempt++) {
@@ -203,6 +205,7 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     baseUrl: options.apiUrl,
     userAgent: 'vitae-actions',
     log: { debug() {}, info() {}, warn() {}, error() {} },
+    request: { fetch: countedGitHubFetch('actions') },
   });
   const buildPauseMs = options.buildPauseMs ?? 1000;
   const readGapMs = options.readGapMs ?? 200;

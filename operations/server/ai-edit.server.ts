@@ -63,7 +63,7 @@ export function aiEditHandlers({
       const { generateText } = await import('ai'); // loaded on first use (see models.server.ts)
       try {
         ({ text } = await generateText({
-          model: model.chat,
+          model: model.edit,
           system: systemPrompt(path),
           prompt: `File: ${path}\n\nCurrent content:\n<<<FILE\n${base}\nFILE>>>\n\nInstruction: ${input.instruction}`,
           abortSignal: signal,

@@ -27,6 +27,8 @@ const EnvSchema = z
     DEV_URL: Url.optional(),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Bearer token of /metrics (the admin token works too); a header cannot carry spaces inside a token. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
     OPENAI_API_KEY: z.string().optional(),
     OPENAI_BASE_URL: Url.optional(),
     CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),

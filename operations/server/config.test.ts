@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       [{ RATE_LIMIT_STORE: 'memcached://x' }, /RATE_LIMIT_STORE/],
       [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
       [{ EMBEDDING_MIN_SIMILARITY: '1.5' }, /EMBEDDING_MIN_SIMILARITY .*from 0 to 1/],
+      [{ METRICS_TOKEN: 'short' }, /^Invalid configuration: METRICS_TOKEN must be at least 16 characters$/],
+      [{ METRICS_TOKEN: 'sixteen characters or more' }, /^Invalid configuration: METRICS_TOKEN must not contain spaces$/],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(

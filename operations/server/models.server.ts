@@ -4,9 +4,13 @@
 import type { EmbeddingModel, LanguageModel, TranscriptionModel } from 'ai';
 import type { Config } from './config.server.ts';
 import type { EmbedTexts } from '../build/embeddings.ts';
+import { measuredLanguageModel, measuredTranscription, startModelRequest, type ModelFeature } from './model-metrics.server.ts';
 
 export interface Models {
+  /** The agent's (chat and ask_subject). */
   chat: LanguageModel;
+  /** The console's AI edits: the chat model, counted apart in /metrics. */
+  edit: LanguageModel;
   translate: LanguageModel;
   transcription: TranscriptionModel;
   /** With EMBEDDING_MODEL: texts → vectors through the provider's embeddings endpoint (hybrid search). */
@@ -17,12 +21,16 @@ export interface Models {
 export async function createModels(config: Config): Promise<Models | undefined> {
   if (!config.chatConfigured) return undefined;
   const { createOpenAI } = await import('@ai-sdk/openai');
+  const { wrapLanguageModel } = await import('ai');
   // Local servers need no key, but the client insists on one: send a placeholder, never a real secret.
   const provider = createOpenAI({ apiKey: config.OPENAI_API_KEY ?? 'not-needed', baseURL: config.OPENAI_BASE_URL });
+  // Each feature's requests are timed and counted apart (/metrics), by middleware around the provider's model.
+  const measured = (model: string, feature: ModelFeature) => wrapLanguageModel({ model: provider.chat(model), middleware: measuredLanguageModel(feature) });
   return {
-    chat: provider.chat(config.CHAT_MODEL),
-    translate: provider.chat(config.TRANSLATE_MODEL),
-    transcription: provider.transcription(config.TRANSCRIBE_MODEL),
+    chat: measured(config.CHAT_MODEL, 'chat'),
+    edit: measured(config.CHAT_MODEL, 'ai_edit'),
+    translate: measured(config.TRANSLATE_MODEL, 'translate'),
+    transcription: measuredTranscription(provider.transcription(config.TRANSCRIBE_MODEL)),
     ...(config.EMBEDDING_MODEL ? { embedTexts: embedder(provider.embedding(config.EMBEDDING_MODEL)), embeddingModel: config.EMBEDDING_MODEL } : {}),
   };
 }
@@ -30,8 +38,15 @@ export async function createModels(config: Config): Promise<Models | undefined> 
 function embedder(model: EmbeddingModel): EmbedTexts {
   return async (texts, signal) => {
     const { embedMany } = await import('ai');
-    const { embeddings } = await embedMany({ model, values: texts, maxRetries: 2, abortSignal: signal });
-    return embeddings;
+    const end = startModelRequest('embeddings');
+    try {
+      const { embeddings, usage } = await embedMany({ model, values: texts, maxRetries: 2, abortSignal: signal });
+      end({ tokens: { input: usage.tokens } });
+      return embeddings;
+    } catch (error) {
+      end({ error });
+      throw error;
+    }
   };
 }
 

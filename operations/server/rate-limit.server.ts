@@ -5,6 +5,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { Redis } from 'ioredis';
 import { AppError } from '../contract/errors.ts';
 import type { RateLimitSpec } from '../contract/define.ts';
+import { countThrottled } from './metrics.server.ts';
 
 export interface Budget {
   headers: Record<string, string>;
@@ -45,6 +46,7 @@ export function createRateLimits(store: string): RateLimits {
         return { headers: headersOf(spec, res) };
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;
+        countThrottled(spec.bucket);
         const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         throw new AppError('rate_limited', `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per client. Try again in ${retry} seconds.`, {
           headers: { ...headersOf(spec, error), 'Retry-After': String(retry) },

@@ -25,6 +25,7 @@ import { openEmbeddingCache, VectorIndex } from '../build/embeddings.ts';
 import { createHybridSearch } from '../build/hybrid.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
+import { countedGitHubFetch, observeGitCommand, timedBuild } from './metrics.server.ts';
 
 /** The live build of each branch: what every read operation answers from. */
 export interface Corpus {
@@ -123,7 +124,9 @@ export async function openServices(config: Config, log: (line: string) => void):
       .catch((error: unknown) => log(`[vitae] kept builds could not be pruned: ${(error as Error).message}`));
   };
 
-  async function buildAt(branch: Branch, commit: string): Promise<Build> {
+  /** A commit's build, timed for /metrics (`vitae_build_duration_seconds`). */
+  const buildAt = (branch: Branch, commit: string): Promise<Build> => timedBuild(() => makeBuild(branch, commit));
+  async function makeBuild(branch: Branch, commit: string): Promise<Build> {
     const keepPassages = Boolean(embeddings);
     const sibling = [...live.values()].find((build) => build.commit === commit);
     if (sibling) {
@@ -343,7 +346,7 @@ const embeddingText = (p: Passage) => [p.title, p.meta, p.text].filter(Boolean).
 
 /** The local backend: a bare git repository under DATA_DIR, seeded from CONTENT_DIR on first start. */
 async function openLocal(config: Config, dataDir: string, log: (line: string) => void): Promise<ContentRepo> {
-  const git = await openLocalRepo(join(dataDir, 'content.git'), log);
+  const git = await openLocalRepo(join(dataDir, 'content.git'), log, observeGitCommand);
   if (!(await resolveBranch(git, 'main'))) {
     const files = await readContentDir(resolve(config.CONTENT_DIR));
     const { problems } = loadContent(files);
@@ -370,6 +373,7 @@ async function openGitHub(config: Config, log: (line: string) => void): Promise<
     apiUrl: config.GITHUB_API_URL,
     writeIntervalMs: config.GITHUB_WRITE_INTERVAL_MS,
     log,
+    fetch: countedGitHubFetch('repo'),
   }).catch((error: unknown) => {
     throw new StartupError((error as Error).message);
   });
