@@ -81,6 +81,22 @@ export function serverInfoOf(site: { name: string; shortName: string; url: strin
   return { name: site.shortName, title: admin ? `${site.name} (admin)` : site.name, description, websiteUrl: site.url };
 }
 
+/**
+ * What a server offers at initialisation (and its card says). `logging`: a client may set the level of the log
+ * messages it wants (`logging/setLevel`, which the SDK answers once this is declared); the server has none to
+ * send today, which the specification allows (a server MAY send them), and a client that sets a level is not
+ * told "method not found".
+ */
+export function mcpCapabilities(resources: boolean, prompts: boolean) {
+  return {
+    tools: { listChanged: false },
+    logging: {},
+    ...(resources ? { resources: { listChanged: false } } : {}),
+    ...(prompts ? { prompts: { listChanged: false } } : {}),
+    ...(resources || prompts ? { completions: {} } : {}),
+  };
+}
+
 export interface McpServerOptions {
   info: McpServerInfo;
   ops: readonly AnyOperation[];
@@ -101,12 +117,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const prompts = options.prompts ?? [];
   const { name, title, description, websiteUrl } = options.info;
   const serverInfo = { name, ...(title ? { title } : {}), version: MCP_SERVER_VERSION };
-  const capabilities = {
-    tools: { listChanged: false },
-    ...(resources.length ? { resources: { listChanged: false } } : {}),
-    ...(prompts.length ? { prompts: { listChanged: false } } : {}),
-    ...(resources.length || prompts.length ? { completions: {} } : {}),
-  };
+  const capabilities = mcpCapabilities(resources.length > 0, prompts.length > 0);
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: sharedValidator });
 
   // Over stdio one client holds the process: the version its initialisation negotiated rules the session.
