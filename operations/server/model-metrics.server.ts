@@ -109,7 +109,7 @@ function observedStream(stream: ReadableStream<StreamPart>, end: (ending: Ending
  */
 export function measuredTranscription<M extends { doGenerate(...args: never[]): PromiseLike<unknown> }>(model: M): M {
   const generate = model.doGenerate.bind(model) as (...args: unknown[]) => PromiseLike<unknown>;
-  model.doGenerate = (async (...args: unknown[]) => {
+  model.doGenerate = async (...args: unknown[]) => {
     const end = startModelRequest('transcribe');
     try {
       const result = await generate(...args);
@@ -119,7 +119,7 @@ export function measuredTranscription<M extends { doGenerate(...args: never[]): 
       end({ error });
       throw error;
     }
-  });
+  };
   return model;
 }
 
