@@ -103,18 +103,23 @@ describe('vitae mcp (stdio)', () => {
         stdio.readResource({ uri: 'vitae://entries/no-such-entry' }),
         (e: any) => e.code === -32002 && !/MCP error -?\d+: MCP error/.test(e.message),
       );
-      await assert.rejects(
-        stdio.callTool({ name: 'get_entry', arguments: { slug: 'Not A Slug' } }),
-        (e: any) => e.code === -32602 && !/MCP error -?\d+: MCP error/.test(e.message),
-      );
+      // Refused arguments: a tool result in 2025-11-25 (the SDK client's version), the same over both transports.
+      const refused = { name: 'get_entry', arguments: { slug: 'Not A Slug' } };
+      const result = await stdio.callTool(refused);
+      assert.equal(result.isError, true);
+      assert.deepEqual(result, await http.callTool(refused));
     } finally {
       await stdio.close();
       await http.close();
     }
   });
 
-  it('negotiates the same protocol version as the HTTP server, whatever the client asks', async () => {
-    for (const asked of ['2025-11-25', '2024-11-05']) {
+  it('negotiates the same protocol version as the HTTP server: 2025-11-25 when asked for, else 2025-06-18', async () => {
+    for (const [asked, answered] of [
+      ['2025-11-25', '2025-11-25'],
+      ['2025-06-18', '2025-06-18'],
+      ['2024-11-05', '2025-06-18'],
+    ]) {
       const child = spawn(process.execPath, [VITAE_BIN, 'mcp'], { env: cleanEnv({ SITE_URL: service.url }), cwd: tmpdir(), stdio: ['pipe', 'pipe', 'ignore'] });
       const line = new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
       child.stdin.write(
@@ -127,7 +132,7 @@ describe('vitae mcp (stdio)', () => {
       );
       const answer = JSON.parse(await line);
       child.kill();
-      assert.equal(answer.result.protocolVersion, '2025-06-18', asked);
+      assert.equal(answer.result.protocolVersion, answered, asked);
       assert.ok(answer.result.capabilities.resources && answer.result.capabilities.prompts);
     }
   });
