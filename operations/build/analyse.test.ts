@@ -1,7 +1,10 @@
 // Per-language analysis: stemming, folding, stop words and segmentation, with examples in every language.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyse, analyseQuery, foldHan, isTraditional, scriptOf } from './analyse.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { locales, type Locale } from '../contract/shared.ts';
+import { analyse, analyseQuery, foldHan, isTraditional, scriptOf, SEGMENT_WINDOW, segmentation, wordSegments } from './analyse.ts';
 
 const same = (a: string, b: string, locale: Parameters<typeof analyse>[1]) => assert.deepEqual(analyse(a, locale), analyse(b, locale), `${a} / ${b} (${locale})`);
 
@@ -127,5 +130,69 @@ describe('scriptOf', () => {
     assert.equal(scriptOf('ホテルの仕事'), 'kana');
     assert.equal(scriptOf('酒店工作'), 'han');
     assert.equal(scriptOf('hôtel'), 'latin');
+  });
+});
+
+describe('word segmentation in windows: linear in the text, the same words', () => {
+  const segments = (list: Iterable<Intl.SegmentData>) => [...list].map((s) => `${s.segment}${s.isWordLike ? '+' : '-'}`);
+  const whole = (text: string, locale: Locale) => segments(new Intl.Segmenter(locale === 'zh-hant' ? 'zh' : locale, { granularity: 'word' }).segment(text));
+  const windows = (text: string, locale: Locale, size: number) => segments(wordSegments(text, locale, size));
+  /** The demo content's files, each with the locale it is written in. */
+  const demo = (dir = 'content', out: Array<[string, Locale]> = []): Array<[string, Locale]> => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) demo(path, out);
+      else out.push([readFileSync(path, 'utf8'), locales.find((l) => path.startsWith(`content/i18n/${l}/`)) ?? 'en']);
+    }
+    return out;
+  };
+
+  it('gives the segmenter windows of at most SEGMENT_WINDOW characters, each but the last at least half of it', () => {
+    for (const unit of ['*a ', 'a ', '中文字符测试', 'a', '👍🏽', 'a\u0301', ' ']) {
+      const text = unit.repeat(Math.ceil(200_000 / unit.length));
+      segmentation.windows = segmentation.longest = 0;
+      analyse(text, 'en');
+      assert.ok(segmentation.longest <= SEGMENT_WINDOW, `${JSON.stringify(unit)}: a window of ${segmentation.longest}`);
+      assert.ok(segmentation.windows <= Math.ceil(text.length / (SEGMENT_WINDOW / 2)) + 1, `${JSON.stringify(unit)}: ${segmentation.windows} windows`);
+    }
+  });
+
+  it('segments the demo content exactly as the whole text, in windows of SEGMENT_WINDOW characters or of 128', () => {
+    let files = 0;
+    for (const [text, locale] of demo()) {
+      const expected = whole(text, locale);
+      assert.deepEqual(windows(text, locale, SEGMENT_WINDOW), expected);
+      assert.deepEqual(windows(text, locale, 128), expected);
+      files++;
+    }
+    assert.ok(files > 400, `${files} files`);
+  });
+
+  it('cuts only after white space or punctuation that always ends a word, where there is one', () => {
+    // Scripts, marks, joiners, emoji, CRLF and the characters that join words (. , : ’ _) mixed at random: where
+    // a window could end after white space or such punctuation, the segments are the whole text's.
+    const parts = ['a', 'é', 'e\u0301', ' ', '  ', '\n', '\r\n', '\t', '.', ',', "'", '’', ':', ';', '_', '-', '/', '3.5', '中文', '日本', 'ひらがな', 'カタカナ', '한국어', 'ไทย', '。', '、', '，', '！', '\ufeff', '\u200d', '\u200b', '👍🏽', '🇫🇷', '@', '#', '"', 'שלום', '\u00a0', '\u202f', '\u3000', '(', ')', 'AI', '1'];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const breaking = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u205f\u3000!#$%&()*+\-/<=>?@[\\\]^`{|}~¡¿«»“”、。！？「」『』（）【】《》〈〉…—–]/;
+    let compared = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      let text = '';
+      for (let i = 10 + random(60); i > 0; i--) text += parts[random(parts.length)];
+      const size = 8 + random(40);
+      const locale = (['en', 'fr', 'ja', 'zh'] as const)[random(4)]!;
+      const found = [...wordSegments(text, locale, size)];
+      // Where the windows end: a window's first segment is at its index 0, and the window is its `input`.
+      const cuts: number[] = [];
+      let offset = 0;
+      found.forEach((segment, i) => {
+        if (i > 0 && segment.index === 0) cuts.push((offset += found[i - 1]!.input.length));
+      });
+      // A window that had to end elsewhere (no such character in its second half) may split a word: that is its point.
+      if (!cuts.every((cut) => breaking.test(text[cut - 1]!))) continue;
+      assert.deepEqual(segments(found), whole(text, locale), `${JSON.stringify(text)} in windows of ${size} (${locale})`);
+      compared++;
+    }
+    assert.ok(compared > 1000, `${compared} texts compared`);
   });
 });

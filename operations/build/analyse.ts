@@ -190,7 +190,7 @@ function analyseWords(text: string, locale: Locale, query: boolean): string[][] 
     run = [];
     singles = true;
   };
-  for (const { segment, isWordLike } of segmenter(locale).segment(normalised)) {
+  for (const { segment, isWordLike } of wordSegments(normalised, locale)) {
     if (!isWordLike) {
       flush();
       continue;
@@ -217,6 +217,64 @@ function analyseWords(text: string, locale: Locale, query: boolean): string[][] 
   flush();
   return words;
 }
+
+/**
+ * Characters the word segmenter is given at once. V8's Intl.Segmenter costs, for each word it yields, time in
+ * proportion to the length of the whole text it iterates (100 kB of "a " took 4 s, 1 MB would take minutes):
+ * a text is given to it in windows of at most this many characters, so its cost is linear in the text's length.
+ * A passage of the demo content (at most 600 characters but for a long paragraph) is one window.
+ */
+export const SEGMENT_WINDOW = 1024;
+
+/** How many windows the segmenter was given, and the longest (for tests: the work is linear in the input). */
+export const segmentation = { windows: 0, longest: 0 };
+
+/**
+ * The word segments of a text in a locale, found window by window (of at most `size` characters): the segments of
+ * the whole text wherever a window can end after white space or punctuation (see `windowEnd`).
+ */
+export function* wordSegments(text: string, locale: Locale, size = SEGMENT_WINDOW): Generator<Intl.SegmentData> {
+  const words = segmenter(locale);
+  for (let start = 0; start < text.length; ) {
+    const end = windowEnd(text, start, size);
+    segmentation.windows++;
+    if (end - start > segmentation.longest) segmentation.longest = end - start;
+    yield* words.segment(start === 0 && end === text.length ? text : text.slice(start, end));
+    start = end;
+  }
+}
+
+/** White space after which UAX #29 always breaks (JavaScript's \s but U+FEFF, Format there, and U+202F, ExtendNumLet: both join their neighbours). */
+const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u205f\u3000]/;
+/** Characters that join the one before them into its segment (Extend, Format, ZWJ of UAX #29). */
+const JOINS_BEFORE = /^[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
+/** Punctuation that never joins the characters around it into one word (UAX #29 classes Other; not MidLetter, MidNum, MidNumLet or ExtendNumLet). */
+const BREAKING_PUNCTUATION = /[!#$%&()*+\-/<=>?@[\\\]^`{|}~¡¿«»“”、。！？「」『』（）【】《》〈〉…—–]/;
+
+/**
+ * Where the window starting at `start` ends: after a run of white space, where UAX #29 (and ICU's dictionaries,
+ * which work on runs of letters) always break, so the segments are those of the whole text. A window without
+ * such a place in its second half (a very long word, or CJK text without spaces) ends after breaking
+ * punctuation, or else at its size, where only the words around the cut can differ from the whole text's.
+ * Each window but the last is at least half the size, so finding the ends costs a pass over the text.
+ */
+function windowEnd(text: string, start: number, size = SEGMENT_WINDOW): number {
+  const limit = start + size;
+  if (limit >= text.length) return text.length;
+  const half = start + Math.ceil(size / 2);
+  for (let i = limit; i > half; i--) {
+    if (SPACE.test(text[i - 1]!) && !SPACE.test(text[i]!) && !JOINS_BEFORE.test(text.slice(i, i + 2))) return i;
+  }
+  for (let i = limit; i > half; i--) {
+    if (BREAKING_PUNCTUATION.test(text[i - 1]!) && !JOINS_BEFORE.test(text.slice(i, i + 2))) return i;
+  }
+  // Not inside a surrogate pair, nor before a mark that belongs to the character before it, nor inside white space.
+  let end = limit;
+  while (end > half && (isLowSurrogate(text.charCodeAt(end)) || JOINS_BEFORE.test(text.slice(end, end + 2)) || SPACE.test(text[end]!))) end--;
+  return end;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** Whether a text has kana (so it is Japanese) or Han characters (Chinese or Japanese). */
 export function scriptOf(text: string): 'kana' | 'han' | 'latin' {
