@@ -2,7 +2,9 @@
 // text, and what happens to text beyond the bounds that keep hostile input cheap.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { excerpt, markdownLimits, markdownToText, markdownTree, parseMarkdown, plainText, safeHref } from './markdown.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { excerpt, markdownLimits, markdownToText, markdownTree, parsedExtent, parseMarkdown, plainText, safeHref } from './markdown.ts';
 
 describe('safeHref: only http(s) and paths on this site', () => {
   it('keeps http(s) URLs and site paths', () => {
@@ -114,6 +116,46 @@ describe('bounds against hostile input', () => {
     const tree = markdownTree(nested);
     assert.ok(depth(tree) <= markdownLimits.treeDepth + 2, String(depth(tree)));
     assert.equal(plainText(tree), 'core');
+  });
+
+  it('keeps a chunk of more than chunkLines lines as one plain paragraph, and parses the chunks around it', () => {
+    const long = Array.from({ length: markdownLimits.chunkLines + 1 }, (_, i) => `| ${i} |`).join('\n');
+    const tree = markdownTree(`**before**\n\n${long}\n\n**after**`);
+    assert.deepEqual(tree.children[1], { type: 'paragraph', children: [{ type: 'text', value: long }] });
+    assert.equal((tree.children[2] as any).children[0].type, 'strong');
+  });
+
+  it('gives micromark at most parsedChars characters and parsedLines lines of a text, blank lines between chunks counted', () => {
+    // Each line costs micromark 10–100 µs: these shapes stayed inside the other bounds, and a megabyte of blank
+    // lines between two words went to micromark whole.
+    const MB = 1 << 20;
+    const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+    const shapes = {
+      'one-letter paragraphs': fill('a\n\n'),
+      'lines of one paragraph': fill('a\n'),
+      'setext headings': fill('a\n=\n\n'),
+      'ATX headings': fill('# a\n'),
+      'link definitions': fill('[a]: /b\n\n'),
+      'table rows': '|a|b|\n|-|-|\n' + fill('|a|b|\n'),
+      'blank lines between two words': `a\n${'\n'.repeat(MB)}b`,
+      'runs of blank lines': fill('a\n\n\n\n\n\n\n\n'),
+      'white-space lines': fill('a\n \n\t\n'),
+      'fences': fill('```\n'),
+      'loose lists': fill('- a\n\n'),
+    };
+    for (const [name, source] of Object.entries(shapes)) {
+      const { chars, lines } = parsedExtent(source);
+      assert.ok(chars <= markdownLimits.parsedChars, `${name}: ${chars} characters parsed`);
+      assert.ok(lines <= markdownLimits.parsedLines, `${name}: ${lines} lines parsed`);
+    }
+  });
+
+  it('parses every file of the demo content whole: the bounds are far beyond real text', () => {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+    for (const path of files('content').filter((p) => p.endsWith('.md'))) {
+      const text = readFileSync(path, 'utf8');
+      assert.ok(parsedExtent(text).chars >= text.trim().length, path);
+    }
   });
 
   it('does not count markers inside fenced code, where they are not parsed', () => {

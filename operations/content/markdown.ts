@@ -55,6 +55,8 @@ export const markdownLimits = {
   chunkMarkers: 1_000,
   /** Block quote and list markers opening the lines of one chunk. */
   chunkContainers: 1_000,
+  /** Lines of one chunk (a table's rows, a paragraph's lines). */
+  chunkLines: 1_000,
   /** Nested block quote and list markers opening one line. */
   lineContainers: 16,
   /** Block quote and list markers in the chunks parsed together (a chunk with more is parsed alone). */
@@ -63,6 +65,12 @@ export const markdownLimits = {
   parsedChars: 50_000,
   /** Block quote and list markers parsed in one text (each costs micromark far more than a character). */
   parsedContainers: 2_000,
+  /**
+   * Lines parsed as Markdown in one text, the blank ones between parsed chunks included: each costs micromark
+   * 10–100 µs, so 50,000 characters of setext headings or one-letter paragraphs took seconds, and a megabyte of
+   * blank lines between two words six.
+   */
+  parsedLines: 4_000,
   /** Depth of the tree; anything deeper is flattened to its text. */
   treeDepth: 32,
 } as const;
@@ -144,6 +152,18 @@ interface Segment {
   containers: number;
 }
 
+/** What micromark is given of a text: the characters and lines of the segments it parses (for tests of the bounds). */
+export function parsedExtent(source: string): { chars: number; lines: number } {
+  let chars = 0;
+  let lines = 0;
+  for (const segment of segments(source)) {
+    if (segment.plain) continue;
+    chars += segment.end - segment.start;
+    lines += lineCount(source.slice(segment.start, segment.end));
+  }
+  return { chars, lines };
+}
+
 const PLAIN_PARAGRAPH_CHARS = 256;
 const MARKERS = new Set(['*', '_', '~', '`', '[', ']', '<'].map((c) => c.charCodeAt(0)));
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
@@ -152,22 +172,38 @@ function segments(source: string): Segment[] {
   const chunks: Segment[] = [];
   let budget: number = markdownLimits.parsedChars;
   let containerBudget: number = markdownLimits.parsedContainers;
-  let chunk: (Segment & { markers: number; deep: boolean }) | undefined;
+  let lineBudget: number = markdownLimits.parsedLines;
+  // A chunk's gap (the blank lines before it, since the last chunk's end) is parsed with it when it joins the
+  // segment before, so it counts with it.
+  let chunk: (Segment & { markers: number; deep: boolean; lastLine: number; gapChars: number; gapLines: number }) | undefined;
   let fence: string | undefined;
   let line = 0;
+  let lastEnd = 0;
+  let lastLine = 0;
   const close = () => {
     if (!chunk) return;
     const size = chunk.end - chunk.start;
-    const hostile = size > markdownLimits.chunkChars || chunk.markers > markdownLimits.chunkMarkers || chunk.containers > markdownLimits.chunkContainers || chunk.deep;
-    const overBudget = !hostile && (size > budget || chunk.containers > containerBudget);
+    const lines = chunk.lastLine - chunk.line + 1;
+    const hostile =
+      size > markdownLimits.chunkChars ||
+      chunk.markers > markdownLimits.chunkMarkers ||
+      chunk.containers > markdownLimits.chunkContainers ||
+      lines > markdownLimits.chunkLines ||
+      chunk.deep;
+    const chars = size + chunk.gapChars;
+    const parsedLines = lines + chunk.gapLines;
+    const overBudget = !hostile && (chars > budget || chunk.containers > containerBudget || parsedLines > lineBudget);
     // Past the budget everything stays plain, so that the formatted part is one piece.
-    if (overBudget) budget = containerBudget = -1;
+    if (overBudget) budget = containerBudget = lineBudget = -1;
     else if (!hostile) {
-      budget -= size;
+      budget -= chars;
       containerBudget -= chunk.containers;
+      lineBudget -= parsedLines;
     }
     const plain = hostile || overBudget;
     chunks.push({ start: chunk.start, end: chunk.end, line: chunk.line, plain, containers: chunk.containers });
+    lastEnd = chunk.end;
+    lastLine = chunk.lastLine;
     chunk = undefined;
   };
   for (let start = 0; start <= source.length; ) {
@@ -178,8 +214,9 @@ function segments(source: string): Segment[] {
     const blank = /^[ \t\r]*$/.test(text);
     if (blank && !fence) close();
     else {
-      chunk ??= { start, end, line, plain: false, containers: 0, markers: 0, deep: false };
+      chunk ??= { start, end, line, plain: false, containers: 0, markers: 0, deep: false, lastLine: line, gapChars: start - lastEnd, gapLines: line - lastLine - 1 };
       chunk.end = end;
+      chunk.lastLine = line;
       const opener = FENCE.exec(text)?.[1];
       if (fence) {
         if (opener && opener[0] === fence[0] && opener.length >= fence.length && /^[ \t]*(`+|~+)[ \t\r]*$/.test(text)) fence = undefined;
