@@ -8,7 +8,7 @@
 import type { RootContent } from 'mdast';
 import type { Locale } from '../contract/shared.ts';
 import { parseMarkdown } from '../content/markdown.ts';
-import { analyse, analyseQuery, isTraditional, scriptOf, stopWords } from './analyse.ts';
+import { analyse, analyseQuery, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { bm25DataOf, bm25FromData, countTerms, topK, Vocabulary, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from '../content/pause.ts';
@@ -438,11 +438,10 @@ const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
 };
 
 const foldWord = (word: string) => word.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
-const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
-/** The words of a Latin-script query, lowercased and without accents. */
+/** The words of a Latin-script query, lowercased and without accents (segmented in windows: linear in a long query). */
 function latinWords(query: string): string[] {
   const out: string[] = [];
-  for (const { segment, isWordLike } of wordSegmenter.segment(query)) if (isWordLike) out.push(foldWord(segment));
+  for (const { segment, isWordLike } of wordSegments(query, 'en')) if (isWordLike) out.push(foldWord(segment));
   return out;
 }
 
