@@ -16,13 +16,17 @@ export interface TestService extends RunningService {
 /**
  * Starts the service in process. Pass `DATA_DIR` to reopen an existing one (a restart): `stop()` then
  * leaves it in place, and `close()` never removes anything. With `site`, the web app answers pages (it
- * needs the web build, which `npm test` makes first); without it, the API alone.
+ * needs the web build, which `npm test` makes first); without it, the API alone. `clock` replaces Date.now for
+ * the credentials' failure budgets, so a test can move time on instead of waiting a quarter of an hour.
  */
-export async function startTestService(env: Record<string, string> = {}, { site = false }: { site?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  { site = false, clock }: { site?: boolean; clock?: () => number } = {},
+): Promise<TestService> {
   const owned = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
   const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
-  const service = await startService(config, { listen: { main: 0, dev: 0 }, ...(site ? { web: remixWeb } : {}) });
+  const service = await startService(config, { listen: { main: 0, dev: 0 }, clock, ...(site ? { web: remixWeb } : {}) });
   const url = service.urls.main!;
   return {
     ...service,

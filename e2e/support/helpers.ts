@@ -29,7 +29,7 @@ export async function modelRequests(): Promise<Array<{ path: string; aborted: bo
 
 /**
  * A client address of its own for this test: the chat service trusts X-Forwarded-For, and its budgets (and
- * the sign-in throttle) are per IP. Random, so a worker restarted after a failure does not reuse one.
+ * the failure budget of credentials) are per IP. Random, so a worker restarted after a failure does not reuse one.
  */
 export async function ownClientIp(page: Page): Promise<string> {
   const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;

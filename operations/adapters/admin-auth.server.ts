@@ -1,13 +1,13 @@
 // Who is calling the admin surface: the bearer token, or a console session cookie (with an Origin check on
 // writes against CSRF). Also sign-in and sign-out, shared by the REST endpoints (whoami, login, logout) and
-// the browser console, which reads the same headers from a Fetch request.
+// the browser console, which reads the same headers from a Fetch request. Every credential is checked under
+// the one failure budget per address and per credential (credential-throttle.server.ts), /mcp/admin's too.
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { bearerToken, requireBearer, tokenMatches, unauthorized } from '../server/auth.server.ts';
+import { bearerToken, throttled, tokenMatches, unauthorized } from '../server/auth.server.ts';
 import { anonymous, type Principal } from '../server/implement.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
-import { createLoginThrottle, type LoginThrottle } from '../server/login-throttle.server.ts';
-import { countThrottled } from '../server/metrics.server.ts';
+import { createCredentialThrottle, type CredentialThrottle } from '../server/credential-throttle.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import type { Logger } from '../server/log.server.ts';
 import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
@@ -18,8 +18,8 @@ export type Headers = (name: string) => string | undefined;
 export interface AdminAuthDeps {
   adminToken: string;
   sessions: SessionStore;
-  /** Failed sign-ins per address (default: kept in this process). */
-  throttle?: LoginThrottle;
+  /** The failure budgets of credentials, per address and per credential (default: kept in this process). */
+  throttle?: CredentialThrottle;
   urls: SiteUrls;
   /** Where sign-in events go (never the token or the cookie). */
   logger?: Pick<Logger, 'info' | 'warn'>;
@@ -27,10 +27,11 @@ export interface AdminAuthDeps {
 
 export type AdminAuth = ReturnType<typeof createAdminAuth>;
 
-export function createAdminAuth({ adminToken, sessions, urls, logger, throttle = createLoginThrottle() }: AdminAuthDeps) {
-  // One budget per IP for the whole service: the main and preview listeners share it, so a second
-  // listener does not double the guesses an address gets (nor does a second instance, with Redis).
-  // Attempts are counted when they start and kept when they fail.
+export function createAdminAuth({ adminToken, sessions, urls, logger, throttle = createCredentialThrottle() }: AdminAuthDeps) {
+  // One budget per address for the whole service, whatever the credential and the surface: the main and preview
+  // listeners share it, so a second listener does not double the guesses an address gets (nor does a second
+  // instance, with Redis). Attempts are counted when they start and kept when they fail; a success refunds its own
+  // (only its own: one valid credential, a session or METRICS_TOKEN, must not buy guesses at another).
 
   const siteOrigin = (branch: Branch) => new URL(urls.of(branch)).origin;
   const secure = (branch: Branch) => siteOrigin(branch).startsWith('https:');
@@ -56,17 +57,52 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     return `${cookieName(branch)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure(branch) ? '; Secure' : ''}`;
   }
 
-  /** Who is calling: bearer first, then the session cookie; a cookie write from another site is refused. */
-  async function principal(headers: Headers, method: string, branch: Branch): Promise<Principal> {
-    if (bearerToken(headers('authorization')) !== undefined) {
-      try {
-        requireBearer(headers('authorization'), adminToken);
-        return { kind: 'admin', via: 'bearer' };
-      } catch (error) {
-        return { kind: 'refused', error: error as AppError };
-      }
+  /** The admin token of an Authorization header: 401 without it or when wrong, 429 once the budget is spent. */
+  async function bearer(authorization: string | undefined, ip: string): Promise<AppError | undefined> {
+    const token = bearerToken(authorization);
+    if (token === undefined) return unauthorized();
+    const verdict = await throttle.check('bearer', ip, token, (given) => tokenMatches(given, adminToken));
+    if (verdict.outcome === 'accepted') return undefined;
+    if (verdict.outcome === 'throttled') {
+      logger?.warn({ event: 'auth', action: 'bearer', outcome: 'throttled', ip, retryAfter: verdict.retryAfterSeconds }, 'admin token throttled');
+      return throttled(verdict.retryAfterSeconds);
     }
-    const session = await sessions.verify(readCookie(headers, branch));
+    logger?.warn({ event: 'auth', action: 'bearer', outcome: 'failed', ip }, 'admin token refused');
+    return unauthorized('The admin token is not valid.');
+  }
+
+  /**
+   * The session of a console cookie, checked under the budgets: a forged cookie (not signed with SESSION_SECRET)
+   * is a failure; one of ours whose session has ended (signed out, expired, an old admin token) is a failure of
+   * that cookie only, not of the address, so that a returning editor's browser does not lock it out of signing in.
+   * Returns the session's id, undefined for none, or the 429 when a budget is spent.
+   */
+  async function sessionOf(cookieValue: string | undefined, ip: string): Promise<string | AppError | undefined> {
+    if (!cookieValue) return undefined;
+    const counted = await throttle.attempt('session', { address: ip, secret: cookieValue });
+    if (!counted.allowed) {
+      const retry = Math.max(1, Math.ceil(counted.retryAfterMs / 1000));
+      logger?.warn({ event: 'auth', action: 'session', outcome: 'throttled', ip, retryAfter: retry }, 'session cookie throttled');
+      return throttled(retry);
+    }
+    const cookie = await sessions.inspect(cookieValue);
+    if (cookie.state === 'live') {
+      await counted.refund();
+      return cookie.id;
+    }
+    if (cookie.state === 'ended') await counted.refund('address');
+    else logger?.warn({ event: 'auth', action: 'session', outcome: 'forged', ip }, 'forged session cookie');
+    return undefined;
+  }
+
+  /** Who is calling: bearer first, then the session cookie; a cookie write from another site is refused. */
+  async function principal(headers: Headers, method: string, branch: Branch, ip: string): Promise<Principal> {
+    if (bearerToken(headers('authorization')) !== undefined) {
+      const refusal = await bearer(headers('authorization'), ip);
+      return refusal ? { kind: 'refused', error: refusal } : { kind: 'admin', via: 'bearer' };
+    }
+    const session = await sessionOf(readCookie(headers, branch), ip);
+    if (session instanceof AppError) return { kind: 'refused', error: session };
     if (!session) return anonymous;
     const write = method !== 'GET' && method !== 'HEAD';
     if (write && !sameOrigin(headers, branch)) {
@@ -78,46 +114,43 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     return { kind: 'admin', via: 'session' };
   }
 
-  /**
-   * Counts one login attempt from `ip` before its token is read, and refuses (429) once the budget is spent:
-   * requests whose bodies arrive later were all counted when their headers came, so sending many at once buys
-   * no extra guesses. Returns the refund, for an attempt that turns out not to be a guess.
-   */
-  async function countAttempt(ip: string): Promise<() => Promise<void>> {
-    const attempt = await throttle.attempt(ip);
-    if (!attempt.allowed) {
-      countThrottled('login');
-      const retry = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
-      logger?.warn({ event: 'auth', action: 'login', outcome: 'throttled', ip, retryAfter: retry }, 'login throttled');
-      throw new AppError('rate_limited', `Too many failed logins from this address; try again in ${retry} seconds.`, {
-        headers: { 'Retry-After': String(retry) },
-      });
-    }
-    return attempt.refund;
+  /** A sign-in refused for a spent budget: logged, and the 429 to throw. */
+  function loginThrottled(retryAfterMs: number, ip: string): AppError {
+    const retry = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    logger?.warn({ event: 'auth', action: 'login', outcome: 'throttled', ip, retryAfter: retry }, 'login throttled');
+    return throttled(retry);
   }
 
   /**
-   * Opens a console session for the right token; throttles attempts per IP. `token` may be a function that
-   * reads it (the request body): the attempt is counted before it runs. Returns the Set-Cookie value.
+   * Opens a console session for the right token, under the budgets. `token` may be a function that reads it
+   * (the request body): the attempt is counted on the address's budget before it runs, so requests whose bodies
+   * arrive later were all counted when their headers came and sending many at once buys no extra guesses; the
+   * token's own budget is counted once it is read. Returns the Set-Cookie value.
    */
   async function login({ token: tokenOrReader, ip, headers, branch }: { token: unknown; ip: string; headers: Headers; branch: Branch }): Promise<string> {
-    const refund = await countAttempt(ip);
+    const fromAddress = await throttle.attempt('login', { address: ip });
+    if (!fromAddress.allowed) throw loginThrottled(fromAddress.retryAfterMs, ip);
     let token: unknown;
     try {
       token = typeof tokenOrReader === 'function' ? await (tokenOrReader as () => Promise<unknown>)() : tokenOrReader;
     } catch (error) {
-      await refund(); // an unreadable body is not a guess
+      await fromAddress.refund(); // an unreadable body is not a guess
       throw error;
     }
     if (typeof token !== 'string' || !token) {
-      await refund();
+      await fromAddress.refund();
       throw new AppError('bad_request', 'Send the admin token as {"token": "…"}.', { errors: [{ pointer: '/token', message: 'token is required' }] });
+    }
+    const ofToken = await throttle.attempt('login', { secret: token });
+    if (!ofToken.allowed) {
+      await fromAddress.refund(); // not compared: no guess from this address
+      throw loginThrottled(ofToken.retryAfterMs, ip);
     }
     if (!tokenMatches(token, adminToken)) {
       logger?.warn({ event: 'auth', action: 'login', outcome: 'failed', ip, branch }, 'login failed');
       throw unauthorized('The admin token is not valid.');
     }
-    await throttle.clear(ip); // the right token: every attempt of this address is refunded
+    await Promise.all([fromAddress.refund(), ofToken.refund()]);
     const previous = await sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
     const { cookieValue, maxAgeSeconds } = await sessions.create();
@@ -126,8 +159,9 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
   }
 
   /** Ends the session of the request's cookie (if any) and returns the Set-Cookie value that clears it. */
-  async function logout({ headers, branch }: { headers: Headers; branch: Branch }): Promise<string> {
-    const session = await sessions.verify(readCookie(headers, branch));
+  async function logout({ headers, branch, ip }: { headers: Headers; branch: Branch; ip: string }): Promise<string> {
+    const session = await sessionOf(readCookie(headers, branch), ip);
+    if (session instanceof AppError) throw session;
     if (session) {
       if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
       await sessions.destroy(session);
@@ -140,8 +174,8 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     {
       methods: ['GET'],
       path: '/api/admin/whoami',
-      async handle({ req, res, method, branch }) {
-        const who = await principal(headerOf(req), method, branch);
+      async handle({ req, res, method, branch, ip }) {
+        const who = await principal(headerOf(req), method, branch, ip);
         if (who.kind === 'refused') throw who.error;
         if (who.kind !== 'admin') throw unauthorized();
         sendJson(req, res, 200, { authenticated: true, via: who.via }, { 'Cache-Control': 'no-store' });
@@ -158,8 +192,8 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     {
       methods: ['POST'],
       path: '/api/admin/logout',
-      async handle({ req, res, branch }) {
-        const setCookie = await logout({ headers: headerOf(req), branch });
+      async handle({ req, res, branch, ip }) {
+        const setCookie = await logout({ headers: headerOf(req), branch, ip });
         sendEmpty(res, 204, { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' });
       },
     },
@@ -171,7 +205,12 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     logout,
     endpoints,
     /** The principal of a request at the edge. */
-    authenticate: ({ req, method, branch }: EdgeRequest) => principal(headerOf(req), method, branch),
+    authenticate: ({ req, method, branch, ip }: EdgeRequest) => principal(headerOf(req), method, branch, ip),
+    /** Throws unless the request carries the admin token (bearer only: /mcp/admin), under the budgets. */
+    async requireBearer({ req, ip }: Pick<EdgeRequest, 'req' | 'ip'>): Promise<void> {
+      const refusal = await bearer(req.headers.authorization, ip);
+      if (refusal) throw refusal;
+    },
   };
 }
 

@@ -12,7 +12,7 @@
 // Guards: browser Origin must be the site's own (DNS rebinding), Host must be ours when bound to loopback,
 // bodies are size-limited, batches are refused, an MCP-Protocol-Version that is not one of ours is refused
 // (each request's header says which version's rules answer it), and the admin server needs the bearer
-// token. Tool calls go through the same `invoke` pipeline as REST.
+// token, checked under the failure budgets of every credential. Tool calls go through the same `invoke` pipeline as REST.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -29,7 +29,6 @@ import { AppError } from '../contract/errors.ts';
 import { prompts } from '../contract/prompts.ts';
 import { resources } from '../contract/resources.ts';
 import { branches, type Branch } from '../contract/shared.ts';
-import { requireBearer } from '../server/auth.server.ts';
 import type { Implementation, Principal } from '../server/implement.server.ts';
 import type { Corpus, SiteUrls } from '../server/services.server.ts';
 import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
@@ -64,7 +63,8 @@ export interface McpDeps {
   layer: Implementation;
   corpus: Corpus;
   urls: SiteUrls;
-  adminToken: string;
+  /** Throws 401 unless the request carries the admin token, 429 once its address or token has failed too often. */
+  requireBearer(request: EdgeRequest): Promise<void>;
   /** The address the service listens on; on loopback, requests must name a loopback host or the site's. */
   host: string;
 }
@@ -83,7 +83,7 @@ interface CallScope {
   principal: Principal;
 }
 
-export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost }: McpDeps): Endpoint[] {
+export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenHost }: McpDeps): Endpoint[] {
   const surface = (path: Surface['path'], admin: boolean): Surface => {
     const ops = layer.operations.filter((op) => op.auth === (admin ? 'admin' : 'public'));
     return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])) };
@@ -130,7 +130,8 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     return dispatcher;
   }
 
-  function guard(s: Surface, { req, branch }: EdgeRequest): void {
+  async function guard(s: Surface, request: EdgeRequest): Promise<void> {
+    const { req, branch } = request;
     const siteOrigin = new URL(urls.of(branch)).origin;
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     if (LOOPBACK.has(listenHost) && !LOOPBACK.has(host) && host !== new URL(siteOrigin).hostname) {
@@ -140,12 +141,12 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
     if (origin && origin !== siteOrigin && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
       throw new AppError('forbidden', `Cross-origin MCP requests are not allowed (Origin ${origin}).`);
     }
-    if (s.admin) requireBearer(req.headers.authorization, adminToken);
+    if (s.admin) await requireBearer(request);
   }
 
   async function handle(s: Surface, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method, ip } = request;
-    guard(s, request);
+    await guard(s, request);
     const build = corpus.build(branch);
 
     if (method === 'GET' || method === 'HEAD') {
@@ -303,9 +304,9 @@ export function mcpEndpoints({ layer, corpus, urls, adminToken, host: listenHost
   const discoveryHeaders = (admin: boolean) =>
     admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
 
-  function sendCard(s: Surface, request: EdgeRequest) {
+  async function sendCard(s: Surface, request: EdgeRequest) {
     const { req, res, branch } = request;
-    if (s.admin) requireBearer(req.headers.authorization, adminToken);
+    if (s.admin) await requireBearer(request);
     const type = String(req.headers.accept ?? '').includes(SERVER_CARD_TYPE) ? SERVER_CARD_TYPE : JSON_TYPE;
     sendJson(req, res, 200, serverCard(s, branch), { ...discoveryHeaders(s.admin), 'Content-Type': type });
   }

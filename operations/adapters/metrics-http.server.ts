@@ -4,10 +4,14 @@
 // Only the main port answers it: the numbers are the process's, so one target per process is enough, and the
 // dev preview is the address editors pass around. Without a valid token it is a path like any the site does not
 // have (the web app's 404 page): its existence is not advertised to whoever scans for it — no 401 asking for a
-// token, no 405 naming a method, and it is left out of /openapi.json.
+// token, no 405 naming a method, and it is left out of /openapi.json. A token is checked under the failure budget
+// every credential shares (the admin token opens it too, so it must not be a door with guesses of its own); a
+// check refused for a spent budget is that same 404 — a 429 here, and nowhere else on an unknown path, would
+// say that something is listening — and is counted in vitae_throttled_total{kind="metrics"}.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Branch } from '../contract/shared.ts';
 import { bearerToken, tokenMatches } from '../server/auth.server.ts';
+import type { CredentialThrottle } from '../server/credential-throttle.server.ts';
 import { httpRequestDuration, metricsContentType, metricsText, startProcessMetrics } from '../server/metrics.server.ts';
 import { sendBody, type EdgeObserver, type Endpoint, type WebHandler } from './edge.server.ts';
 
@@ -16,14 +20,17 @@ export interface MetricsEndpointDeps {
   tokens: readonly string[];
   /** What answers a path the service does not have: the web app (its 404 page). */
   unknownPath: WebHandler;
+  /** The failure budgets of every credential, per address and per credential. */
+  throttle: Pick<CredentialThrottle, 'check'>;
 }
 
-export function metricsEndpoint({ tokens, unknownPath }: MetricsEndpointDeps): Endpoint {
+export function metricsEndpoint({ tokens, unknownPath, throttle }: MetricsEndpointDeps): Endpoint {
   startProcessMetrics();
   // Every token is compared (in constant time): how long a refusal takes does not say which one came near.
-  const allowed = (authorization: string | undefined) => {
+  const matches = (given: string) => tokens.map((token) => tokenMatches(given, token)).includes(true);
+  const allowed = async (authorization: string | undefined, ip: string) => {
     const given = bearerToken(authorization);
-    return given !== undefined && tokens.map((token) => tokenMatches(given, token)).includes(true);
+    return given !== undefined && (await throttle.check('metrics', ip, given, matches)).outcome === 'accepted';
   };
   const hidden = (req: IncomingMessage, res: ServerResponse, branch: Branch) => {
     // The edge has set the service's own security headers; the web app's answer carries its own, as for any page.
@@ -34,8 +41,8 @@ export function metricsEndpoint({ tokens, unknownPath }: MetricsEndpointDeps): E
     // Every method is claimed, so that none is answered 405 with an Allow header naming GET.
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     path: '/metrics',
-    async handle({ req, res, branch, method }) {
-      if (branch !== 'main' || (method !== 'GET' && method !== 'HEAD') || !allowed(req.headers.authorization)) return hidden(req, res, branch);
+    async handle({ req, res, branch, method, ip }) {
+      if (branch !== 'main' || (method !== 'GET' && method !== 'HEAD') || !(await allowed(req.headers.authorization, ip))) return hidden(req, res, branch);
       sendBody(req, res, 200, await metricsText(), { 'Content-Type': metricsContentType, 'Cache-Control': 'no-store' });
     },
   };

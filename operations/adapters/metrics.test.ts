@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '../../testing/admin-http.ts';
+import { CREDENTIAL_FAILURES } from '../server/credential-throttle.server.ts';
 import { startServiceOn, type BackendService } from '../../testing/backend-service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
@@ -17,7 +18,9 @@ let model: FakeOpenAI;
 
 before(async () => {
   model = await startFakeOpenAI();
-  service = await startTestService({ ADMIN_TOKEN, METRICS_TOKEN, OPENAI_BASE_URL: model.url }, { site: true });
+  // TRUST_PROXY: the tests that spend a failure budget do it from an address of their own (X-Forwarded-For), and the
+  // scrapes from the socket's address keep working.
+  service = await startTestService({ ADMIN_TOKEN, METRICS_TOKEN, OPENAI_BASE_URL: model.url, TRUST_PROXY: '1' }, { site: true });
 });
 after(async () => {
   await service.stop();
@@ -102,6 +105,22 @@ describe('who may read /metrics', () => {
       assert.equal(res.headers.get('www-authenticate'), null, 'no invitation to send a token');
       assert.doesNotMatch(await res.text(), /vitae_/);
     }
+    await unknown.text();
+  });
+
+  it('answers that same 404, even to the right token, once the address has failed too often, and counts it', async () => {
+    const from = { 'X-Forwarded-For': '198.51.100.44' };
+    const unknown = await service.get(`/no-such-page-${randomBytes(4).toString('hex')}`, { headers: from });
+    const delta = await added(async () => {
+      for (let i = 0; i < CREDENTIAL_FAILURES; i++)
+        assert.equal((await service.get('/metrics', { headers: { ...from, Authorization: `Bearer not-the-metrics-token-${i}` } })).status, 404);
+      const refused = await service.get('/metrics', { headers: { ...from, Authorization: `Bearer ${METRICS_TOKEN}` } });
+      assert.equal(refused.status, 404);
+      for (const header of ['content-type', 'content-security-policy', 'x-frame-options', 'cache-control', 'retry-after'])
+        assert.equal(refused.headers.get(header) === null, unknown.headers.get(header) === null, `${header} as on any page`);
+      assert.doesNotMatch(await refused.text(), /vitae_/);
+    });
+    assert.equal(delta('vitae_throttled_total', { kind: 'metrics' }), 1);
     await unknown.text();
   });
 
@@ -193,11 +212,11 @@ describe('what a scripted run adds', () => {
     const login = () =>
       service.get('/api/admin/login', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.45' },
         body: JSON.stringify({ token: 'a-wrong-guess-0000' }),
       });
     const delta = await added(async () => {
-      for (let i = 0; i < 5; i++) assert.equal((await login()).status, 401);
+      for (let i = 0; i < CREDENTIAL_FAILURES; i++) assert.equal((await login()).status, 401);
       assert.equal((await login()).status, 429);
     });
     assert.equal(delta('vitae_throttled_total', { kind: 'login' }), 1);

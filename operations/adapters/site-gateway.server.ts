@@ -27,7 +27,7 @@ export interface SiteFeatures {
 /** `corpus` is accepted and unused: what the site reads about itself now comes through the get_site operation. */
 export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; corpus?: Corpus; features: SiteFeatures }) {
   const principalOf = async (caller: CallerOfPage): Promise<Principal> =>
-    caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch) : anonymous;
+    caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch, caller.ip) : anonymous;
   return {
     async call<N extends OperationName>(name: N, input: RawInputOf<OperationNamed<N>>, caller: CallerOfPage): Promise<OutputOf<OperationNamed<N>>> {
       const op = operationNamed(name);
@@ -44,7 +44,7 @@ export function createSiteGateway({ layer, auth, features }: { layer: Implementa
     login: (token: unknown, caller: CallerOfPage & { request: Request }) =>
       auth.login({ token, ip: caller.ip, headers: headersOf(caller.request), branch: caller.branch }),
     /** Ends the console session; returns the Set-Cookie header value that clears it. */
-    logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch }),
+    logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch, ip: caller.ip }),
     /** What the service can do for a visitor: answer by chat, transcribe a recording. */
     features: () => features,
   };

@@ -1,4 +1,5 @@
-// Admin authentication: the bearer token (compared as digests in constant time).
+// Admin authentication: the bearer token (compared as digests in constant time), and the answers to a
+// credential that is missing, wrong, or sent once its failure budget is spent (credential-throttle.server.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../contract/errors.ts';
 
@@ -18,9 +19,11 @@ export function unauthorized(message = 'Send the admin token as "Authorization: 
   return new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="vitae-admin"' } });
 }
 
-/** Throws 401 unless the Authorization header carries the admin token. */
-export function requireBearer(authorization: string | undefined, adminToken: string): void {
-  const given = bearerToken(authorization);
-  if (!given) throw unauthorized();
-  if (!tokenMatches(given, adminToken)) throw unauthorized('The admin token is not valid.');
+/** 429 for a credential checked from an address (or with a secret) whose failure budget is spent. */
+export function throttled(retryAfterSeconds: number): AppError {
+  return new AppError(
+    'rate_limited',
+    `Too many failed sign-ins or admin tokens from this address, or with this credential; try again in ${retryAfterSeconds} seconds.`,
+    { headers: { 'Retry-After': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } },
+  );
 }

@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../../server.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { skillFile } from '../../testing/content-git.ts';
 import { eventually } from '../../testing/admin-http.ts';
+import { CREDENTIAL_FAILURES } from './credential-throttle.server.ts';
 
 const TOKEN = 'log-suite-token-5d1e9a0b7c3f8264';
 const BODY_MARKER = 'a-body-that-must-not-be-logged-7f3a';
@@ -174,7 +175,7 @@ describe('sign-in events, pipeline events and secrets', () => {
   });
 
   it('logs a throttled login', async () => {
-    for (let i = 0; i < 6; i++)
+    for (let i = 0; i < CREDENTIAL_FAILURES + 1; i++)
       await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"token":"nope"}' });
     await eventually('a throttled login', () => records().find((r) => r.event === 'auth' && r.outcome === 'throttled'));
   });

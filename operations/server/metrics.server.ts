@@ -79,7 +79,7 @@ export const modelErrors = new Counter({
 
 const throttled = new Counter({
   name: 'vitae_throttled_total',
-  help: 'Requests refused for a spent budget, by kind: login (the sign-in throttle) or the rate-limit bucket (ask, chat, transcribe).',
+  help: 'Requests refused for a spent budget, by kind: a credential checked once its failure budget was spent (bearer: the admin token on the API and /mcp/admin, session: a console cookie, login: the sign-in form, metrics: the /metrics token), or the rate-limit bucket (ask, chat, transcribe).',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
@@ -145,7 +145,7 @@ export function cacheCounters(cache: 'page' | 'rest' | 'mcp'): { hit(): void; mi
   return { hit: () => hits.inc(), miss: () => misses.inc() };
 }
 
-/** A request refused for a spent budget: `login`, or a rate-limit bucket's name (fixed in the contract). */
+/** A request refused for a spent budget: a credential's kind (`bearer`, `session`, `login`, `metrics`), or a rate-limit bucket's name (fixed in the contract). */
 export function countThrottled(kind: string): void {
   throttled.inc({ kind });
 }

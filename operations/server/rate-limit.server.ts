@@ -1,10 +1,11 @@
-// Per-client-IP budgets with rate-limiter-flexible: in memory by default, or in Redis
-// (RATE_LIMIT_STORE=redis://…) so several instances share one budget. If Redis is unreachable the
-// in-memory insurance limiter keeps limiting rather than letting everything through.
+// Per-client-address budgets with rate-limiter-flexible (an IPv6 client by its /64, address-group.server.ts): in
+// memory by default, or in Redis (RATE_LIMIT_STORE=redis://…) so several instances share one budget. If Redis is
+// unreachable the in-memory insurance limiter keeps limiting rather than letting everything through.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 import { AppError } from '../contract/errors.ts';
 import type { RateLimitSpec } from '../contract/define.ts';
+import { addressGroup } from './address-group.server.ts';
 import { countThrottled } from './metrics.server.ts';
 
 export interface Budget {
@@ -12,7 +13,7 @@ export interface Budget {
 }
 
 export interface RateLimits {
-  /** Spends one point of `spec` for `ip`; throws 429 `rate_limited` (with headers) when the budget is used up. */
+  /** Spends one point of `spec` for `ip` (its /64 for IPv6); throws 429 `rate_limited` (with headers) when the budget is used up. */
   consume(spec: RateLimitSpec, ip: string): Promise<Budget>;
   close(): Promise<void>;
 }
@@ -42,7 +43,7 @@ export function createRateLimits(store: string): RateLimits {
   return {
     async consume(spec, ip) {
       try {
-        const res = await limiterFor(spec).consume(ip);
+        const res = await limiterFor(spec).consume(addressGroup(ip));
         return { headers: headersOf(spec, res) };
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;

@@ -1,10 +1,11 @@
-// Rate limits: one budget per client IP, from the socket unless TRUST_PROXY, shared between instances
-// through a real redis-server when RATE_LIMIT_STORE points at one.
+// Rate limits: one budget per client address (an IPv6 client by its /64), from the socket unless TRUST_PROXY,
+// shared between instances through a real redis-server when RATE_LIMIT_STORE points at one.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { normaliseIp } from '../adapters/client-ip.server.ts';
+import { addressGroup } from './address-group.server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 
@@ -35,6 +36,50 @@ describe('client IP', () => {
   it('counts IPv4-mapped IPv6 addresses as their IPv4 address', () => {
     assert.equal(normaliseIp('::ffff:203.0.113.7'), '203.0.113.7');
     assert.equal(normaliseIp('2001:db8::1'), '2001:db8::1');
+  });
+
+  it('counts an IPv6 address by its /64 and an IPv4 address by itself, however it is written', () => {
+    assert.equal(addressGroup('203.0.113.7'), '203.0.113.7');
+    for (const ip of [
+      '2001:db8:1:2::5',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
+      '2001:DB8:1:2:0:0:0:1',
+      '2001:db8:1:2::1%eth0',
+      '2001:db8:1:2::198.51.100.1',
+    ])
+      assert.equal(addressGroup(ip), '2001:db8:1:2::/64', ip);
+    assert.equal(addressGroup('2001:db8:1:3::5'), '2001:db8:1:3::/64');
+    assert.equal(addressGroup('::ffff:cb00:7107'), '203.0.113.7', 'IPv4-mapped, in hexadecimal');
+    assert.equal(addressGroup('unknown'), 'unknown');
+  });
+
+  it('gives the IPv6 addresses of one /64 one ask and one chat budget, and another /64 its own', async () => {
+    const service = await startTestService({ OPENAI_BASE_URL: model.url, TRUST_PROXY: '1' });
+    const chat = (ip: string) =>
+      service.get('/api/chat', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'Where is Noa based?' }] }),
+      });
+    try {
+      // Twenty addresses of one /64, each asking once: the 20 asks a minute of one client.
+      for (let i = 1; i <= 20; i++) assert.equal((await ask(service, { 'X-Forwarded-For': `2001:db8:77:1::${i.toString(16)}` })).status, 200);
+      assert.equal((await ask(service, { 'X-Forwarded-For': '2001:db8:77:1:ffff:ffff:ffff:ffff' })).status, 429, 'a 21st address of the /64');
+      assert.equal((await ask(service, { 'X-Forwarded-For': '2001:db8:77:2::1' })).status, 200, 'the next /64 is another client');
+      for (let i = 1; i <= 10; i++) {
+        const answer = await chat(`2001:db8:78:1:${i.toString(16)}::1`);
+        assert.equal(answer.status, 200);
+        await answer.text();
+      }
+      const limited = await chat('2001:db8:78:1:abcd::1');
+      assert.equal(limited.status, 429);
+      await limited.text();
+      const other = await chat('2001:db8:78:2::1');
+      assert.equal(other.status, 200);
+      await other.text();
+    } finally {
+      await service.stop();
+    }
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY', async () => {

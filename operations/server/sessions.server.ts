@@ -22,8 +22,15 @@ export interface SessionStore {
   create(): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
   /** The session id of a valid cookie value, else undefined. */
   verify(cookieValue: string | undefined): Promise<string | undefined>;
+  /**
+   * What a cookie value is: `forged` (malformed, or not signed with SESSION_SECRET: a guess), `ended` (ours, but
+   * its session was closed, has expired or belongs to an old admin token), or `live` with the session's id.
+   */
+  inspect(cookieValue: string): Promise<CookieState>;
   destroy(id: string): Promise<void>;
 }
+
+export type CookieState = { state: 'forged' } | { state: 'ended' } | { state: 'live'; id: string };
 
 /** Where session records are kept: a map persisted to a file, or Redis keys that expire with the session. */
 interface RecordStore {
@@ -37,6 +44,17 @@ export async function createSessionStore(dataDir: string, secret: string, adminT
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
   const records = redis ? redisRecords(redis) : await fileRecords(join(dataDir, 'sessions.json'));
 
+  async function inspect(cookieValue: string): Promise<CookieState> {
+    const [id, mac] = cookieValue.split('.');
+    if (!id || !mac) return { state: 'forged' };
+    const expected = Buffer.from(sign(id));
+    const given = Buffer.from(mac);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { state: 'forged' };
+    const record = await records.get(id);
+    if (!record || record.expiresAt < Date.now() || record.token !== tokenDigest) return { state: 'ended' };
+    return { state: 'live', id };
+  }
+
   return {
     async create() {
       const id = randomBytes(32).toString('base64url');
@@ -46,15 +64,10 @@ export async function createSessionStore(dataDir: string, secret: string, adminT
     },
     async verify(cookieValue) {
       if (!cookieValue) return undefined;
-      const [id, mac] = cookieValue.split('.');
-      if (!id || !mac) return undefined;
-      const expected = Buffer.from(sign(id));
-      const given = Buffer.from(mac);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-      const record = await records.get(id);
-      if (!record || record.expiresAt < Date.now() || record.token !== tokenDigest) return undefined;
-      return id;
+      const cookie = await inspect(cookieValue);
+      return cookie.state === 'live' ? cookie.id : undefined;
     },
+    inspect,
     destroy: (id) => records.delete(id),
   };
 }

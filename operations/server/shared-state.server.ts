@@ -1,5 +1,5 @@
 // The state several instances of the service share: with RATE_LIMIT_STORE=redis://… one Redis connection
-// for the console sessions and the login throttle (the rate limits keep their own, rate-limit.server.ts).
+// for the console sessions and the credentials' failure budgets (the rate limits keep their own, rate-limit.server.ts).
 // With `memory` there is none, and each of those keeps to this process (sessions in a file under DATA_DIR).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
