@@ -20,7 +20,7 @@ import { openServices, StartupError, type Corpus, type Services } from './operat
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
 import { connectSharedState, shareEvents } from './operations/server/shared-state.server.ts';
-import { createCredentialThrottle } from './operations/server/credential-throttle.server.ts';
+import { createLoginThrottle } from './operations/server/login-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
 import { chatEndpoints } from './operations/adapters/chat.server.ts';
 import { clientIp } from './operations/adapters/client-ip.server.ts';
@@ -35,6 +35,7 @@ import { githubWebhookEndpoint } from './operations/adapters/github-webhook.serv
 import { metricsEndpoint, requestMetrics } from './operations/adapters/metrics-http.server.ts';
 import { pageRoutes } from './operations/adapters/page-routes.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
+import { consoleGate } from './operations/adapters/console-gate.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
 import { observePipeline } from './operations/server/metrics.server.ts';
@@ -65,8 +66,6 @@ export interface StartOptions {
   listen?: Partial<Record<Branch, number>>;
   /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
   logger?: Logger;
-  /** The clock of the credentials' failure budgets, in milliseconds; default Date.now (tests move it). */
-  clock?: () => number;
 }
 
 const notFoundPage: WebHandler = (req, res) => sendError(req, res, new AppError('not_found', `No page at ${req.url}.`));
@@ -82,11 +81,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
-  // Console sessions and the credentials' failure budgets: in this process, or in Redis shared with the other instances.
+  // Console sessions and the login throttle: in this process, or in Redis shared with the other instances.
   const shared = connectSharedState(config.RATE_LIMIT_STORE);
   const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken, shared.redis);
-  const throttle = createCredentialThrottle({ redis: shared.redis, secret: secrets.sessionSecret, now: options.clock });
-  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle });
+  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle: createLoginThrottle(shared.redis) });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
@@ -97,11 +95,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
-    ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST }),
+    ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
     metricsEndpoint({
       tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
       unknownPath: (req, res, branch) => web(req, res, branch),
-      throttle,
     }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
@@ -314,6 +311,12 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
       }
       next();
     });
+    // The console's pages and loader data are one editor's: never kept by a shared cache, and told apart by cookie.
+    app.use('/admin', (_req, res, next) => {
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.setHeader('Vary', 'Cookie');
+      next();
+    });
     app.use('/build', express.static(join(projectRoot(), 'public', 'build'), { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static(join(projectRoot(), 'public'), { maxAge: '1h', index: false }));
     // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
@@ -351,12 +354,37 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     });
     apps.set(branch, app);
   }
-  const toExpress: WebHandler = (req, res, branch) => apps.get(branch)!(req, res);
+  const expressApp: WebHandler = (req, res, branch) => apps.get(branch)!(req, res);
+  // Remix's own fetch handler: public pages rendered once per build (below), and the console's writes once the
+  // gate has read and checked their bodies.
+  const render = createRemixHandler(build, mode);
+  const gate = consoleGate({
+    principal: (req, branch) =>
+      gateway.principal({
+        branch,
+        ip: clientIp(req, config.TRUST_PROXY),
+        request: new Request(`${siteUrl(branch)}${req.url ?? '/'}`, { headers: webHeaders(req) }),
+      }),
+    async dispatch(req, res, branch, body) {
+      const nonce = randomBytes(16).toString('base64');
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      const request = new Request(`${siteUrl(branch)}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: webHeaders(req),
+        ...(body.length ? { body: new Uint8Array(body) } : {}),
+        signal: gone.signal,
+      });
+      const response = await render(request, loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce));
+      await sendWebResponse(res, response, { ...headersOf(security[branch], nonce), 'Cache-Control': 'private, no-store', Vary: 'Cookie' });
+    },
+  });
+  // The console's writes through the gate; everything else of the web app through Express.
+  const toExpress: WebHandler = (req, res, branch) => void (gate.serve(req, res, branch) || expressApp(req, res, branch));
   if (!corpus) return toExpress;
 
   // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
-  // Express, no visitor headers) and answered from memory. The console and forms stay with Express.
-  const render = createRemixHandler(build, mode);
+  // Express, no visitor headers) and answered from memory. The console's reads go through Express.
   const files = createStaticFiles(join(projectRoot(), 'public'));
   const fileHeaders = { main: staticHeaders(headersOf(security.main, '')), dev: staticHeaders(headersOf(security.dev, '')) };
   const pages = createPageCache({
@@ -372,6 +400,39 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
       void (files.serve(req, res, fileHeaders[branch]) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
     { pageCache: pages.stats, pageRoute: await pageRoutes(build.routes, files.has) },
   );
+}
+
+/** A Node request's headers as Fetch headers (repeated ones joined, as Fetch does). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+/** Writes a Fetch response to a Node one: `base` headers first, the response's own over them, each cookie apart. */
+async function sendWebResponse(res: ServerResponse, response: Response, base: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader('Set-Cookie', cookies);
+  res.writeHead(response.status, response.statusText || undefined);
+  if (!response.body) return void res.end();
+  // Read and written by hand: a stream pipeline would hang six listeners on the answer for a few kilobytes.
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return void (await reader.cancel());
+      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
 }
 
 /** A page's security headers as a static file needs them: no CSP (it governs documents, and a file runs none). */

@@ -5,6 +5,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { renderToString } from 'react-dom/server';
 import { z } from 'zod';
+import { InputError, parseInput } from '../../operations/contract/issues.ts';
 import { Branch, Locale } from '../../operations/contract/shared.ts';
 import { adminPreview } from '../../operations/contract/admin.ts';
 import styles from '../styles.css';
@@ -33,7 +34,14 @@ function page(locale: RootData['locale'], body: string, note?: string): Response
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const input = PreviewRequest.parse(await request.json());
+  let input: z.output<typeof PreviewRequest>;
+  try {
+    input = parseInput(PreviewRequest, await request.json());
+  } catch (error) {
+    // The gate has checked it is JSON; a field the preview cannot use is the caller's 400, named, as over REST.
+    if (error instanceof InputError) return Response.json(error.toBody(), { status: 400, headers: { 'Cache-Control': 'no-store' } });
+    throw error;
+  }
   const preview = await asEditor(request, context, 'admin_preview', input);
   const { vitae, ip } = vitaeContext(context);
   const identity = await vitae.call('get_site', { locale: preview.locale }, { branch: input.branch, ip, request });

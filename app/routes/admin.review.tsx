@@ -19,7 +19,21 @@ import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.ser
 import { ConsoleLink, consoleHref, formErrors, ProblemElsewhere, Shortcut, TimeAgo, TroubleNotice, useBranch, useHydrated } from '../admin/ui.tsx';
 
 /** The commit form: the message is the operation's own field schema; the changes travel as JSON. */
-const CommitForm = z.object({ message: adminCommitChanges.input.shape.message, changes: z.string().min(2) });
+const CommitForm = z.object({
+  message: adminCommitChanges.input.shape.message,
+  // The change set as JSON text; text that is not JSON is the form's error, not the server's.
+  changes: z
+    .string()
+    .min(2)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'The change set is not valid JSON; reload the page to read it again from this browser.' });
+        return z.NEVER;
+      }
+    }),
+});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireEditor(request, context);
@@ -31,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return { result: submission.reply(), outcome: null };
   const branch = branchOf(request);
   const outcome = await attempt(() =>
-    asEditor(request, context, 'admin_commit_changes', { branch, message: submission.value.message, changes: JSON.parse(submission.value.changes) }),
+    asEditor(request, context, 'admin_commit_changes', { branch, message: submission.value.message, changes: submission.value.changes as never }),
   );
   return { result: outcome.ok ? submission.reply({ resetForm: true }) : submission.reply(), outcome };
 }

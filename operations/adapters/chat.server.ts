@@ -10,7 +10,7 @@ import type { Agent } from '../server/agent.server.ts';
 import { anonymous } from '../server/implement.server.ts';
 import { describeProviderError, type Models } from '../server/models.server.ts';
 import { chatLimit, transcribeLimit, type RateLimits } from '../server/rate-limit.server.ts';
-import { readJsonBody, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import { readJsonBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
 
 const RS = '\u001e';
 const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
@@ -46,6 +46,9 @@ export interface ChatDeps {
   shutdown?: AbortSignal;
 }
 
+/** The largest transcription request: 10 MB of audio as base64 (4/3), with room for the JSON around it. */
+const TRANSCRIBE_BODY = Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024;
+
 const RESTARTING = 'The service is restarting; ask again in a moment.';
 
 /** A JSON body that must be there (an absent body is read as null, which the schema refuses). */
@@ -55,14 +58,19 @@ async function readRequiredJson(req: EdgeRequest['req'], limit: number): Promise
 
 export function chatEndpoints({ agent, models, rateLimits, shutdown }: ChatDeps): Endpoint[] {
   async function transcribeAudio({ req, res, ip }: EdgeRequest): Promise<void> {
-    const body = parseInput(TranscribeRequest, await readRequiredJson(req, Math.ceil(MAX_AUDIO_BYTES * 1.4) + 64 * 1024));
-    const audio = decodeAudio(body.audio);
+    // Everything that can refuse without the recording does, before its megabytes are read or decoded: no
+    // provider, a declared size over the limit, the caller's spent budget.
     if (!models)
       throw new AppError(
         'transcription_not_configured',
         'Voice input is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.',
       );
+    if (Number(req.headers['content-length']) > TRANSCRIBE_BODY)
+      throw new AppError('payload_too_large', 'The recording is larger than 10 MB; record a shorter question.');
+    requireJsonType(req);
     const { headers } = await rateLimits.consume(transcribeLimit, ip);
+    const body = parseInput(TranscribeRequest, await readRequiredJson(req, TRANSCRIBE_BODY));
+    const audio = decodeAudio(body.audio);
     const { experimental_transcribe: transcribe } = await import('ai'); // loaded on first use (see models.server.ts)
     try {
       const result = await transcribe({

@@ -168,18 +168,48 @@ function preflight(res: ServerResponse, pathname: string, cors: boolean): void {
 // ---------------------------------------------------------------------------------------------------
 // Reading requests and writing answers, shared by every endpoint.
 
-/** The body as bytes, refusing more than `limit` (413) whether or not Content-Length said so. */
+/**
+ * Bytes of request bodies the whole service holds while reading them, at most: many large bodies arriving at
+ * once (each within its route's limit) wait for a moment (503 with Retry-After) rather than fill the memory.
+ * Sixteen bodies of the largest limit (a recording to transcribe) fit, or a hundred commits of a megabyte.
+ */
+export const READ_BUDGET = 128 * 1024 * 1024;
+let reading = 0;
+
+/** Bytes of request bodies being read right now, service-wide (for tests and /api/health). */
+export const bytesBeingRead = () => reading;
+
+const overBudget = () =>
+  new AppError('unavailable', 'The service is reading too many large requests at once; send it again in a moment.', { headers: { 'Retry-After': '1' } });
+
+/**
+ * The body as bytes, refusing more than `limit` (413) whether or not Content-Length said so, and counting what
+ * it holds against the service-wide READ_BUDGET: a declared length is reserved before the first byte is read.
+ */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
   const tooLarge = () => new AppError('payload_too_large', `The request body is larger than ${Math.round(limit / 1024)} kB.`);
-  if (Number(req.headers['content-length']) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) throw tooLarge();
+  let held = Number.isSafeInteger(declared) && declared > 0 ? declared : 0;
+  if (reading + held > READ_BUDGET) throw overBudget();
+  reading += held;
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge();
+      if (size > held) {
+        if (reading + size - held > READ_BUDGET) throw overBudget();
+        reading += size - held;
+        held = size;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    reading -= held;
   }
-  return Buffer.concat(chunks);
 }
 
 /** How deep a JSON body may nest: far more than any operation needs, far less than a parser's stack. */
@@ -392,8 +422,14 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
     res.destroy();
     return;
   }
-  sendJson(req, res, status, body, { ...headers, ...extra, 'Cache-Control': 'no-store' });
+  // A body left unread (refused before or while reading it) is not waited for: the connection closes after the
+  // answer, so a client sending 100 MB stops at once instead of having the rest read and thrown away.
+  const unread: Record<string, string> = hasBody(req) && !req.readableEnded && !req.complete ? { Connection: 'close' } : {};
+  sendJson(req, res, status, body, { ...headers, ...extra, ...unread, 'Cache-Control': 'no-store' });
 }
+
+/** Whether a request carries a body (a length above zero, or chunks). */
+export const hasBody = (req: IncomingMessage) => Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined;
 
 /** True when the request's If-None-Match names one of `etags` (weak comparison) or is `*`: answer 304. */
 export function notModified(req: IncomingMessage, ...etags: string[]): boolean {
