@@ -20,7 +20,7 @@ import { openServices, StartupError, type Corpus, type Services } from './operat
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
 import { connectSharedState, shareEvents } from './operations/server/shared-state.server.ts';
-import { createLoginThrottle } from './operations/server/login-throttle.server.ts';
+import { createCredentialThrottle } from './operations/server/credential-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
 import { chatEndpoints } from './operations/adapters/chat.server.ts';
 import { clientIp } from './operations/adapters/client-ip.server.ts';
@@ -66,6 +66,8 @@ export interface StartOptions {
   listen?: Partial<Record<Branch, number>>;
   /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
   logger?: Logger;
+  /** The clock of the credentials' failure budgets, in milliseconds; default Date.now (tests move it). */
+  clock?: () => number;
 }
 
 const notFoundPage: WebHandler = (req, res) => sendError(req, res, new AppError('not_found', `No page at ${req.url}.`));
@@ -81,10 +83,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
-  // Console sessions and the login throttle: in this process, or in Redis shared with the other instances.
+  // Console sessions and the credentials' failure budgets: in this process, or in Redis shared with the other instances.
   const shared = connectSharedState(config.RATE_LIMIT_STORE);
   const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken, shared.redis);
-  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle: createLoginThrottle(shared.redis) });
+  const throttle = createCredentialThrottle({ redis: shared.redis, secret: secrets.sessionSecret, now: options.clock });
+  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
@@ -95,10 +98,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
-    ...mcpEndpoints({ layer, corpus, urls, adminToken: secrets.adminToken, host: config.HOST }),
+    ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST }),
     metricsEndpoint({
       tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
       unknownPath: (req, res, branch) => web(req, res, branch),
+      throttle,
     }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
