@@ -87,6 +87,36 @@ describe('validation of one file', () => {
     assert.ok(bare.some((p) => /front matter/.test(p.message) && p.line === 1));
   });
 
+  it('reports a repeated key at its line, in a map of any size', () => {
+    const repeated = original.replace(/^title: (.*)$/m, 'title: $1\ntitle: again');
+    const { problems } = loadContent(withFiles({ [entryPath]: repeated }));
+    assert.deepEqual(
+      problems.map((p) => [p.message, p.line]),
+      [['YAML: Map keys must be unique', repeated.split('\n').indexOf('title: again') + 1]],
+    );
+    // yaml's own check compared each key with every one before it: 20,000 keys took seconds
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n');
+    const many = loadContent(withFiles({ [entryPath]: original.replace(/^title: /m, `${keys}\nk7: again\ntitle: `) })).problems;
+    assert.deepEqual(
+      many.map((p) => p.message),
+      ['YAML: Map keys must be unique'],
+    );
+  });
+
+  it('reports aliases that would expand into a huge value as a problem, not an error', () => {
+    const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 12 }, (_, i) => `l${i}: &l${i} [${Array(9).fill(i ? `*l${i - 1}` : '*a').join(', ')}]`)].join('\n');
+    const { problems } = loadContent(withFiles({ [entryPath]: original.replace(/^title: /m, `${laughs}\ntitle: `) }));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!.message, /^YAML: Excessive alias count/);
+  });
+
+  it('lists at most 50 problems of one file, the last saying how many more there are', () => {
+    const broken = original.replace(/^summary: .*$/m, `summary: ${'*a '.repeat(1000)}`);
+    const { problems } = loadContent(withFiles({ [entryPath]: broken }));
+    assert.equal(problems.length, 51);
+    assert.match(problems.at(-1)!.message, /^and \d+ more problems in this file$/);
+  });
+
   it('rejects an end before the start', () => {
     const broken = original.replace(/^end: .*$/m, 'end: "2001-01"');
     const { problems } = loadContent(withFiles({ [entryPath]: broken }));
