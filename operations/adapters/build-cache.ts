@@ -1,33 +1,52 @@
 // Answers of pure reads kept per build (REST and MCP alike): values by key under the build they were made
 // from; when a value of a new build is kept, the builds no longer live on any branch are dropped. At most
-// MAX values a build: past that the build's values are dropped at once (a bound, not an eviction policy).
+// MAX values and MAX_BYTES (keys and values together) a build: past either the build's values are dropped at once
+// (a bound, not an eviction policy), so keys a stranger makes up cannot pin memory until the next build.
 import { cacheCounters } from '../server/metrics.server.ts';
 
 export class BuildCache<V> {
-  private readonly byBuild = new Map<string, Map<string, V>>();
-  private static readonly MAX = 5000;
+  private readonly byBuild = new Map<string, { entries: Map<string, V>; bytes: number }>();
+  static readonly MAX = 5000;
+  static readonly MAX_BYTES = 32 * 1024 * 1024;
   private readonly counts?: ReturnType<typeof cacheCounters>;
 
-  /** A named cache counts its hits and misses in /metrics (`vitae_cache_hits_total{cache}`). */
-  constructor(name?: 'rest' | 'mcp') {
+  /**
+   * A named cache counts its hits and misses in /metrics (`vitae_cache_hits_total{cache}`). `sizeOf` tells a
+   * value's bytes (default: its length when it has one, else nothing beyond the key).
+   */
+  constructor(
+    name?: 'rest' | 'mcp',
+    private readonly sizeOf: (value: V) => number = (value) => (value as { length?: number } | null)?.length ?? 0,
+  ) {
     if (name) this.counts = cacheCounters(name);
   }
 
   get(buildId: string, key: string): V | undefined {
-    const value = this.byBuild.get(buildId)?.get(key);
+    const value = this.byBuild.get(buildId)?.entries.get(key);
     if (value === undefined) this.counts?.miss();
     else this.counts?.hit();
     return value;
   }
 
   set(buildId: string, key: string, value: V, live: readonly string[]): void {
-    let entries = this.byBuild.get(buildId);
-    if (!entries) {
+    let kept = this.byBuild.get(buildId);
+    if (!kept) {
       for (const id of this.byBuild.keys()) if (!live.includes(id)) this.byBuild.delete(id);
-      this.byBuild.set(buildId, (entries = new Map()));
+      this.byBuild.set(buildId, (kept = { entries: new Map(), bytes: 0 }));
     }
-    if (entries.size >= BuildCache.MAX) entries.clear();
-    entries.set(key, value);
+    const bytes = key.length * 2 + this.sizeOf(value); // a string's characters are two bytes each in V8 at most
+    if (kept.entries.size >= BuildCache.MAX || kept.bytes + bytes > BuildCache.MAX_BYTES) {
+      kept.entries.clear();
+      kept.bytes = 0;
+    }
+    if (bytes > BuildCache.MAX_BYTES) return;
+    kept.entries.set(key, value);
+    kept.bytes += bytes;
+  }
+
+  /** Bytes kept for a build (keys and values): for tests. */
+  bytesOf(buildId: string): number {
+    return this.byBuild.get(buildId)?.bytes ?? 0;
   }
 }
 

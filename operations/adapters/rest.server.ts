@@ -29,14 +29,17 @@ export interface RestDeps {
 }
 
 export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
-  const cache = new BuildCache<{ body: Body; type: string }>('rest'); // serialised answers of pure operations
+  // Serialised answers of pure operations, by operation, representation and declared input.
+  const cache = new BuildCache<{ body: Body; type: string }>('rest', (answer) => answer.body.bytes.length);
 
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method } = request;
     const principal = op.auth === 'admin' ? await authenticate(request) : anonymous;
     // Checked before the body is read: nobody without credentials gets a request body parsed.
     if (op.auth === 'admin') authorize(principal);
-    const cors = op.auth === 'public' && (method === 'GET' || method === 'HEAD') ? PUBLIC_CORS : {};
+    // Every answer of a public operation may be read from any origin, a POST's (ask) too: its preflight allows it, its
+    // errors already said so, and its rate-limit headers are exposed for browsers to read.
+    const cors = op.auth === 'public' ? PUBLIC_CORS : {};
     const raw = await rawInput(request, op);
     const wantsText = op.rest.text !== undefined && !acceptsJson(req.headers.accept ?? '');
     const options = { names: op.rest.rename, addresses: Object.keys(request.params) };
@@ -47,7 +50,7 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
 
     if (op.pure) {
       const build = corpus.build(branch);
-      const key = `${wantsText ? 't' : 'j'}\0${op.name}\0${JSON.stringify(raw)}`;
+      const key = `${wantsText ? 't' : 'j'}\0${op.name}\0${declaredKey(op, raw)}`;
       const etag = `"${build.id}${wantsText ? '-t' : ''}"`;
       const headers = { ...cors, ETag: etag, 'Cache-Control': 'public, max-age=0, must-revalidate', ...(op.rest.text ? { Vary: 'Accept' } : {}) };
       let hit = cache.get(build.id, key);
@@ -87,6 +90,22 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
     cors: op.auth === 'public',
     handle: (request) => handle(op, request),
   }));
+}
+
+/**
+ * The part of a raw input that can change an answer: the fields the operation declares. A parameter it does not
+ * know is dropped by its schema, so it must not make a new cache key either (a stranger's 12 kB of junk per
+ * request would be kept until the next build).
+ */
+function declaredKey(op: AnyOperation, raw: Record<string, unknown>): string {
+  const shape = (op.input as { shape?: Record<string, unknown> }).shape;
+  if (!shape) return JSON.stringify(raw);
+  return JSON.stringify(
+    Object.keys(raw)
+      .filter((field) => field in shape)
+      .sort()
+      .map((field) => [field, raw[field]]),
+  );
 }
 
 /** An operation's raw input from the query string, the JSON body and the path parameters. */
