@@ -7,7 +7,7 @@
 // It keeps the text of the files it was sent, by blob sha, so a request carries only the files it does not have:
 // what a commit changed. Its caches (each file's parse, each text's passages and term counts) live here, so a build
 // after a small commit costs what the commit changed.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { serialize } from 'node:v8';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -19,6 +19,10 @@ import { makeKept, readKept, type KeptBuild } from './persist.ts';
 import { ownedBytes } from './owned-bytes.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
 import type { Problem } from '../contract/errors.ts';
+import type { DocumentName } from '../contract/shared.ts';
+import type { ContentModel } from '../content/tree.ts';
+import { listenWorkingOn, type WorkItem } from '../content/working-on.ts';
+import { progressWriter } from './build-progress.ts';
 
 /** What the service sends (operations/server/builder.server.ts). */
 export interface BuildRequest {
@@ -78,6 +82,17 @@ export type WireIndexData = Omit<SearchIndexData, 'locales'> & {
   locales: Array<Omit<SearchIndexData['locales'][number], 'engine'> & { engine: Omit<SearchIndexData['locales'][number]['engine'], 'terms'> & { terms: string } }>;
 };
 
+/** What the service starts the worker with (builder.server.ts). */
+export interface BuildWorkerData {
+  /** Where the worker says which file it is on (build-progress.ts), for the service's time budget. */
+  progress: SharedArrayBuffer;
+  /**
+   * Tests: where the worker stops responding, as a step that never ends would, to show the budget stops it: the
+   * `visit`-th time the work comes to `path` (1, the default: its check; then its passages and its index's turn).
+   */
+  stall?: { path: string; visit?: number };
+}
+
 /** The nice value of the build thread (0 is the service's; 19 the lowest priority). */
 const BUILD_NICE = 10;
 
@@ -94,6 +109,52 @@ try {
   if (thread > 0) setPriority(thread, BUILD_NICE);
 } catch {
   // not Linux, or not allowed: the build runs at the service's priority
+}
+
+// Which file the work is on, as the content checks, the passages and the index report it (working-on.ts), with the
+// time spent on each file of the request under way: the service stops a build that spends too long on one.
+const { progress, stall } = workerData as BuildWorkerData;
+const progressOut = progressWriter(progress);
+/** The model whose records the reports name (the request's, once its files are checked). */
+let modelNow: ContentModel | undefined;
+let lastItem: WorkItem | null = null;
+let pathNow: string | null = null;
+let since = Date.now();
+const spent = new Map<string, number>();
+const visits = new Map<string, number>();
+
+listenWorkingOn((item) => {
+  if (item === lastItem || (item && lastItem && typeof item === 'object' && typeof lastItem === 'object' && item.slug === lastItem.slug && item.kind === lastItem.kind && item.locale === lastItem.locale)) return;
+  lastItem = item;
+  const path = item === null ? null : pathOf(item);
+  if (path === pathNow) return;
+  const now = Date.now();
+  if (pathNow !== null) spent.set(pathNow, (spent.get(pathNow) ?? 0) + now - since);
+  pathNow = path;
+  since = now;
+  progressOut.write(path, now, path === null ? 0 : (spent.get(path) ?? 0));
+  if (path === null || !stall) return;
+  visits.set(path, (visits.get(path) ?? 0) + 1);
+  if (path === stall.path && visits.get(path) === (stall.visit ?? 1)) for (;;); // a test's stand-in for a step that never ends
+});
+
+/** The file of a report: a path as it is; a record's, the translation its text came from, or its English file. */
+function pathOf(item: WorkItem): string | null {
+  if (typeof item === 'string') return item;
+  const source = item.kind === 'entry' ? modelNow?.entries.get(item.slug) : modelNow?.documents.get(item.slug as DocumentName);
+  if (!source) return null;
+  const translation = item.locale === 'en' ? undefined : modelNow!.translations.get(source.path)?.get(item.locale);
+  return translation && !translation.stale ? translation.path : source.path;
+}
+
+/** A new request: no time spent on any file yet. */
+function startTiming(): void {
+  spent.clear();
+  visits.clear();
+  modelNow = undefined;
+  lastItem = pathNow = null;
+  since = Date.now();
+  progressOut.write(null, since, 0);
 }
 
 const blobs = new Map<string, string>();
@@ -118,6 +179,7 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
   }
   if (request.warm) return warm(request, texts);
   const { model, problems } = loadCommitContent({ tree: request.irregular, texts });
+  modelNow = model;
   if (!model || problems.length) return { id: request.id, type: 'invalid', problems };
   const kept = await makeKept(model, {
     commit: request.commit,
@@ -197,6 +259,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
       await rememberParses(kept.model, texts, pause);
     }
     const { model } = await loadContentSliced(texts, pause);
+    modelNow = model;
     if (!model) return { id: request.id, type: 'warmed' };
     // The kept build's passages are this content's: its entries' text is not split again.
     const passages = searchPassages(model, request.siteUrl, made);
@@ -234,11 +297,13 @@ port.on('message', (message: BuildRequest | PreloadRequest) => {
   queue = queue.then(async () => {
     let reply: BuildReply;
     if (!request.warm) preempted = false;
+    startTiming();
     try {
       reply = await handle(request);
     } catch (error) {
       reply = { id: request.id, type: 'failed', message: (error as Error).stack ?? String(error) };
     }
+    startTiming(); // nothing is on any file between requests
     // The parts' memory goes to the service as it is (transferred, not copied).
     if (reply.type === 'built') reply.parts = reply.parts.map(ownedBytes);
     const transfer =

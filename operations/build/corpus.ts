@@ -8,6 +8,7 @@ import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { createSearchIndex, searchIndexFromData, splitPassages, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
 import { noPause, type Pause } from '../content/pause.ts';
+import { workingOn } from '../content/working-on.ts';
 import type { HybridSearch } from './hybrid.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
@@ -229,6 +230,7 @@ function* localeViewSteps(
     const record: DocumentRecord = { name, title: fields.title, summary: fields.summary, markdown: body, updatedAt: fields.updatedAt, url, locale, translated };
     documents.set(name, record);
     if (translated && passages) {
+      workingOn({ kind: 'document', slug: name, locale });
       // A section's heading describes it: it counts with the record's fields, above the body text.
       let heading = '';
       for (const text of documentPassagesOf(body, made?.get(`document\0${locale}\0${name}`))) {
@@ -250,8 +252,11 @@ function* localeViewSteps(
     const lensTitle = (id: LensId) => lenses.find((l) => l.id === id)?.title ?? id;
     const skillName = (slug: string) => skills.get(slug)?.name ?? slug;
     for (const entry of entries) {
-      if (entry.translated) passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`entry\0${locale}\0${entry.slug}`)));
+      if (!entry.translated) continue;
+      workingOn({ kind: 'entry', slug: entry.slug, locale });
+      passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`entry\0${locale}\0${entry.slug}`)));
     }
+    workingOn(null);
   }
 
   const brief = resolve(model, model.brief, locale);

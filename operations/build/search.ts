@@ -12,6 +12,7 @@ import { analyse, analyseQuery, isTraditional, scriptOf, stopWords, wordSegments
 import { bm25DataOf, bm25FromData, countTerms, topK, Vocabulary, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { memoize } from './memo.ts';
 import { noPause, type Pause } from '../content/pause.ts';
+import { workingOn } from '../content/working-on.ts';
 
 export interface Passage {
   /** Language of the passage's text: it is analysed in that language and found by queries in it. */
@@ -124,7 +125,19 @@ export async function createSearchIndexData(passages: readonly Passage[], option
   for (const [locale, ids] of byLocale) {
     // Each text is counted through the locale's cache, so a rebuild after a small change analyses only the text that changed.
     const counts = termCounts(locale).open();
-    const engine = await bm25DataOf(ids.length, (doc, field) => counts.of(fieldText(passages[ids[doc]!]!, field)), WEIGHTS, counts.vocabulary, BM25_PARAMS, pause);
+    const engine = await bm25DataOf(
+      ids.length,
+      (doc, field) => {
+        const passage = passages[ids[doc]!]!;
+        if (field === 0) workingOn(passage);
+        return counts.of(fieldText(passage, field));
+      },
+      WEIGHTS,
+      counts.vocabulary,
+      BM25_PARAMS,
+      pause,
+    );
+    workingOn(null);
     counts.close(engine.terms.length);
     out.locales.push({ locale, passages: Int32Array.from(ids), engine });
   }

@@ -11,6 +11,7 @@ import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, type FileKind } f
 import { hashOfParsed } from './source-hash.ts';
 import { structureProblems } from './translation-structure.ts';
 import type { Pause } from './pause.ts';
+import { workingOn } from './working-on.ts';
 
 export { locate, RELATED_TERMS_PATH, type Located } from './locate.ts';
 
@@ -203,6 +204,7 @@ function* checkSteps(files: ContentFiles, base: CheckedTree): Generator<void, Ch
 
 function checkFile(path: string, text: string): FileCheck {
   checkCounts.files++;
+  workingOn(path);
   const where = locate(path);
   switch (where.kind) {
     case 'unknown':
@@ -299,6 +301,7 @@ function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string,
     for (const related of relatedTo(path, where)) dirty.add(related);
     if (where.kind === 'skill') changedSkills.push(where.id);
   }
+  workingOn(null);
   if (whole) for (const path of required.keys()) dirty.add(path);
   for (const skill of changedSkills) for (const path of skillUsers.get(skill) ?? []) dirty.add(path);
   for (const [skill, set] of skillUsers) if (copied.has(skill) && !set.size) skillUsers.delete(skill);

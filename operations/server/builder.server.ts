@@ -6,6 +6,11 @@
 // The worker keeps the texts it was sent by blob sha, and this side remembers which, so a build request carries
 // only the files the worker does not have (what a commit changed). One build runs at a time. A worker that dies
 // fails the builds under way (the pipeline marks their run failed) and is started again for the next one.
+//
+// A build has a time budget per file: the worker says which file it is on (build-progress.ts), and one that spends
+// longer than FILE_BUDGET_MS on a single file is stopped (the thread terminated, wherever it is) and its build fails
+// naming that file, so a text some step handles in more than linear time fails its own run instead of holding every
+// later run behind it (a 500 kB body of "*a " once built for 458 s while five runs waited).
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { deserialize } from 'node:v8';
 import type { Problem } from '../contract/errors.ts';
@@ -14,7 +19,8 @@ import type { Passage } from '../build/search.ts';
 import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
 import { REGULAR } from '../content/tree.ts';
 import type { KeptBuild } from '../build/persist.ts';
-import type { BuildReply, BuildRequest, PreloadRequest } from '../build/build-worker.ts';
+import type { BuildReply, BuildRequest, BuildWorkerData, PreloadRequest } from '../build/build-worker.ts';
+import { progressBuffer, readProgress } from '../build/build-progress.ts';
 import { noPause, slicer, type Pause } from '../content/pause.ts';
 
 export interface BuildInput {
@@ -57,8 +63,15 @@ export interface Builder {
  */
 const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
+/**
+ * The most a build may spend on one file. Every step of a build is linear in a file's text, and a file is at most
+ * 256 kB: such a file of the most costly text known (a megabyte of "*a " builds in under a second) takes a fraction
+ * of this, even on a busy machine. What takes longer is a step we do not know to be slow: it fails its own run.
+ */
+export const FILE_BUDGET_MS = 10_000;
+
 /** The worker's module: the TypeScript source through tsx (dev, tests), or the bundle beside build/server.mjs. */
-function startWorker(limits?: ResourceLimits): Worker {
+function startWorker(workerData: BuildWorkerData, limits?: ResourceLimits): Worker {
   const resourceLimits = { ...WORKER_LIMITS, ...limits };
   const self = import.meta.url;
   if (self.endsWith('.ts')) {
@@ -68,13 +81,27 @@ function startWorker(limits?: ResourceLimits): Worker {
       eval: true,
       name: 'vitae-build',
       resourceLimits,
+      workerData,
     });
   }
-  return new Worker(new URL('./build-worker.mjs', self), { name: 'vitae-build', resourceLimits });
+  return new Worker(new URL('./build-worker.mjs', self), { name: 'vitae-build', resourceLimits, workerData });
 }
 
-export function createBuilder(options: { log?: (line: string) => void; resourceLimits?: ResourceLimits } = {}): Builder {
+export function createBuilder(
+  options: {
+    log?: (line: string) => void;
+    resourceLimits?: ResourceLimits;
+    /** The most a build may spend on one file (default FILE_BUDGET_MS). */
+    fileBudgetMs?: number;
+    /** Tests: where the worker stops responding (build-worker.ts), as a step that never ends would. */
+    stall?: BuildWorkerData['stall'];
+  } = {},
+): Builder {
+  const budget = options.fileBudgetMs ?? FILE_BUDGET_MS;
   let worker: Worker | undefined;
+  /** Where the worker is (build-progress.ts), read by the watchdog while requests are pending. */
+  let progress = progressBuffer();
+  let watchdog: ReturnType<typeof setInterval> | undefined;
   /** Blob shas the worker holds. */
   let held = new Set<string>();
   /** The files of the last request the worker was sent (path → blob sha): the next sends how its own differ. */
@@ -90,21 +117,48 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
   function failAll(error: Error) {
     for (const { reject } of pending.values()) reject(error);
     pending.clear();
+    watch();
     worker = undefined;
     held = new Set();
     sentFiles = new Map();
     generation++;
   }
 
+  /**
+   * Runs the watchdog while requests are pending: a worker that has spent more than the budget on one file is
+   * stopped, and the requests under way fail naming the file (the next request starts a new worker).
+   */
+  function watch() {
+    if (pending.size && !watchdog) {
+      watchdog = setInterval(
+        () => {
+          const { path, spent } = readProgress(progress, Date.now());
+          if (!worker || path === null || spent <= budget) return;
+          const stuck = worker;
+          options.log?.(`[vitae] the build worker spent ${Math.round(spent / 1000)} s on ${path}: it was stopped`);
+          failAll(new Error(`the build spent more than ${budget / 1000} s on ${path} and was stopped: no file may take that long to build`));
+          void stuck.terminate();
+        },
+        Math.min(250, Math.max(10, budget / 4)),
+      );
+      watchdog.unref();
+    } else if (!pending.size && watchdog) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+    }
+  }
+
   function running(): Worker {
     if (worker) return worker;
-    const started = startWorker(options.resourceLimits);
+    progress = progressBuffer();
+    const started = startWorker({ progress, ...(options.stall ? { stall: options.stall } : {}) }, options.resourceLimits);
     counts.workers++;
     started.unref();
     started.on('message', (reply: BuildReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       if (!pending.size) started.unref();
+      watch();
       waiting?.resolve(reply);
     });
     started.on('error', (error) => {
@@ -171,6 +225,7 @@ export function createBuilder(options: { log?: (line: string) => void; resourceL
     const target = running();
     return new Promise<BuildReply>((resolve, reject) => {
       pending.set(request.id, { resolve, reject });
+      watch();
       target.ref();
       target.postMessage(request);
     });

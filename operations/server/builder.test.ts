@@ -1,6 +1,7 @@
 // Builds made in the worker thread: what the service makes from the worker's answer is the build it made on its
 // own thread before, a commit sends the worker only the texts it changed, invalid content comes back as its
-// problems, and a worker that dies fails only the build under way.
+// problems, a worker that dies fails only the build under way, and a build that spends longer than its budget on
+// one file is stopped, fails naming the file, and holds no later run behind it.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readContentDir } from '../repo/local-repo.server.ts';
@@ -14,6 +15,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { slicer } from '../content/pause.ts';
+import { createPipeline } from './pipeline.server.ts';
+import type { Branch } from '../contract/shared.ts';
 
 const texts = await readContentDir(resolve('content'));
 const filesOf = (texts: Map<string, string>): RepoFiles => ({
@@ -180,6 +183,72 @@ describe('the build worker', () => {
       assert.equal(starved.counts.texts, 2 * texts.size);
     } finally {
       await starved.close();
+    }
+  });
+});
+
+describe("a build's time budget", () => {
+  // The worker stops at a file as a step that never ends would (`stall`): the budget is what ends the build.
+  const budget = 2000;
+  const entry = [...texts.keys()].find((p) => p.startsWith('content/corpus/projects/'))!;
+  const slug = entry.split('/').pop()!.replace(/\.md$/, '');
+  const withoutEntry = new Map([...texts].filter(([path]) => !path.endsWith(`/${slug}.md`)));
+  const over = (path: string) => new RegExp(`more than ${budget / 1000} s on ${path.replace(/[.]/g, '\\.')} and was stopped`);
+
+  it('stops a build that spends longer than its budget on one file, fails it naming the file, and makes the build queued behind it', async () => {
+    const builder = createBuilder({ fileBudgetMs: budget, stall: { path: entry } });
+    try {
+      const stuck = builder.make(input('1'.repeat(40), filesOf(texts)));
+      const next = builder.make(input('2'.repeat(40), filesOf(withoutEntry)));
+      await assert.rejects(stuck, over(entry));
+      const made = await next;
+      assert.ok('kept' in made, 'the next commit (the file taken out) builds');
+      assert.ok(!made.kept.passages.some((p) => p.slug === slug));
+      assert.equal(builder.counts.workers, 2, 'the stopped worker was replaced');
+    } finally {
+      await builder.close();
+    }
+  });
+
+  it("names the file a record's text came from: a translation, not its English source", async () => {
+    const translation = [...texts.keys()].find((p) => p.startsWith('content/i18n/fr/corpus/projects/'))!;
+    // The second time the work comes to it: after its check, its passages.
+    const builder = createBuilder({ fileBudgetMs: budget, stall: { path: translation, visit: 2 } });
+    try {
+      await assert.rejects(builder.make(input('3'.repeat(40), filesOf(texts))), over(translation));
+    } finally {
+      await builder.close();
+    }
+  });
+
+  it('fails the run of that build with the file named, and a run queued behind it on the other branch publishes', async () => {
+    const builder = createBuilder({ fileBudgetMs: budget, stall: { path: entry } });
+    const dir = await mkdtemp(join(tmpdir(), 'vitae-budget-'));
+    const trees: Record<string, Map<string, string>> = { ['5'.repeat(40)]: texts, ['6'.repeat(40)]: withoutEntry };
+    const deployed: Array<[Branch, string]> = [];
+    try {
+      const pipeline = await createPipeline(dir, {
+        translate: async () => ({ status: 'skipped', note: 'no model in tests' }),
+        build: async (_branch, commit) => {
+          const made = await builder.make(input(commit, filesOf(trees[commit]!)));
+          if ('problems' in made) throw new Error('invalid');
+          return commit;
+        },
+        deploy: async (branch, commit) => void deployed.push([branch, commit]),
+      });
+      const main = await pipeline.enqueue('main', '5'.repeat(40));
+      const dev = await pipeline.enqueue('dev', '6'.repeat(40));
+      await pipeline.idle();
+      const stuck = pipeline.get(main.id)!;
+      const next = pipeline.get(dev.id)!;
+      assert.equal(stuck.status, 'failure');
+      assert.match(stuck.error!, over(entry));
+      assert.equal(stuck.stages.find((s) => s.name === 'build')!.status, 'failure');
+      assert.equal(next.status, 'success');
+      assert.deepEqual(deployed, [['dev', '6'.repeat(40)]]);
+    } finally {
+      await builder.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
