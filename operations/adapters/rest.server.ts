@@ -33,7 +33,7 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
   const cache = new BuildCache<{ body: Body; type: string }>('rest', (answer) => answer.body.bytes.length);
 
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
-    const { req, res, branch, method } = request;
+    const { req, res, branch } = request;
     const principal = op.auth === 'admin' ? await authenticate(request) : anonymous;
     // Checked before the body is read: nobody without credentials gets a request body parsed.
     if (op.auth === 'admin') authorize(principal);
