@@ -1,5 +1,6 @@
 // Where a path sits in the content tree: a source file of some kind, a translation of one, the site or
 // related-terms file, or no place at all (with the reason). A function of the path alone.
+import { limits } from '../contract/limits.ts';
 import { documentNames, lensIds, locales, translationLocales, type Kind, type Locale, type TranslationLocale } from '../contract/shared.ts';
 import { corpusFolders, type FileKind } from './schema.ts';
 
@@ -36,6 +37,8 @@ export function locate(path: string): Located {
   if (!m) return { kind: 'unknown', reason: 'not a place in the content tree (see the schema operation for the layout)' };
   const id = m[3]!;
   if (!slugPattern.test(id)) return { kind: 'unknown', reason: `"${id}" is not a slug: use lowercase letters, digits and single hyphens` };
+  // As every operation that names a slug takes it: a longer one could be published but never asked for.
+  if (id.length > limits.slug) return { kind: 'unknown', reason: `a slug is at most ${limits.slug} characters` };
   if (m[2] !== undefined) {
     const kind = corpusFolders[m[2] as keyof typeof corpusFolders];
     if (!kind) return { kind: 'unknown', reason: `entries live in content/corpus/{${Object.keys(corpusFolders).join(',')}}/` };

@@ -2,77 +2,83 @@
 // operation all use these, so what the editor is told is exactly what the build enforces.
 import { z } from 'zod';
 import type { VocabularyName } from '../contract/content-schema.ts';
-import { DocumentName, LensId, Slug, Tag, locales } from '../contract/shared.ts';
+import { limits, translatedMax } from '../contract/limits.ts';
+import { DocumentName, LensId, lensIds, Slug, Tag, tags, locales } from '../contract/shared.ts';
 
+// Every field is bounded (limits.ts): what the API answers with is made from these, and says so.
 const Text = z.string().trim().min(1, 'must not be empty');
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month written "YYYY-MM", in quotes');
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written "YYYY-MM-DD", in quotes');
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-const TextList = z.array(Text);
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(limits.url);
+const TextList = z.array(Text.max(limits.listItem)).max(limits.listItems);
+/** A list as a translation holds it: items as long as `translatedMax` allows. */
+const TranslatedList = z.array(Text.max(translatedMax(limits.listItem))).max(limits.listItems);
+/** A translated field, for an English field of at most `english` characters. */
+const Translated = (english: number) => Text.max(translatedMax(english)).optional();
 /** Metadata naming the vocabulary a field's values come from: JSON Schema carries it as "x-vocabulary" (admin_schema). */
 const from = (vocabulary: VocabularyName) => ({ 'x-vocabulary': vocabulary });
 
-export const ProofLink = z.strictObject({ label: Text, url: HttpUrl });
+export const ProofLink = z.strictObject({ label: Text.max(limits.linkLabel), url: HttpUrl });
 
 export const EntryFields = z
   .strictObject({
-    title: Text.max(160).describe('Role, project or degree name'),
-    organisation: Text.max(160),
-    location: Text.max(120).optional(),
+    title: Text.max(limits.title).describe('Role, project or degree name'),
+    organisation: Text.max(limits.organisation),
+    location: Text.max(limits.location).optional(),
     start: YearMonth.describe('First month, "YYYY-MM"'),
     end: YearMonth.nullable().optional().describe('Last month, "YYYY-MM"; null or absent while ongoing'),
     featured: z.boolean().optional().describe('Shown as a highlight on the home page'),
-    summary: Text.max(300).describe('One or two sentences'),
-    keyResult: Text.max(200).describe('The most important measurable result, one line'),
-    tags: z.array(Tag).min(1).describe('Industry tags').meta(from('tags')),
-    lenses: z.array(LensId).min(1).describe('Role lenses this entry is evidence for').meta(from('lenses')),
-    skills: z.array(Slug).min(1).describe('Skill slugs; each must exist under content/skills/').meta(from('skills')),
+    summary: Text.max(limits.summary).describe('One or two sentences'),
+    keyResult: Text.max(limits.keyResult).describe('The most important measurable result, one line'),
+    tags: z.array(Tag).min(1).max(tags.length).describe('Industry tags').meta(from('tags')),
+    lenses: z.array(LensId).min(1).max(lensIds.length).describe('Role lenses this entry is evidence for').meta(from('lenses')),
+    skills: z.array(Slug).min(1).max(limits.listItems).describe('Skill slugs; each must exist under content/skills/').meta(from('skills')),
     contributions: TextList.min(1).describe('What the subject did'),
     achievements: TextList.default([]),
     keyResults: TextList.default([]),
-    whyItMatters: Text.describe('Markdown: why this matters to an employer'),
-    proofLinks: z.array(ProofLink).default([]),
+    whyItMatters: Text.max(limits.paragraph).describe('Markdown: why this matters to an employer'),
+    proofLinks: z.array(ProofLink).max(limits.listItems).default([]),
   })
   .refine((e) => !e.end || e.end >= e.start, { message: 'end must not be before start', path: ['end'] });
 
 export const LensFields = z.strictObject({
-  title: Text.max(120),
+  title: Text.max(limits.lensTitle),
   honestGaps: TextList.min(1).describe('Plain statements of what is thin or missing for this role'),
 });
 
 export const SkillFields = z.strictObject({
-  name: Text.max(80),
+  name: Text.max(limits.skillName),
   category: z.enum(['language', 'ai', 'engineering', 'infrastructure', 'leadership', 'business', 'communication', 'hospitality', 'creative']),
 });
 
 export const DocumentFields = z.strictObject({
-  title: Text.max(160),
-  summary: Text.max(200).describe('One sentence on what the document holds, shown in the list of documents and in llms.txt'),
+  title: Text.max(limits.title),
+  summary: Text.max(limits.documentSummary).describe('One sentence on what the document holds, shown in the list of documents and in llms.txt'),
   updatedAt: Day,
 });
 export const BriefFields = z.strictObject({
-  title: Text.max(160),
+  title: Text.max(limits.title),
   questions: z
-    .array(Text.max(200))
-    .max(6)
+    .array(Text.max(limits.briefQuestion))
+    .max(limits.briefQuestions)
     .default([])
     .describe('Questions a visitor might ask about the subject, offered as suggestions when the chat opens'),
 });
 
 export const SiteFile = z.strictObject({
-  name: Text,
+  name: Text.max(limits.name),
   shortName: Slug.describe('Short name; also the MCP server name'),
   fictional: z.boolean().default(false),
-  notice: z.string().optional(),
-  description: Text.max(300),
+  notice: z.string().max(limits.notice).optional(),
+  description: Text.max(limits.description),
   defaultLocale: z.enum(locales).default('en').meta(from('locales')),
   subject: z.strictObject({
-    name: Text,
-    headline: Text,
-    location: Text.optional(),
-    email: z.email().optional(),
+    name: Text.max(limits.name),
+    headline: Text.max(limits.headline),
+    location: Text.max(limits.location).optional(),
+    email: z.email().max(limits.email).optional(),
   }),
-  links: z.array(ProofLink).default([]),
+  links: z.array(ProofLink).max(limits.listItems).default([]),
 });
 
 /**
@@ -83,30 +89,44 @@ export const SiteFile = z.strictObject({
 export const RelatedTermsFile = z
   .strictObject({
     groups: z
-      .partialRecord(z.enum(locales).meta(from('locales')), z.array(z.array(Text.max(60)).min(2, 'a group relates at least two words or phrases').max(20)).max(500))
+      .partialRecord(
+        z.enum(locales).meta(from('locales')),
+        z
+          .array(z.array(Text.max(limits.relatedTerm)).min(2, 'a group relates at least two words or phrases').max(limits.relatedGroup))
+          .max(limits.relatedGroups),
+      )
       .describe('Per locale (en, zh, zh-hant, ja, fr, es, eo), groups of related words or phrases; search adds the others of a group to a query holding one'),
   })
   .describe('Related words that search adds to a query');
 
 // Read-only in the console's form: it is set by the translate stage, by "Translate now" and by "Mark as current".
-const Source = z.string().min(1).meta({ description: 'Hash of the English fields this translation was made from', readOnly: true });
+const Source = z
+  .string()
+  .min(1)
+  .max(limits.sourceHash)
+  .meta({ description: 'Hash of the English fields this translation was made from', readOnly: true });
 
+// A translation's fields may run longer than the English ones (`translatedMax`).
 export const EntryTranslationFields = z.strictObject({
   source: Source,
-  title: Text.optional(),
-  organisation: Text.optional(),
-  location: Text.optional(),
-  summary: Text.optional(),
-  keyResult: Text.optional(),
-  contributions: TextList.optional(),
-  achievements: TextList.optional(),
-  keyResults: TextList.optional(),
-  whyItMatters: Text.optional(),
+  title: Translated(limits.title),
+  organisation: Translated(limits.organisation),
+  location: Translated(limits.location),
+  summary: Translated(limits.summary),
+  keyResult: Translated(limits.keyResult),
+  contributions: TranslatedList.optional(),
+  achievements: TranslatedList.optional(),
+  keyResults: TranslatedList.optional(),
+  whyItMatters: Translated(limits.paragraph),
 });
-export const LensTranslationFields = z.strictObject({ source: Source, title: Text.optional(), honestGaps: TextList.optional() });
-export const SkillTranslationFields = z.strictObject({ source: Source, name: Text.optional() });
-export const DocumentTranslationFields = z.strictObject({ source: Source, title: Text.optional(), summary: Text.optional() });
-export const BriefTranslationFields = z.strictObject({ source: Source, title: Text.optional(), questions: TextList.optional() });
+export const LensTranslationFields = z.strictObject({ source: Source, title: Translated(limits.lensTitle), honestGaps: TranslatedList.optional() });
+export const SkillTranslationFields = z.strictObject({ source: Source, name: Translated(limits.skillName) });
+export const DocumentTranslationFields = z.strictObject({ source: Source, title: Translated(limits.title), summary: Translated(limits.documentSummary) });
+export const BriefTranslationFields = z.strictObject({
+  source: Source,
+  title: Translated(limits.title),
+  questions: z.array(Text.max(translatedMax(limits.briefQuestion))).max(limits.briefQuestions).optional(),
+});
 
 /** The kinds of file in the content tree, with where they live and what their front matter holds. */
 export const fileKinds = {

@@ -3,6 +3,7 @@
 // checked from the tree checked before it, so the work is that of the files that differ and what refers to them.
 import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import { documentNames, translationLocales, type DocumentName, type Kind, type LensId, type Locale, type TranslationLocale } from '../contract/shared.ts';
 import { lineOfKey, parseJsonFile, parseMarkdownFile } from './front-matter.ts';
 import { locate, RELATED_TERMS_PATH, translationPath, type Located } from './locate.ts';
@@ -94,6 +95,9 @@ interface CheckedTree {
   /** The whole tree's problems, by the path each is about (only paths with problems). */
   problems: ReadonlyMap<string, readonly Problem[]>;
 }
+
+/** Where problems of the whole tree (rather than of one file) are told. */
+const CONTENT_ROOT = 'content';
 
 /** Files every tree has, with what is said when one is missing. */
 const required = new Map<string, string>([
@@ -314,6 +318,11 @@ function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string,
     if (owned.length) problems.set(path, owned);
     else problems.delete(path);
   }
+  // A tree is bounded, so every list an answer makes of it (entries, skills, pages, files) is, as the contract says.
+  const count = base.checks.size + added.length - removed.size;
+  if (count > limits.contentFiles)
+    problems.set(CONTENT_ROOT, [{ path: CONTENT_ROOT, message: `the content tree holds ${count} files; it may hold at most ${limits.contentFiles}` }]);
+  else problems.delete(CONTENT_ROOT);
   return { base, own, skillUsers, problems, added, removed };
 }
 

@@ -4,6 +4,11 @@ import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const Url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+/** The site's own address: short enough that every page's address under it fits the contract's (limits.url). */
+const SiteUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(1024, 'must be at most 1024 characters')
+  .transform((u) => u.replace(/\/+$/, ''));
 const Flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', '']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
 const EnvSchema = z
@@ -23,8 +28,8 @@ const EnvSchema = z
     GITHUB_WEBHOOK_SECRET: z.string().optional(),
     /** Least milliseconds between two GitHub writes (GitHub asks for one second; tests against the emulator pass 0). */
     GITHUB_WRITE_INTERVAL_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60000).default(1000),
-    BASE_URL: Url.optional(),
-    DEV_URL: Url.optional(),
+    BASE_URL: SiteUrl.optional(),
+    DEV_URL: SiteUrl.optional(),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Bearer token of /metrics (the admin token works too); a header cannot carry spaces inside a token. */
