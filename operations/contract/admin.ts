@@ -2,7 +2,8 @@
 // publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { Branch, Locale, locales, ProblemSchema, wholeNumber } from './shared.ts';
+import { limits, translatedMax } from './limits.ts';
+import { Branch, DateTime, DiffText, MarkdownText, GitSha, Locale, locales, PlainText, Problems, RepoPath, Slug, TEXT, Url, wholeNumber } from './shared.ts';
 import { Document, EntryLong, Lens } from './public.ts';
 import { BaseSha, Change, CommitResult, CommitSha, Content, ContentPath, Message, Sha, TranslationState } from './admin-fields.ts';
 import { adminSchema } from './content-schema.ts';
@@ -14,32 +15,43 @@ export { adminTranslate, adminTranslation } from './translations.ts';
 
 export const DeployRun = z
   .object({
-    id: z.string(),
+    id: PlainText(100),
     branch: Branch,
-    commit: z.string(),
+    commit: GitSha,
     status: z
       .enum(['queued', 'running', 'success', 'failure', 'cancelled'])
       .describe('success: built and deployed, even when its translate stage is partial or failure (the English is served where a translation is missing)'),
-    stages: z.array(
-      z.object({
-        name: z.enum(['translate', 'build', 'deploy']),
-        status: z
-          .enum(['queued', 'running', 'success', 'partial', 'failure', 'skipped', 'cancelled'])
-          .describe('partial (translate): some translations could not be made, each named in `note`; the run still builds and deploys what was made'),
-        startedAt: z.string().nullable(),
-        finishedAt: z.string().nullable(),
-        note: z.string().optional(),
-      }),
-    ),
-    createdAt: z.string(),
-    error: z.string().optional(),
-    url: z.string(),
-    siteUrl: z.string(),
+    stages: z
+      .array(
+        z.object({
+          name: z.enum(['translate', 'build', 'deploy']),
+          status: z
+            .enum(['queued', 'running', 'success', 'partial', 'failure', 'skipped', 'cancelled'])
+            .describe('partial (translate): some translations could not be made, each named in `note`; the run still builds and deploys what was made'),
+          startedAt: DateTime.nullable(),
+          finishedAt: DateTime.nullable(),
+          note: PlainText(limits.message).optional(),
+        }),
+      )
+      .max(3),
+    createdAt: DateTime,
+    error: PlainText(limits.message).optional(),
+    url: Url,
+    siteUrl: Url,
   })
   .meta({ id: 'DeployRun' });
 
 /** How many files a search of the content (admin_list_files with `q`) lists at most. */
 export const FILE_MATCHES = 200;
+/** Commits or publish runs in one page of history. */
+const PAGE_MAX = 100;
+/** A matching line as a file search shows it: about 160 characters around the match, cut on character boundaries. */
+const MATCH_TEXT_MAX = 400;
+/** Changes in one change set. */
+const CHANGES_MAX = 200;
+const Changes = z.array(Change).min(1, 'give at least one change').max(CHANGES_MAX);
+/** A unified diff of two versions of a file: each line of both, with a prefix and a few lines of headers and hunks. */
+const DIFF_MAX = 4 * limits.contentFile + 4096;
 
 export const adminListFiles = defineOperation({
   name: 'admin_list_files',
@@ -50,29 +62,34 @@ export const adminListFiles = defineOperation({
   rest: { method: 'GET', path: '/api/admin/files' },
   cli: 'admin ls [dir]',
   input: z.object({
-    dir: z.string().max(300).optional().describe('A folder such as "content/corpus/projects"; default all content'),
+    dir: z.string().max(limits.path).meta(TEXT).optional().describe('A folder such as "content/corpus/projects"; default all content'),
     branch: Branch.default('main'),
-    q: z.string().trim().min(1, 'give something to search for').max(200).optional().describe('Search the path, title and text of every file'),
+    q: z.string().trim().min(1, 'give something to search for').max(200).meta(TEXT).optional().describe('Search the path, title and text of every file'),
   }),
   output: z
     .object({
       branch: Branch,
-      files: z.array(
-        z.object({
-          path: z.string(),
-          size: z.number().int(),
-          sha: z.string(),
-          title: z.string().optional().describe('The title, name or heading the file gives itself, when its content is valid'),
-          translations: z
-            .partialRecord(z.enum(locales), TranslationState)
-            .optional()
-            .describe('On a source file the translate stage translates: the state of its translation in each locale but English'),
-          match: z
-            .object({ line: z.number().int().describe('1-based'), text: z.string().describe('The line, trimmed to about 160 characters around the match') })
-            .optional()
-            .describe('With q: the first line holding it (absent when only the path or the title does)'),
-        }),
-      ),
+      files: z
+        .array(
+          z.object({
+            path: RepoPath,
+            size: z.number().int().min(0).describe('Bytes'),
+            sha: GitSha,
+            title: PlainText(translatedMax(limits.name)).optional().describe('The title, name or heading the file gives itself, when its content is valid'),
+            translations: z
+              .partialRecord(z.enum(locales), TranslationState)
+              .optional()
+              .describe('On a source file the translate stage translates: the state of its translation in each locale but English'),
+            match: z
+              .object({
+                line: z.number().int().min(1).max(limits.contentFile).describe('1-based'),
+                text: PlainText(MATCH_TEXT_MAX).describe('The line, trimmed to about 160 characters around the match'),
+              })
+              .optional()
+              .describe('With q: the first line holding it (absent when only the path or the title does)'),
+          }),
+        )
+        .max(limits.contentFiles),
       truncated: z.boolean().optional().describe(`With q: true when more than ${FILE_MATCHES} files matched and only the first are listed`),
     })
     .meta({ id: 'FileList' }),
@@ -100,18 +117,18 @@ export const adminReadFile = defineOperation({
   input: z
     .object({
       path: ContentPath.optional(),
-      slug: z.string().max(100).optional().describe('An entry, lens or skill slug'),
+      slug: z.string().max(limits.slug).meta(TEXT).optional().describe('An entry, lens or skill slug'),
       branch: Branch.default('main'),
       ref: CommitSha.optional().describe('A commit to read the file at (from admin_history); default the head of the branch'),
     })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
   output: z
     .object({
-      path: z.string(),
-      sha: z.string(),
-      content: z.string(),
+      path: RepoPath,
+      sha: GitSha,
+      content: PlainText(limits.contentFile),
       branch: Branch,
-      ref: z.string().describe('The commit the file was read at'),
+      ref: GitSha.describe('The commit the file was read at'),
       translations: z
         .partialRecord(z.enum(locales), TranslationState)
         .optional()
@@ -138,7 +155,7 @@ export const adminValidate = defineOperation({
   cli: 'admin validate <path> <file>',
   cliArgs: { file: { readInto: 'content' } },
   input: z.object({ path: ContentPath, content: Content, branch: Branch.default('main') }),
-  output: z.object({ valid: z.boolean(), problems: z.array(ProblemSchema) }).meta({ id: 'ValidationResult' }),
+  output: z.object({ valid: z.boolean(), problems: Problems }).meta({ id: 'ValidationResult' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
   examples: {
@@ -198,7 +215,7 @@ export const adminCommitChanges = defineOperation({
   rest: { method: 'POST', path: '/api/admin/changes' },
   cli: 'admin commit <changes>',
   cliArgs: { changes: { readInto: 'changes', json: true } },
-  input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), message: Message, branch: Branch.default('main') }),
+  input: z.object({ changes: Changes, message: Message, branch: Branch.default('main') }),
   output: CommitResult,
   // Idempotent as a write and a delete are: the same set again leaves the same tree, which is not committed
   // again, and a file already deleted cannot be deleted twice (404, nothing written).
@@ -219,18 +236,21 @@ export const adminValidateChanges = defineOperation({
   rest: { method: 'POST', path: '/api/admin/changes/validate' },
   cli: 'admin check <changes>',
   cliArgs: { changes: { readInto: 'changes', json: true } },
-  input: z.object({ changes: z.array(Change).min(1, 'give at least one change').max(200), branch: Branch.default('main') }),
+  input: z.object({ changes: Changes, branch: Branch.default('main') }),
   output: z
     .object({
       valid: z.boolean(),
-      problems: z.array(ProblemSchema),
-      files: z.array(
-        z.object({
-          path: z.string(),
-          status: z.enum(['added', 'modified', 'deleted']),
-          cascade: z.boolean().describe('A translation deleted because its source is: not in the change set itself'),
-        }),
-      ),
+      problems: Problems,
+      files: z
+        .array(
+          z.object({
+            path: RepoPath,
+            status: z.enum(['added', 'modified', 'deleted']),
+            cascade: z.boolean().describe('A translation deleted because its source is: not in the change set itself'),
+          }),
+        )
+        // each change, and the translations a deleted source takes with it
+        .max(CHANGES_MAX * locales.length),
     })
     .meta({ id: 'ChangeSetCheck' }),
   auth: 'admin',
@@ -256,8 +276,8 @@ export const adminDeployStatus = defineOperation({
     'The publish runs of a branch, newest first: each stage’s status, start and end, and why a failed stage failed. A failed run leaves the previous build live.',
   rest: { method: 'GET', path: '/api/admin/deploys' },
   cli: 'admin deploys',
-  input: z.object({ branch: Branch.default('main'), limit: wholeNumber(z.number().int().min(1).max(100)).default(20) }),
-  output: z.object({ runs: z.array(DeployRun) }).meta({ id: 'DeployRuns' }),
+  input: z.object({ branch: Branch.default('main'), limit: wholeNumber(z.number().int().min(1).max(PAGE_MAX)).default(20) }),
+  output: z.object({ runs: z.array(DeployRun).max(PAGE_MAX) }).meta({ id: 'DeployRuns' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request'],
   examples: {
@@ -295,20 +315,20 @@ export const adminAiEdit = defineOperation({
   cliArgs: { 'path|slug': { pathOrSlug: true } },
   input: z
     .object({
-      instruction: z.string().trim().min(1, 'say what to change').max(2000),
+      instruction: z.string().trim().min(1, 'say what to change').max(2000).meta(TEXT),
       path: ContentPath.optional(),
-      slug: z.string().max(100).optional(),
+      slug: z.string().max(limits.slug).meta(TEXT).optional(),
       branch: Branch.default('main'),
       content: Content.optional().describe('Unsaved text to draft from; default the saved file'),
     })
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
   output: z
     .object({
-      path: z.string(),
-      proposed: z.string(),
-      diff: z.string().describe('Unified diff from the base to the proposal'),
-      problems: z.array(ProblemSchema),
-      baseSha: z.string().nullable(),
+      path: RepoPath,
+      proposed: PlainText(limits.contentFile).describe('The whole file as the model would have it'),
+      diff: DiffText(DIFF_MAX).describe('Unified diff from the base to the proposal'),
+      problems: Problems,
+      baseSha: GitSha.nullable(),
     })
     .meta({ id: 'AiEditProposal' }),
   answeredByModel: true,
@@ -320,14 +340,23 @@ export const adminAiEdit = defineOperation({
   },
 });
 
+/** Where a page of history starts: a commit and how many commits after it were listed before. */
+const HistoryCursor = z
+  .string()
+  .regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor')
+  .max(48);
+
 export const HistoryCommit = z
   .object({
-    sha: z.string(),
-    parents: z.array(z.string()).describe('Parent commits: one, or two for a merge (the first is the branch before it)'),
-    message: z.string(),
-    author: z.string(),
-    time: z.string().describe('ISO 8601'),
-    files: z.array(z.string()).describe('Paths the commit changed (against its first parent)'),
+    sha: GitSha,
+    parents: z.array(GitSha).max(limits.parents).describe('Parent commits: one, or two for a merge (the first is the branch before it)'),
+    message: PlainText(limits.commitMessageRead),
+    author: PlainText(limits.author),
+    time: DateTime.describe('ISO 8601'),
+    files: z
+      .array(RepoPath)
+      .max(2 * limits.contentFiles)
+      .describe('Paths the commit changed (against its first parent)'),
   })
   .meta({ id: 'HistoryCommit' });
 
@@ -340,15 +369,11 @@ export const adminHistory = defineOperation({
   input: z.object({
     branch: Branch.default('main'),
     path: ContentPath.optional().describe('Only commits that changed this file'),
-    cursor: z
-      .string()
-      .regex(/^[0-9a-f]{40}:\d{1,7}$/, 'pass the `next` of the page before as the cursor')
-      .optional()
-      .describe('Where the page starts (the `next` of the page before)'),
-    limit: wholeNumber(z.number().int().min(1).max(100)).default(20),
+    cursor: HistoryCursor.optional().describe('Where the page starts (the `next` of the page before)'),
+    limit: wholeNumber(z.number().int().min(1).max(PAGE_MAX)).default(20),
   }),
   output: z
-    .object({ commits: z.array(HistoryCommit), next: z.string().nullable().describe('Cursor of the next page; null on the last') })
+    .object({ commits: z.array(HistoryCommit).max(PAGE_MAX), next: HistoryCursor.nullable().describe('Cursor of the next page; null on the last') })
     .meta({ id: 'History' }),
   auth: 'admin',
   errors: ['unauthorized', 'bad_request', 'forbidden_path', 'repo_error', 'repo_not_configured'],
@@ -371,11 +396,13 @@ export const adminCompare = defineOperation({
     .object({
       base: Branch,
       head: Branch,
-      aheadBy: z.number().int().describe('Commits on head that base does not have'),
-      commits: z.array(HistoryCommit),
-      files: z.array(
-        z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), diff: z.string().describe('Unified diff from base to head') }),
-      ),
+      aheadBy: z.number().int().min(0).describe('Commits on head that base does not have'),
+      commits: z.array(HistoryCommit).max(limits.comparedCommits).describe(`The first ${limits.comparedCommits} of them, oldest first`),
+      files: z
+        .array(
+          z.object({ path: RepoPath, status: z.enum(['added', 'modified', 'deleted']), diff: DiffText(DIFF_MAX).describe('Unified diff from base to head') }),
+        )
+        .max(2 * limits.contentFiles),
     })
     .meta({ id: 'Comparison' }),
   auth: 'admin',
@@ -398,17 +425,20 @@ export const adminPreview = defineOperation({
   input: z.object({ path: ContentPath, content: Content, branch: Branch.default('main'), locale: Locale.default('en') }),
   output: z
     .object({
-      path: z.string(),
+      path: RepoPath,
       locale: Locale,
       kind: z.enum(['entry', 'lens', 'document', 'brief', 'skill', 'site']).nullable().describe('null when the content is invalid'),
       entry: EntryLong.optional(),
       lens: Lens.optional(),
       document: Document.optional(),
-      brief: z.object({ title: z.string(), markdown: z.string(), translated: z.boolean() }).optional(),
+      brief: z.object({ title: PlainText(translatedMax(limits.title)), markdown: MarkdownText(limits.contentFile), translated: z.boolean() }).optional(),
       labels: z
-        .object({ skills: z.record(z.string(), z.string()), lenses: z.record(z.string(), z.string()) })
+        .object({
+          skills: z.record(Slug, PlainText(translatedMax(limits.skillName))),
+          lenses: z.record(Slug, PlainText(translatedMax(limits.lensTitle))),
+        })
         .describe('Names of the skills and lenses in the locale, for the links a page shows'),
-      problems: z.array(ProblemSchema),
+      problems: Problems,
     })
     .meta({ id: 'Preview' }),
   auth: 'admin',

@@ -2,17 +2,22 @@
 // endpoint streams the same agent).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { Locale } from './shared.ts';
+import { limits } from './limits.ts';
+import { RecordTitle } from './public.ts';
+import { Locale, MarkdownText, Slug, TEXT, Url } from './shared.ts';
+
+const MESSAGE_MAX = 2000;
+const MESSAGES_MAX = 16;
 
 export const ChatMessage = z
   .object({
     role: z.enum(['user', 'assistant']),
-    content: z.string().min(1, 'a message needs content').max(2000, 'a message is at most 2000 characters'),
+    content: z.string().min(1, 'a message needs content').max(MESSAGE_MAX, `a message is at most ${MESSAGE_MAX} characters`).meta(TEXT),
   })
   .meta({ id: 'ChatMessage' });
 
 export const ChatRequest = z.object({
-  messages: z.array(ChatMessage).min(1, 'send at least one message').max(16, 'at most 16 messages per request'),
+  messages: z.array(ChatMessage).min(1, 'send at least one message').max(MESSAGES_MAX, `at most ${MESSAGES_MAX} messages per request`),
   locale: Locale.default('en'),
   events: z.boolean().default(false).describe('Interleave U+001E status lines with the answer text'),
 });
@@ -25,15 +30,18 @@ export const askSubject = defineOperation({
   rest: { method: 'POST', path: '/api/v1/ask' },
   cli: 'ask <question>',
   input: z.object({
-    question: z.string().trim().min(1, 'ask a question').max(2000, 'a question is at most 2000 characters'),
+    question: z.string().trim().min(1, 'ask a question').max(MESSAGE_MAX, `a question is at most ${MESSAGE_MAX} characters`).meta(TEXT),
     locale: Locale.default('en'),
-    history: z.array(ChatMessage).max(16, 'at most 16 earlier messages').default([]).describe('Earlier turns of the conversation'),
+    history: z.array(ChatMessage).max(MESSAGES_MAX, `at most ${MESSAGES_MAX} earlier messages`).default([]).describe('Earlier turns of the conversation'),
   }),
   output: z
     .object({
-      answer: z.string(),
+      answer: MarkdownText(limits.answer).describe(`Markdown; at most ${limits.answer} characters`),
       locale: Locale,
-      sources: z.array(z.object({ slug: z.string(), title: z.string(), url: z.string() })),
+      sources: z
+        .array(z.object({ slug: Slug, title: RecordTitle, url: Url }))
+        .max(limits.contentFiles)
+        .describe('The records the answer is built on'),
     })
     .meta({ id: 'Answer' }),
   answeredByModel: true,

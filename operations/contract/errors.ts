@@ -1,5 +1,6 @@
 // The one error table: every error code the service answers with, its HTTP status, and the CLI exit code.
 // Surfaces never pick a status themselves; they look it up here.
+import { limits } from './limits.ts';
 
 export const errorTable = {
   bad_request: { status: 400, exit: 2, summary: 'The request does not match the operation’s schema.' },
@@ -44,6 +45,34 @@ export interface Problem {
   line?: number;
 }
 
+/** `text` cut to at most `max` characters (UTF-16 units, a pair never split), ending in "…" when it was cut. */
+export function clipped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2] ?? '') ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * Problems as an answer lists them (an error's `errors`, a validation's `problems`): at most `limits.problems`, the
+ * last then saying how many more there are, each cut to the lengths the contract states (a message may quote a
+ * git process's output, a path pushed from elsewhere may be longer than any the service writes).
+ */
+export function listedProblems(problems: readonly Problem[]): Problem[] {
+  const cut = (problem: Problem): Problem => {
+    const { path, pointer, message } = problem;
+    if (message.length <= limits.message && (path?.length ?? 0) <= limits.path && (pointer?.length ?? 0) <= limits.path) return problem;
+    return {
+      ...problem,
+      ...(path !== undefined ? { path: clipped(path, limits.path) } : {}),
+      ...(pointer !== undefined ? { pointer: clipped(pointer, limits.path) } : {}),
+      message: clipped(message, limits.message),
+    };
+  };
+  if (problems.length <= limits.problems) return problems.map(cut);
+  const listed = problems.slice(0, limits.problems - 1).map(cut);
+  return [...listed, { message: `… and ${problems.length - listed.length} more problems, not listed` }];
+}
+
 /** An error as a value: a code from the table, a message a person can act on, and optional details. */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -61,7 +90,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = options.status ?? errorTable[code].status;
-    this.errors = options.errors;
+    this.errors = options.errors && listedProblems(options.errors);
     this.headers = options.headers;
     this.details = options.details;
   }
@@ -69,7 +98,7 @@ export class AppError extends Error {
   toBody(): ErrorBody {
     return {
       code: this.code,
-      message: this.message,
+      message: clipped(this.message, limits.message),
       ...(this.errors ? { errors: this.errors } : {}),
       ...(this.details ?? {}),
     };

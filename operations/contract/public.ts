@@ -1,64 +1,95 @@
 // The public read operations: the profile over REST `/api/v1`, the public MCP server and the CLI.
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { DocumentName, Kind, LensId, Locale, Slug, Tag, wholeNumber } from './shared.ts';
+import { limits, translatedMax } from './limits.ts';
+import {
+  DateTime,
+  DocumentName,
+  GitSha,
+  TEXT,
+  Kind,
+  LensId,
+  lensIds,
+  Locale,
+  locales,
+  MarkdownText,
+  PlainText,
+  Slug,
+  Tag,
+  tags,
+  Url,
+  wholeNumber,
+} from './shared.ts';
 
 const Translated = {
   locale: Locale,
   translated: z.boolean().describe('false when this record fell back to English for the requested locale'),
 };
 
+/** A month as the content writes it. */
+const YearMonth = z
+  .string()
+  .length(7)
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+
 export const Period = z
   .object({
-    start: z.string().describe('YYYY-MM'),
-    end: z.string().nullable().describe('YYYY-MM, or null while ongoing'),
-    label: z.string().describe('Human label in the requested locale, e.g. "Mar 2021 – present"'),
+    start: YearMonth.describe('YYYY-MM'),
+    end: YearMonth.nullable().describe('YYYY-MM, or null while ongoing'),
+    label: PlainText(100).describe('Human label in the requested locale, e.g. "Mar 2021 – present"'),
   })
   .meta({ id: 'Period' });
 
 export const EntryShort = z
   .object({
-    slug: z.string(),
+    slug: Slug,
     kind: Kind,
-    title: z.string(),
-    organisation: z.string(),
+    title: PlainText(translatedMax(limits.title)),
+    organisation: PlainText(translatedMax(limits.organisation)),
     period: Period,
-    summary: z.string(),
-    keyResult: z.string(),
-    tags: z.array(Tag),
-    lenses: z.array(LensId),
+    summary: PlainText(translatedMax(limits.summary)),
+    keyResult: PlainText(translatedMax(limits.keyResult)),
+    tags: z.array(Tag).max(tags.length),
+    lenses: z.array(LensId).max(lensIds.length),
     featured: z.boolean().describe('Shown as a highlight on the home page'),
-    url: z.string().describe('Page of the entry on the site'),
+    url: Url.describe('Page of the entry on the site'),
     ...Translated,
   })
   .meta({ id: 'EntryShort' });
 
+/** A list of an entry or a lens (contributions, honest gaps …), as a translation may hold it. */
+const TextList = z.array(PlainText(translatedMax(limits.listItem))).max(limits.listItems);
+const Link = z.object({ label: PlainText(limits.linkLabel), url: Url });
+
 export const EntryLong = EntryShort.extend({
-  overview: z.string().describe('Markdown'),
-  contributions: z.array(z.string()).describe('What the subject did'),
-  achievements: z.array(z.string()),
-  whyItMatters: z.string().describe('Markdown: why it matters to employers'),
-  keyResults: z.array(z.string()),
-  skills: z.array(z.string()),
-  proofLinks: z.array(z.object({ label: z.string(), url: z.string() })),
+  overview: MarkdownText(limits.contentFile).describe('Markdown'),
+  contributions: TextList.describe('What the subject did'),
+  achievements: TextList,
+  whyItMatters: MarkdownText(translatedMax(limits.paragraph)).describe('Markdown: why it matters to employers'),
+  keyResults: TextList,
+  skills: z.array(Slug).max(limits.listItems),
+  proofLinks: z.array(Link).max(limits.listItems),
 }).meta({ id: 'EntryLong' });
+
+/** How many records of the content: never more than it has files. */
+const Count = z.number().int().min(0).max(limits.contentFiles);
 
 export const Lens = z
   .object({
     id: LensId,
-    title: z.string(),
-    pitch: z.string().describe('Markdown'),
-    honestGaps: z.array(z.string()),
+    title: PlainText(translatedMax(limits.lensTitle)),
+    pitch: MarkdownText(limits.contentFile).describe('Markdown'),
+    honestGaps: TextList,
     evidence: z
       .object({
-        entries: z.number().int(),
-        experience: z.number().int(),
-        projects: z.number().int(),
-        community: z.number().int(),
-        education: z.number().int(),
+        entries: Count,
+        experience: Count,
+        projects: Count,
+        community: Count,
+        education: Count,
       })
       .describe('How many entries support this lens, in total and per kind'),
-    url: z.string(),
+    url: Url,
     ...Translated,
   })
   .meta({ id: 'Lens' });
@@ -66,21 +97,28 @@ export const Lens = z
 export const Document = z
   .object({
     name: DocumentName,
-    title: z.string(),
-    summary: z.string().describe('One sentence on what the document holds'),
-    markdown: z.string(),
-    updatedAt: z.string().describe('YYYY-MM-DD'),
-    url: z.string().describe('Page of the document on the site'),
+    title: PlainText(translatedMax(limits.title)),
+    summary: PlainText(translatedMax(limits.documentSummary)).describe('One sentence on what the document holds'),
+    markdown: MarkdownText(limits.contentFile),
+    updatedAt: z
+      .string()
+      .length(10)
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .describe('YYYY-MM-DD'),
+    url: Url.describe('Page of the document on the site'),
     ...Translated,
   })
   .meta({ id: 'Document' });
 
+/** A record's title as search and the agent name it: an entry's is "title — organisation". */
+export const RecordTitle = PlainText(translatedMax(limits.title + limits.organisation) + 3);
+
 export const SearchResult = z
   .object({
-    slug: z.string().describe('Entry slug, or document name'),
+    slug: Slug.describe('Entry slug, or document name'),
     kind: z.enum(['entry', 'document']),
-    title: z.string(),
-    passage: z.string().describe('The section of the record that matched best'),
+    title: RecordTitle.describe('The record’s title (an entry’s with its organisation)'),
+    passage: MarkdownText(limits.contentFile).describe('The section of the record that matched best'),
     score: z
       .number()
       .describe(
@@ -94,9 +132,12 @@ export const SearchResult = z
         'Share of the query the record holds (its words weighted by rarity; related words count): comparable across queries. Only results above 0.5 are returned. ' +
           'With hybrid search, a record close in meaning has at least its cosine similarity (0.6 or more)',
       ),
-    url: z.string(),
+    url: Url,
   })
   .meta({ id: 'SearchResult' });
+
+const SEARCH_QUERY_MAX = 500;
+const SEARCH_RESULTS_MAX = 50;
 
 export const getBrief = defineOperation({
   name: 'get_brief',
@@ -109,8 +150,11 @@ export const getBrief = defineOperation({
   input: z.object({ locale: Locale.default('en') }),
   output: z
     .object({
-      markdown: z.string(),
-      questions: z.array(z.string()).describe('Questions a visitor might ask about the subject (the chat offers them as suggestions)'),
+      markdown: MarkdownText(limits.contentFile),
+      questions: z
+        .array(PlainText(translatedMax(limits.briefQuestion)))
+        .max(limits.briefQuestions)
+        .describe('Questions a visitor might ask about the subject (the chat offers them as suggestions)'),
       locale: Locale,
       translated: z.boolean(),
     })
@@ -142,9 +186,9 @@ export const listExperience = defineOperation({
   }),
   output: z
     .object({
-      entries: z.array(EntryShort),
-      total: z.number().int().describe('Entries matching the filters, on every page'),
-      next: z.string().nullable().optional().describe('With `limit`: the cursor of the next page, null on the last'),
+      entries: z.array(EntryShort).max(limits.contentFiles),
+      total: Count.describe('Entries matching the filters, on every page'),
+      next: Slug.nullable().optional().describe('With `limit`: the cursor of the next page, null on the last'),
     })
     .meta({ id: 'EntryList' }),
   auth: 'public',
@@ -190,7 +234,7 @@ export const listLenses = defineOperation({
   rest: { method: 'GET', path: '/api/v1/lenses' },
   cli: 'lenses',
   input: z.object({ locale: Locale.default('en') }),
-  output: z.object({ lenses: z.array(Lens) }).meta({ id: 'LensList' }),
+  output: z.object({ lenses: z.array(Lens).max(lensIds.length) }).meta({ id: 'LensList' }),
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
@@ -210,11 +254,11 @@ export const searchSubject = defineOperation({
   rest: { method: 'GET', path: '/api/v1/search', rename: { query: 'q' } },
   cli: 'search <query>',
   input: z.object({
-    query: z.string().trim().min(1, 'give a search query').max(500).describe('Words or a question, in any supported language'),
-    limit: wholeNumber(z.number().int().min(1).max(50)).default(10).describe('How many passages, 1–50 (default 10)'),
+    query: z.string().trim().min(1, 'give a search query').max(SEARCH_QUERY_MAX).meta(TEXT).describe('Words or a question, in any supported language'),
+    limit: wholeNumber(z.number().int().min(1).max(SEARCH_RESULTS_MAX)).default(10).describe('How many passages, 1–50 (default 10)'),
     locale: Locale.optional().describe('Language the query is written in, when known; otherwise it is told from its script and words'),
   }),
-  output: z.object({ query: z.string(), results: z.array(SearchResult) }).meta({ id: 'SearchResults' }),
+  output: z.object({ query: PlainText(SEARCH_QUERY_MAX), results: z.array(SearchResult).max(SEARCH_RESULTS_MAX) }).meta({ id: 'SearchResults' }),
   auth: 'public',
   errors: ['bad_request'],
   pure: true,
@@ -252,48 +296,55 @@ export const getDocument = defineOperation({
   },
 });
 
+const Email = z.email().max(limits.email);
+
 export const SiteInfo = z
   .object({
-    name: z.string().describe('Name of the site'),
-    shortName: z.string().describe('Short name; also the MCP server name'),
-    url: z.string().describe('Address of the site (BASE_URL; DEV_URL for the dev preview), without a trailing slash'),
-    description: z.string(),
+    name: PlainText(limits.name).describe('Name of the site'),
+    shortName: Slug.describe('Short name; also the MCP server name'),
+    url: Url.describe('Address of the site (BASE_URL; DEV_URL for the dev preview), without a trailing slash'),
+    description: PlainText(limits.description),
     fictional: z.boolean().describe('The subject is made up (a demonstration)'),
-    notice: z.string().optional().describe('Shown on every page when the subject is fictional'),
+    notice: PlainText(limits.notice).optional().describe('Shown on every page when the subject is fictional'),
     subject: z
       .object({
-        name: z.string(),
-        headline: z.string(),
-        location: z.string().optional().describe('As written in the content, e.g. "Lisbon, Portugal"'),
-        locality: z.string().optional().describe('The city part of the location'),
-        email: z.string().optional(),
+        name: PlainText(limits.name),
+        headline: PlainText(limits.headline),
+        location: PlainText(limits.location).optional().describe('As written in the content, e.g. "Lisbon, Portugal"'),
+        locality: PlainText(limits.location).optional().describe('The city part of the location'),
+        email: Email.optional(),
         country: z
           .string()
+          .length(2)
           .regex(/^[A-Z]{2}$/)
           .optional()
           .describe('ISO 3166-1 alpha-2 code of the location’s country, when it names one'),
       })
       .describe('Who the site is about'),
-    contact: z.object({ email: z.string().optional(), url: z.string().describe('Home page of the site in the requested locale') }),
-    links: z.array(z.object({ label: z.string(), url: z.string() })).describe('Profiles and proof elsewhere (GitHub, LinkedIn …)'),
-    locales: z.array(Locale).describe('Every language the site is published in'),
+    contact: z.object({ email: Email.optional(), url: Url.describe('Home page of the site in the requested locale') }),
+    links: z.array(Link).max(limits.listItems).describe('Profiles and proof elsewhere (GitHub, LinkedIn …)'),
+    locales: z.array(Locale).max(locales.length).describe('Every language the site is published in'),
     defaultLocale: Locale,
-    skills: z.array(z.object({ slug: z.string(), name: z.string() })).describe('Every skill, named in the requested locale'),
+    skills: z
+      .array(z.object({ slug: Slug, name: PlainText(translatedMax(limits.skillName)) }))
+      .max(limits.contentFiles)
+      .describe('Every skill, named in the requested locale'),
     content: z
       .object({
-        commit: z.string().describe('The content commit this build was made from'),
-        committedAt: z.string().describe('When that commit was made (ISO 8601)'),
-        builtAt: z.string().describe('When the build was made (ISO 8601)'),
+        commit: GitSha.describe('The content commit this build was made from'),
+        committedAt: DateTime.describe('When that commit was made (ISO 8601)'),
+        builtAt: DateTime.describe('When the build was made (ISO 8601)'),
       })
       .describe('The content live on this branch'),
     pages: z
       .array(
         z.object({
-          path: z.string().describe('Path without the locale prefix, e.g. /entries/concierge-copilot'),
-          url: z.string().describe('The page in the requested locale'),
-          updatedAt: z.string().describe('When a commit last changed what the page shows in this locale (ISO 8601)'),
+          path: PlainText(limits.path).describe('Path without the locale prefix, e.g. /entries/concierge-copilot'),
+          url: Url.describe('The page in the requested locale'),
+          updatedAt: DateTime.describe('When a commit last changed what the page shows in this locale (ISO 8601)'),
         }),
       )
+      .max(limits.contentFiles)
       .describe('Every content page of the site, with the time of its last change (what sitemaps and feeds say)'),
     locale: Locale,
   })

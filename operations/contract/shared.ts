@@ -1,6 +1,8 @@
 // Vocabulary shared by every operation: locales, kinds, tags, lenses, documents and the error body.
 import { z } from 'zod';
 
+import { errorTable, type ErrorCode } from './errors.ts';
+import { limits } from './limits.ts';
 import { branches, documentNames, kinds, lensIds, locales, tags } from './vocabulary.ts';
 
 export { branches, documentNames, kinds, lensIds, locales, tags };
@@ -24,8 +26,28 @@ export const Branch = z.enum(branches).describe('Content branch: main (published
 export const Slug = z
   .string()
   .min(1)
-  .max(100)
+  .max(limits.slug)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, like "concierge-copilot"');
+
+/**
+ * Words for people (a title, a message, a path, a question), at most `max` long. No format or pattern fits them, so
+ * their JSON Schema says what they are instead: `contentMediaType` text/plain (text/markdown, text/x-diff for those).
+ */
+export const TEXT = { contentMediaType: 'text/plain' } as const;
+export const PlainText = (max: number) => z.string().max(max).meta(TEXT);
+export const MarkdownText = (max: number) => z.string().max(max).meta({ contentMediaType: 'text/markdown' });
+export const DiffText = (max: number) => z.string().max(max).meta({ contentMediaType: 'text/x-diff' });
+/** An absolute address: the site's own pages and API, or a link the content gives. */
+export const Url = z.url().max(limits.url);
+/** A git object name (blob or commit), as the repository gives it. */
+export const GitSha = z
+  .string()
+  .length(40)
+  .regex(/^[0-9a-f]{40}$/);
+/** A moment in ISO 8601, with its offset (git's) or Z. */
+export const DateTime = z.iso.datetime({ offset: true }).max(64);
+/** A path in the content repository, as an answer names it. */
+export const RepoPath = PlainText(limits.path);
 
 /**
  * A whole number that may arrive as text (a query string): decimal digits only, without sign, leading zeros,
@@ -42,21 +64,24 @@ export const wholeNumber = (schema: z.ZodNumber) =>
 
 export const ProblemSchema = z
   .object({
-    path: z.string().optional().describe('File path, for content problems'),
-    pointer: z.string().optional().describe('JSON pointer to the field'),
-    message: z.string(),
-    line: z.number().int().optional(),
+    path: RepoPath.optional().describe('File path, for content problems'),
+    pointer: PlainText(limits.path).optional().describe('JSON pointer to the field'),
+    message: PlainText(limits.message),
+    line: z.number().int().min(1).max(limits.contentFile).optional(),
   })
   .meta({ id: 'Problem' });
 
+/** A list of problems in an answer: at most `limits.problems` (see `listedProblems`). */
+export const Problems = z.array(ProblemSchema).max(limits.problems);
+
 export const ErrorBodySchema = z
   .object({
-    code: z.string(),
-    message: z.string(),
-    errors: z.array(ProblemSchema).optional(),
-    path: z.string().optional().describe('409: the file that changed on the branch since the sha the request was based on'),
-    currentSha: z.string().nullable().optional().describe('409: that file’s sha now (null: it was deleted)'),
-    conflicts: z.array(z.string()).optional().describe('409 on promote: the files both branches changed'),
-    retryAfter: z.number().int().optional().describe('429: seconds until a request is accepted again (also in Retry-After)'),
+    code: z.enum(Object.keys(errorTable) as [ErrorCode, ...ErrorCode[]]),
+    message: PlainText(limits.message),
+    errors: Problems.optional(),
+    path: RepoPath.optional().describe('409: the file that changed on the branch since the sha the request was based on'),
+    currentSha: GitSha.nullable().optional().describe('409: that file’s sha now (null: it was deleted)'),
+    conflicts: z.array(RepoPath).max(limits.contentFiles).optional().describe('409 on promote: the files both branches changed'),
+    retryAfter: z.number().int().min(1).max(86_400).optional().describe('429: seconds until a request is accepted again (also in Retry-After)'),
   })
   .meta({ id: 'Error' });

@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
 import { Content, ContentPath, TranslationState } from './admin-fields.ts';
-import { Branch, ProblemSchema, TranslationLocale } from './shared.ts';
+import { limits } from './limits.ts';
+import { Branch, GitSha, PlainText, Problems, RepoPath, TEXT, TranslationLocale, translationLocales } from './shared.ts';
+
+/** The hash of the English a translation is made from (see operations/content/source-hash.ts). */
+const SourceHash = z
+  .string()
+  .length(16)
+  .regex(/^[0-9a-f]{16}$/);
 
 export const adminTranslate = defineOperation({
   name: 'admin_translate',
@@ -17,7 +24,7 @@ export const adminTranslate = defineOperation({
   input: z
     .object({
       path: ContentPath.optional().describe('The English file, e.g. "content/corpus/projects/concierge-copilot.md"'),
-      slug: z.string().max(100).optional().describe('An entry, lens or skill slug'),
+      slug: z.string().max(limits.slug).meta(TEXT).optional().describe('An entry, lens or skill slug'),
       branch: Branch.default('main'),
       content: Content.optional().describe('Unsaved English text to translate; default the saved file'),
       locales: z
@@ -32,21 +39,22 @@ export const adminTranslate = defineOperation({
     .refine((i) => Boolean(i.path) !== Boolean(i.slug), { message: 'give either path or slug', path: ['path'] }),
   output: z
     .object({
-      path: z.string().describe('The English file'),
-      sourceHash: z.string().describe('The hash of the English translated: each draft records it as `source`'),
-      drafts: z.array(
-        z.object({
-          locale: TranslationLocale,
-          path: z.string().describe('Where the translation lives'),
-          content: z.string().describe('The whole translation file'),
-          sha: z
-            .string()
-            .nullable()
-            .describe('Blob sha of the translation on the branch now (null: none yet); pass it with the commit to be told if it changes meanwhile'),
-          problems: z.array(ProblemSchema).describe('Its problems with that English in the tree (empty when it can be committed)'),
-        }),
-      ),
-      failures: z.array(z.object({ locale: TranslationLocale, path: z.string(), message: z.string() })),
+      path: RepoPath.describe('The English file'),
+      sourceHash: SourceHash.describe('The hash of the English translated: each draft records it as `source`'),
+      drafts: z
+        .array(
+          z.object({
+            locale: TranslationLocale,
+            path: RepoPath.describe('Where the translation lives'),
+            content: PlainText(limits.contentFile).describe('The whole translation file'),
+            sha: GitSha.nullable().describe(
+              'Blob sha of the translation on the branch now (null: none yet); pass it with the commit to be told if it changes meanwhile',
+            ),
+            problems: Problems.describe('Its problems with that English in the tree (empty when it can be committed)'),
+          }),
+        )
+        .max(translationLocales.length),
+      failures: z.array(z.object({ locale: TranslationLocale, path: RepoPath, message: PlainText(limits.message) })).max(translationLocales.length),
     })
     .meta({ id: 'TranslationDrafts' }),
   answeredByModel: true,
@@ -79,16 +87,16 @@ export const adminTranslation = defineOperation({
     }),
   output: z
     .object({
-      path: z.string().describe('The translation'),
+      path: RepoPath.describe('The translation'),
       locale: TranslationLocale,
-      sourcePath: z.string().describe('The English file it translates'),
+      sourcePath: RepoPath.describe('The English file it translates'),
       state: TranslationState,
-      recordedSource: z.string().nullable().describe('The `source` the translation records; null when it is missing'),
-      currentSource: z.string().nullable().describe('The hash of the English now; null when the English is missing or invalid'),
+      recordedSource: PlainText(limits.sourceHash).nullable().describe('The `source` the translation records; null when it is missing'),
+      currentSource: SourceHash.nullable().describe('The hash of the English now; null when the English is missing or invalid'),
       source: z.object({
-        now: z.string().nullable().describe('The English file now; null when it does not exist'),
-        then: z.string().nullable().describe('The English file as the translation was made from it; null when not found'),
-        thenCommit: z.string().nullable().describe('The commit that made the English so'),
+        now: PlainText(limits.contentFile).nullable().describe('The English file now; null when it does not exist'),
+        then: PlainText(limits.contentFile).nullable().describe('The English file as the translation was made from it; null when not found'),
+        thenCommit: GitSha.nullable().describe('The commit that made the English so'),
       }),
     })
     .meta({ id: 'TranslationStatus' }),

@@ -3,7 +3,8 @@
 // so a crash can leave unreferenced objects at worst, never a half-applied change.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppError, type Problem } from '../contract/errors.ts';
+import { AppError, clipped, type Problem } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import type { Branch } from '../contract/shared.ts';
 import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
@@ -57,7 +58,20 @@ export interface Comparison {
 }
 
 /** How many commits a comparison lists at most (aheadBy still counts them all). */
-const COMPARE_COMMITS = 250;
+export const COMPARE_COMMITS = limits.comparedCommits;
+
+/**
+ * A commit as history shows it, within the lengths the contract states: a commit made elsewhere may have a subject
+ * of any length, or an octopus merge's dozens of parents (the first is the one history follows).
+ */
+export function listedCommit(commit: HistoryCommit): HistoryCommit {
+  return {
+    ...commit,
+    parents: commit.parents.slice(0, limits.parents),
+    message: clipped(commit.message, limits.commitMessageRead),
+    author: clipped(commit.author, limits.author),
+  };
+}
 
 export interface PromoteOutcome extends CommitOutcome {
   merged: boolean;
@@ -157,7 +171,14 @@ export function createContentRepo(git: Git): ContentRepo {
       .map((block) => {
         const [header, ...names] = block.split('\n');
         const [sha, parents, author, time, message] = header!.split('\x1f');
-        return { sha: sha!, parents: parents ? parents.split(' ') : [], author: author!, time: time!, message: message ?? '', files: names.filter(Boolean) };
+        return listedCommit({
+          sha: sha!,
+          parents: parents ? parents.split(' ') : [],
+          author: author!,
+          time: time!,
+          message: message ?? '',
+          files: names.filter(Boolean),
+        });
       });
   }
 

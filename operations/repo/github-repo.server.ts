@@ -29,7 +29,17 @@ import {
   withTranslationsOfDeleted,
   type RepoFiles,
 } from './change-checks.ts';
-import type { CommitOutcome, Comparison, ContentRepo, FileChange, FileVersion, HistoryCommit, PromoteOutcome } from './content-repo.server.ts';
+import {
+  COMPARE_COMMITS,
+  listedCommit,
+  type CommitOutcome,
+  type Comparison,
+  type ContentRepo,
+  type FileChange,
+  type FileVersion,
+  type HistoryCommit,
+  type PromoteOutcome,
+} from './content-repo.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface GitHubRepoOptions {
@@ -70,7 +80,6 @@ interface CommitMeta {
 }
 
 const MyOctokit = Octokit.plugin(throttling, retry);
-const COMPARE_COMMITS = 250;
 /** GitHub's commit API lists at most this many files; a commit with more is diffed tree against tree. */
 const COMMIT_FILES_LIMIT = 300;
 const SHA = /^[0-9a-f]{40}$/;
@@ -321,7 +330,7 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
     if (metas.get(sha)?.author === undefined) metas.delete(sha);
     const files = await changedFiles(sha);
     const m = metas.get(sha)!;
-    return { sha, parents: m.parents, message: subject(m.message), author: m.author ?? '', time: m.authorDate, files: underContent(files, path) };
+    return listedCommit({ sha, parents: m.parents, message: subject(m.message), author: m.author ?? '', time: m.authorDate, files: underContent(files, path) });
   }
 
   /** The full sha of a commit named by a (possibly abbreviated) sha; 404 when there is none. */

@@ -1,6 +1,7 @@
 // Handlers of the admin operations: the content repository through validated commits, the publish runs,
 // promote. Every write is one commit on one branch and queues that branch's publish run.
-import { AppError } from '../contract/errors.ts';
+import { AppError, clipped, listedProblems } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import { FILE_MATCHES, type adminOperations } from '../contract/admin.ts';
 import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
 import { assertContentDir, assertWritablePath } from '../content/paths.ts';
@@ -81,8 +82,15 @@ export function adminHandlers({
   }
 
   function runView(run: Run) {
-    const { retryOf: _retryOf, sourceCommit: _sourceCommit, url, ...rest } = run;
-    return { ...rest, url: url ?? `${urls.base}/api/admin/deploys?branch=${run.branch}#${run.id}`, siteUrl: urls.of(run.branch) };
+    const { retryOf: _retryOf, sourceCommit: _sourceCommit, url, error, stages, ...rest } = run;
+    // A stage's note or a run's error may quote a process's output: the contract states how much of it is shown.
+    return {
+      ...rest,
+      stages: stages.map((stage) => (stage.note === undefined ? stage : { ...stage, note: clipped(stage.note, limits.message) })),
+      ...(error === undefined ? {} : { error: clipped(error, limits.message) }),
+      url: url ?? `${urls.base}/api/admin/deploys?branch=${run.branch}#${run.id}`,
+      siteUrl: urls.of(run.branch),
+    };
   }
 
   return {
@@ -145,7 +153,7 @@ export function adminHandlers({
 
     async admin_validate(input) {
       const problems = await repo.validate(input.branch, [{ path: input.path, content: input.content }]);
-      return { valid: problems.length === 0, problems };
+      return { valid: problems.length === 0, problems: listedProblems(problems) };
     },
 
     async admin_write_file(input) {
@@ -165,7 +173,7 @@ export function adminHandlers({
       // the console answers with the merge view. Problems of a tree the editor has not seen (theirs merged with
       // someone else's change) would mislead, and the commit would refuse the set anyway.
       const { problems, files } = await repo.review(input.branch, asFileChanges(input.changes));
-      return { valid: problems.length === 0, problems, files };
+      return { valid: problems.length === 0, problems: listedProblems(problems), files };
     },
 
     async admin_preview(input) {
@@ -177,7 +185,7 @@ export function adminHandlers({
       // A translation previews its source's record in its own locale.
       const locale = where.kind === 'translation' ? where.locale : input.locale;
       const target = where.kind === 'translation' ? locate(where.sourcePath) : where;
-      const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems };
+      const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems: listedProblems(problems) };
       if (!model || target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'related-terms') return { ...empty, kind: null };
       const view = localeRecords(model, locale, urls.of(input.branch));
       const labels = {

@@ -1,7 +1,8 @@
 // admin_ai_edit: the model proposes the whole new file; we answer with a unified diff and the validation
 // problems of the tree as it would be. Nothing is ever committed here.
 import { createTwoFilesPatch } from 'diff';
-import { AppError } from '../contract/errors.ts';
+import { AppError, listedProblems } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import type { adminOperations } from '../contract/admin.ts';
 import { fileKinds } from '../content/schema.ts';
 import { locate } from '../content/tree.ts';
@@ -73,9 +74,14 @@ export function aiEditHandlers({
         throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`);
       }
       const proposed = unwrapFence(text);
+      if (proposed.length > limits.contentFile)
+        throw new AppError(
+          'unavailable',
+          `The model proposed ${proposed.length} characters; a content file is at most ${limits.contentFile}. Try a narrower instruction.`,
+        );
       const diff = createTwoFilesPatch(path, path, base, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
       const problems = await repo.validate(input.branch, [{ path, content: proposed }]);
-      return { path, proposed, diff, problems, baseSha };
+      return { path, proposed, diff, problems: listedProblems(problems), baseSha };
     },
   };
 }

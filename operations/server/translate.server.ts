@@ -4,6 +4,7 @@
 // and does not stop the others; the stage says `partial` (or `failure`, none made) with each failure's reason.
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
+import { limits } from '../contract/limits.ts';
 import { localeFacts } from '../contract/locales.ts';
 import { locales, translationLocales, type Branch, type Locale, type TranslationLocale } from '../contract/shared.ts';
 import { translationPath } from '../content/locate.ts';
@@ -135,7 +136,11 @@ export async function translateJobs(
         const job = jobs[next++]!;
         const path = translationPath(job.sourcePath, job.locale);
         try {
-          made.push({ job, path, content: await translateOne(model, job, signal) });
+          const content = await translateOne(model, job, signal);
+          // No content file is longer (the contract says so of every draft): a model that ran on has failed this one.
+          if (content.length > limits.contentFile)
+            failures.push({ job, path, message: `the translation is ${content.length} characters long; a content file is at most ${limits.contentFile}` });
+          else made.push({ job, path, content });
         } catch (error) {
           failures.push({ job, path, message: describeProviderError(error) });
         }

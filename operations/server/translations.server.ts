@@ -1,7 +1,8 @@
 // admin_translate ("Translate now"): the model drafts the stale or missing translations of one English file, with
 // the problems each would have, and nothing is committed. admin_translation: where a translation stands, with the
 // English it was made from (found in the English file's history by the `source` hash it records) beside the English now.
-import { AppError } from '../contract/errors.ts';
+import { AppError, clipped, listedProblems } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import type { adminOperations } from '../contract/admin.ts';
 import { translationLocales, type Branch, type TranslationLocale } from '../contract/shared.ts';
 import { UNTRANSLATED } from '../contract/vocabulary.ts';
@@ -97,11 +98,11 @@ export function translationHandlers({
             path: m.path,
             content: m.content,
             sha: tree.find((e) => e.path === m.path)?.sha ?? null,
-            problems: problems.filter((p) => p.path === m.path),
+            problems: listedProblems(problems.filter((p) => p.path === m.path)),
           })),
         failures: [...failures]
           .sort((a, b) => locales.indexOf(a.job.locale) - locales.indexOf(b.job.locale))
-          .map((f) => ({ locale: f.job.locale, path: f.path, message: f.message })),
+          .map((f) => ({ locale: f.job.locale, path: f.path, message: clipped(f.message, limits.message) })),
       };
     },
 
