@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { contentGit } from '../../testing/content-git.ts';
@@ -21,6 +22,7 @@ const RUNS = 12; // per operation and kind of request: the whole file stays with
 let service: TestService;
 let doc: Json;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv); // formats (uri, date-time, email, int32) are checked, not ignored
 
 before(async () => {
   service = await startTestService({ ADMIN_TOKEN: TOKEN });

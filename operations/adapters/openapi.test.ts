@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { requestFor } from './client.ts';
@@ -81,6 +82,7 @@ describe('live responses match the documented schemas', () => {
   it('holds for a success and an error of every operation', async () => {
     const resolved: any = await SwaggerParser.dereference(structuredClone(doc));
     const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv); // what the document says of a string's format (uri, date-time, email) and an integer's size is checked too
     const brief = 'content/brief.md';
     const briefText = (await service.services.repo.readFile('main', brief)).content;
     const samples: Record<string, Array<{ input: Record<string, unknown>; status: number }>> = {

@@ -1,18 +1,69 @@
 // The OpenAPI 3.1 document, generated from the operation list and the very zod schemas that validate.
 import { z } from 'zod';
-import { errorTable } from '../contract/errors.ts';
+import type { AnyOperation, RateLimitSpec } from '../contract/define.ts';
+import { errorTable, type ErrorCode } from '../contract/errors.ts';
 import { operations } from '../contract/index.ts';
 import { ErrorBodySchema } from '../contract/shared.ts';
 
 type Json = Record<string, any>;
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const inlineAll = z.registry();
+const noIds = z.registry();
 
 function strip(schema: Json): Json {
   const { $schema: _s, $id: _i, ...rest } = schema;
   return rest;
 }
+
+/** An integer says its size, as OpenAPI readers expect: int32 when its bounds fit in one, else int64. */
+function sized(json: Json): void {
+  if (json.type !== 'integer' || json.format) return;
+  json.format = json.minimum >= -(2 ** 31) && json.maximum <= 2 ** 31 - 1 ? 'int32' : 'int64';
+}
+
+/**
+ * An operation's input as JSON Schema, inline (parameters and bodies read best that way): every part keeps its
+ * metadata (a description, a text's media type) but not an id, which would make it a reference.
+ */
+function inputSchema(op: AnyOperation): Json {
+  return strip(
+    z.toJSONSchema(op.input, {
+      io: 'input',
+      unrepresentable: 'any',
+      metadata: noIds,
+      override: ({ zodSchema, jsonSchema }) => {
+        const { id: _id, ...meta } = z.globalRegistry.get(zodSchema) ?? {};
+        Object.assign(jsonSchema, meta);
+        sized(jsonSchema);
+      },
+    } as Parameters<typeof z.toJSONSchema>[1]),
+  );
+}
+
+const errorContent = { 'application/json': { schema: ref('Error') } };
+const errorAnswer = (code: ErrorCode) => ({ description: `\`${code}\`: ${errorTable[code].summary}`, content: errorContent });
+
+// The headers answers carry, as the edge and the rate limiter send them (edge.server.ts, rate-limit.server.ts).
+const corsHeader = {
+  'Access-Control-Allow-Origin': { description: 'Any origin may read the answer (CORS)', schema: { type: 'string', const: '*' } },
+};
+const retryAfterHeader = {
+  'Retry-After': {
+    description: 'Seconds until a request is accepted again',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400 },
+  },
+};
+/** What an answer of a rate-limited operation says about the client's budget (draft-ietf-httpapi-ratelimit-headers). */
+const budgetHeaders = (spec: RateLimitSpec) => ({
+  RateLimit: {
+    description: 'The budget left: requests in the window, those remaining, and seconds until it is whole again',
+    schema: { type: 'string', maxLength: 80, pattern: '^limit=\\d+, remaining=\\d+, reset=\\d+$', examples: [`limit=${spec.points}, remaining=3, reset=42`] },
+  },
+  'RateLimit-Policy': {
+    description: `${spec.points} requests per ${spec.windowSeconds} seconds per client address`,
+    schema: { type: 'string', const: `${spec.points};w=${spec.windowSeconds}` },
+  },
+});
 
 /** Endpoints that are not operations, described by their own declarations: path → method → OpenAPI operation. */
 export type ExtraPaths = Record<string, Record<string, Json>>;
@@ -33,6 +84,12 @@ const isLoopback = (url: string) => {
   }
 };
 
+/** A string field's schema as a whole answer's: its description belongs to the field, not to the answer. */
+function textSchema(field: Json | undefined): Json {
+  const { description: _d, ...schema } = field ?? { type: 'string' };
+  return schema;
+}
+
 export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraPaths: ExtraPaths = {}, contact?: ApiContact): Json {
   // A local run (BASE_URL on loopback) names no host: the relative server `/` means "where this document was
   // fetched from", which is right for whoever reads it (a browser, a generator, a linter) and names no
@@ -42,15 +99,19 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
   // them point into components. (Only what the operations reach: the global registry may hold a second
   // copy of the contract, bundled into the web build.)
   const answers = z.object({ Error: ErrorBodySchema, ...Object.fromEntries(operations.map((op) => [op.name, op.output])) });
-  const { $defs = {} } = z.toJSONSchema(answers, { io: 'output', unrepresentable: 'any' }) as Json;
+  const { $defs = {} } = z.toJSONSchema(answers, {
+    io: 'output',
+    unrepresentable: 'any',
+    override: ({ jsonSchema }) => sized(jsonSchema),
+  }) as Json;
   const schemas: Json = JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
   const paths: Json = {};
 
   for (const op of operations) {
     const outputId = op.output.meta()?.id;
     if (!outputId) throw new Error(`Operation ${op.name}: its output schema needs meta({ id }) to appear in OpenAPI`);
-    // Inputs are inlined (parameters and bodies read best that way); outputs reference components.
-    const input = strip(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any', metadata: inlineAll } as Parameters<typeof z.toJSONSchema>[1]));
+    // Inputs are inlined; outputs reference components.
+    const input = inputSchema(op);
     const required = new Set<string>(input.required ?? []);
     const pathParams = [...op.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
@@ -79,25 +140,41 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       }
     }
 
+    // Public operations are read from any origin; a rate-limited one tells the client its budget on each success.
+    const cors = op.auth === 'public' ? corsHeader : {};
+    const budget = op.rateLimit ? budgetHeaders(op.rateLimit) : {};
+    const successHeaders = { ...cors, ...budget };
+    const withHeaders = (headers: Json) => (Object.keys(headers).length ? { headers } : {});
     const responses: Json = {
       200: {
         description: op.summary,
+        ...withHeaders(successHeaders),
         content: {
-          ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: { type: 'string' } } } : {}),
+          // The text representation served by default (the brief's Markdown) is the output's field of that name.
+          ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: textSchema(schemas[outputId].properties[op.rest.text.field]) } } : {}),
           'application/json': { schema: ref(outputId) },
         },
       },
     };
-    if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.' };
-    for (const code of op.errors) {
+    if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.', ...withHeaders(cors) };
+    // Every error an operation declares; `internal` (500) can be any operation's. A rate-limited one answers 429,
+    // and so does one that checks a credential (admin) once the failures from that address or with it are too many.
+    const throttled = op.rateLimit || op.auth === 'admin';
+    const codes = new Set<ErrorCode>([...op.errors, ...(throttled ? (['rate_limited'] as const) : []), 'internal']);
+    for (const code of codes) {
       const status = errorTable[code].status;
-      const entry = (responses[status] ??= { description: '', content: { 'application/json': { schema: ref('Error') } } });
-      entry.description = [entry.description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' ');
+      const { description = '', headers = {} } = responses[status] ?? {};
+      responses[status] = {
+        description: [description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' '),
+        ...withHeaders({ ...headers, ...cors, ...(code === 'rate_limited' ? { ...retryAfterHeader, ...budget } : {}) }),
+        content: errorContent,
+      };
     }
-    if (op.errors.includes('repo_error'))
+    if (codes.has('repo_error'))
       responses[409] = {
         description: '`repo_error`: the branch moved under the request (stale sha, conflict).',
-        content: { 'application/json': { schema: ref('Error') } },
+        ...withHeaders(cors),
+        content: errorContent,
       };
 
     const operation: Json = {
@@ -136,11 +213,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     const described: Json = {};
     for (const [method, operation] of Object.entries(methods)) {
       const responses: Json = { ...operation.responses };
-      if (!Object.keys(responses).some((status) => status.startsWith('4')))
-        responses[405] = {
-          description: `\`method_not_allowed\`: ${errorTable.method_not_allowed.summary}`,
-          content: { 'application/json': { schema: ref('Error') } },
-        };
+      if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses[405] = errorAnswer('method_not_allowed');
+      responses[500] ??= errorAnswer('internal');
       described[method] = { security: [], ...operation, responses };
     }
     paths[path] = { ...paths[path], ...described };
@@ -159,7 +233,10 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       },
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [local ? { url: '/', description: 'The host that served this document (a local run)' } : { url: serverUrl }],
+    // Every server is the public site (`x-internal: false`, as API inventories ask to be told).
+    servers: [
+      local ? { url: '/', description: 'The host that served this document (a local run)', 'x-internal': false } : { url: serverUrl, 'x-internal': false },
+    ],
     tags: [
       { name: 'public', description: 'Public, read-only profile operations' },
       { name: 'admin', description: 'Content editing (bearer token)' },
