@@ -9,6 +9,7 @@ import { rememberParses } from './kept-parses.ts';
 import { noPause } from './pause.ts';
 import { sourceHash, sourceHashOfText } from './source-hash.ts';
 import type { Problem } from '../contract/errors.ts';
+import { limits } from '../contract/limits.ts';
 import { lensIds, tags } from '../contract/shared.ts';
 
 const seed = await readContentDir(resolve('content'));
@@ -399,5 +400,25 @@ describe('a tree checked from the tree before it', () => {
     const problems = await problemsAfter(seed, [[skill, 'no front matter here\n']], noPause);
     assert.equal(problems[0]?.path, skill);
     assert.ok(problems.slice(1).some((p) => p.path !== skill && /skill "typescript" does not exist/.test(p.message)), 'the entries naming it follow');
+  });
+});
+
+describe('the sizes the API states are the content’s', () => {
+  it('refuses a file longer than a content file may be, pushed from elsewhere as much as written, without parsing it', () => {
+    const long = `${original}\n${'a '.repeat(limits.contentFile / 2)}`;
+    const { model, problems } = loadContent(withFiles({ [entryPath]: long }), { fresh: true });
+    assert.equal(model, undefined);
+    assert.deepEqual(
+      problems.filter((p) => p.path === entryPath).map((p) => p.message),
+      [`a content file is at most ${limits.contentFile} characters (512 kB); this one has ${long.length}`],
+    );
+  });
+
+  it('refuses a field or a list longer than its limit, and gives a translation room to run longer than its English', () => {
+    const entry = original.replace(/^title: .*$/m, `title: ${'T'.repeat(limits.title + 1)}`);
+    assert.match(loadContent(withFiles({ [entryPath]: entry })).problems.map(formatProblem).join('\n'), /title must be at most 160 characters/);
+    const french = `content/i18n/fr/${entryPath.slice('content/'.length)}`;
+    const translation = seed.get(french)!.replace(/^title: .*$/m, `title: ${'T'.repeat(limits.title + 1)}`);
+    assert.deepEqual(loadContent(withFiles({ [french]: translation })).problems.map(formatProblem), []);
   });
 });

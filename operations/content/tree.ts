@@ -210,9 +210,11 @@ function checkFile(path: string, text: string): FileCheck {
   checkCounts.files++;
   workingOn(path);
   const where = locate(path);
+  if (where.kind === 'unknown') return { text, where, body: '', problems: [{ path, message: `unexpected file: ${where.reason}` }] };
+  // A file pushed from elsewhere is held to what a write through the service is (and what an answer may hold of it).
+  if (text.length > limits.contentFile)
+    return { text, where, body: '', problems: [{ path, message: `a content file is at most ${limits.contentFile} characters (512 kB); this one has ${text.length}` }] };
   switch (where.kind) {
-    case 'unknown':
-      return { text, where, body: '', problems: [{ path, message: `unexpected file: ${where.reason}` }] };
     case 'site':
     case 'related-terms': {
       const parsed = parseJsonFile(path, text, where.kind === 'site' ? SiteFile : RelatedTermsFile);

@@ -3,6 +3,7 @@
 // labels for people. The schemas never change at run time; the labels of lenses, skills and documents are the branch's.
 import { z } from 'zod';
 import type { VocabularyName } from '../contract/content-schema.ts';
+import { limits } from '../contract/limits.ts';
 import { localeFacts } from '../contract/locales.ts';
 import { documentNames, kinds, lensIds, locales, tags } from '../contract/shared.ts';
 import { RELATED_TERMS_PATH } from '../content/locate.ts';
@@ -66,6 +67,8 @@ function fieldsOf(json: Json) {
       prop.maxLength && `at most ${prop.maxLength} characters`,
       prop.pattern && `matches ${prop.pattern}`,
       prop.minItems && `at least ${prop.minItems} item${prop.minItems === 1 ? '' : 's'}`,
+      prop.maxItems && `at most ${prop.maxItems} items`,
+      items?.maxLength && `each at most ${items.maxLength} characters`,
       prop['x-vocabulary'] === 'skills' && 'each must exist under content/skills/',
       name === 'end' && 'not before start', // a refinement of the whole entry, which JSON Schema cannot say
     ].filter(Boolean) as string[];
@@ -148,6 +151,7 @@ function describe(model: ContentModel, messages: UiMessages) {
     writablePaths: ['content/**/*.md', 'content/**/*.json', ...writablePathRules],
     conventions: [
       'Markdown files start with YAML front matter between "---" lines, then the Markdown body; quote strings that contain ": ".',
+      `A content file is at most ${limits.contentFile} characters (512 kB), and a content tree at most ${limits.contentFiles} files.`,
       'The file name is the slug: lowercase letters, digits and single hyphens. Slugs are unique across entries, lenses and skills.',
       'The folder of an entry gives its kind: content/corpus/{experiences,projects,community,education}/.',
       'Translations live at content/i18n/<locale>/<same path as the English file> and hold only the translated fields plus `source`.',
