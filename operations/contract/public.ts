@@ -344,7 +344,7 @@ export const SiteInfo = z
           updatedAt: DateTime.describe('When a commit last changed what the page shows in this locale (ISO 8601)'),
         }),
       )
-      .max(limits.contentFiles)
+      .max(limits.contentFiles + 4) // a page per entry, lens and document, and the four pages listing them
       .describe('Every content page of the site, with the time of its last change (what sitemaps and feeds say)'),
     locale: Locale,
   })
