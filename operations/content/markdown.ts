@@ -67,10 +67,10 @@ export const markdownLimits = {
   parsedContainers: 2_000,
   /**
    * Lines parsed as Markdown in one text, the blank ones between parsed chunks included: each costs micromark
-   * 10–100 µs, so 50,000 characters of setext headings or one-letter paragraphs took seconds, and a megabyte of
-   * blank lines between two words six.
+   * 10–130 µs (setext headings the most), so 50,000 characters of setext headings or one-letter paragraphs took
+   * seconds, and a megabyte of blank lines between two words six.
    */
-  parsedLines: 4_000,
+  parsedLines: 2_000,
   /** Depth of the tree; anything deeper is flattened to its text. */
   treeDepth: 32,
 } as const;
