@@ -39,6 +39,7 @@ import { consoleGate } from './operations/adapters/console-gate.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
 import { observePipeline } from './operations/server/metrics.server.ts';
+import { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './operations/server/work-queue.server.ts';
 // The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
 import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
 
@@ -61,13 +62,15 @@ export interface RunningService {
 
 export interface StartOptions {
   /** The web app for every request no endpoint claims; default a JSON 404 (tests of the API alone). */
-  web?: (gateway: SiteGateway, config: Config, logger: Logger, corpus: Corpus) => Promise<WebHandler>;
+  web?: (gateway: SiteGateway, config: Config, logger: Logger, corpus: Corpus, work: WorkQueue) => Promise<WebHandler>;
   /** Ports per branch; default PORT for main and PREVIEW_PORT for dev (0 there means no preview). Tests pass 0 for a free port. */
   listen?: Partial<Record<Branch, number>>;
   /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
   logger?: Logger;
   /** The clock of the credentials' failure budgets, in milliseconds; default Date.now (tests move it). */
   clock?: () => number;
+  /** How much anonymous work runs and waits at once (default: one per core, 256 waiting); tests make it small. */
+  work?: WorkQueueOptions;
 }
 
 const notFoundPage: WebHandler = (req, res) => sendError(req, res, new AppError('not_found', `No page at ${req.url}.`));
@@ -90,15 +93,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
+  // Anonymous work that costs CPU (a page or an answer not kept yet) runs a few at a time, service-wide.
+  const work = createWorkQueue(options.work);
   const endpoints: Endpoint[] = [
-    ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate }),
+    ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate, admit: work.run }),
     healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
-    ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST }),
+    ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST, admit: work.run }),
     metricsEndpoint({
       tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
       unknownPath: (req, res, branch) => web(req, res, branch),
@@ -106,7 +111,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }),
   ];
   const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
-  const web = options.web ? await options.web(gateway, config, logger, corpus) : notFoundPage;
+  const web = options.web ? await options.web(gateway, config, logger, corpus, work) : notFoundPage;
   const logRequest = requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY));
   const measureRequest = requestMetrics(web.pageRoute ?? (() => 'page'));
   const edge = createEdge(endpoints, {
@@ -270,7 +275,7 @@ function projectRoot(): string {
  * pages are answered by the page cache first (rendered once per build by the same Remix build); the console,
  * static files, forms and whatever the cache passes on go through Express.
  */
-export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus): Promise<WebHandler> {
+export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus, work?: WorkQueue): Promise<WebHandler> {
   const buildPath = pathToFileURL(join(projectRoot(), 'build', 'index.js'));
   if (!existsSync(buildPath)) {
     logger.warn('the web build is missing (run `npm run build`); serving the API only');
@@ -397,7 +402,9 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
     bypass: (pathname) => pathname === '/admin' || pathname.startsWith('/admin/'),
     logError: (error, url) => logger.error({ err: error, url }, 'page render failed'),
-    render: (target, branch, nonce, req) => render(new Request(`${siteUrl(branch)}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce)),
+    render: (target, branch, nonce, req, status) =>
+      render(new Request(`${siteUrl(branch)}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce, status)),
+    ...(work ? { admit: work.run } : {}),
   });
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, branch: Branch) =>

@@ -12,6 +12,7 @@ import { benchGrowth } from './growth.bench.ts';
 import { benchPages } from './pages.bench.ts';
 import { benchMemory } from './memory.bench.ts';
 import { benchGitHub } from './github.bench.ts';
+import { benchFlood } from './flood.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -25,6 +26,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   pages: () => benchPages({ duration: Number(process.env.BENCH_DURATION ?? 8), sizes: (process.env.BENCH_PAGES ?? '1,10').split(',').map(Number) }),
   memory: () => benchMemory({ seconds: Number(process.env.BENCH_MEMORY_SECONDS ?? 60) }),
   github: () => benchGitHub({ commits: 10, edits: 5 }),
+  flood: () => benchFlood({ seconds: Number(process.env.BENCH_DURATION ?? 8), connections: 32 }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../operations/server/config.server.ts';
 import { remixWeb, startService, type RunningService } from '../server.ts';
+import type { WorkQueueOptions } from '../operations/server/work-queue.server.ts';
 
 export interface TestService extends RunningService {
   url: string;
@@ -21,12 +22,12 @@ export interface TestService extends RunningService {
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  { site = false, clock }: { site?: boolean; clock?: () => number } = {},
+  { site = false, clock, work }: { site?: boolean; clock?: () => number; work?: WorkQueueOptions } = {},
 ): Promise<TestService> {
   const owned = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
   const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
-  const service = await startService(config, { listen: { main: 0, dev: 0 }, clock, ...(site ? { web: remixWeb } : {}) });
+  const service = await startService(config, { listen: { main: 0, dev: 0 }, clock, work, ...(site ? { web: remixWeb } : {}) });
   const url = service.urls.main!;
   return {
     ...service,

@@ -67,6 +67,8 @@ export interface McpDeps {
   requireBearer(request: EdgeRequest): Promise<void>;
   /** The address the service listens on; on loopback, requests must name a loopback host or the site's. */
   host: string;
+  /** Runs the first answer of a public pure read (the service-wide work queue); kept answers skip it. */
+  admit?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 interface Surface {
@@ -83,7 +85,7 @@ interface CallScope {
   principal: Principal;
 }
 
-export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenHost }: McpDeps): Endpoint[] {
+export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenHost, admit = (work) => work() }: McpDeps): Endpoint[] {
   const surface = (path: Surface['path'], admin: boolean): Surface => {
     const ops = layer.operations.filter((op) => op.auth === (admin ? 'admin' : 'public'));
     return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])) };
@@ -104,7 +106,8 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
     const kept = outputs.get(build.id, key);
     if (kept !== undefined) return kept;
     const steady = keepable(build);
-    const { output } = await layer.invoke(op, input, ctx);
+    const invoke = () => layer.invoke(op, input, ctx);
+    const { output } = await (op.auth === 'public' ? admit(invoke) : invoke());
     if (steady()) outputs.set(build.id, key, output, live());
     return output;
   };

@@ -12,9 +12,14 @@ import type { PageCacheFigures } from '../server/health.server.ts';
 import { accepts, notModified } from './edge.server.ts';
 import { PlainBytes, SplicedText } from './spliced-gzip.ts';
 import { cacheCounters } from '../server/metrics.server.ts';
+import { isAppError } from '../contract/errors.ts';
+import { Locale } from '../contract/shared.ts';
 
-/** What renders a page: the web app's handler, given a path with its (normalised) query and the nonce to use. */
-export type PageRenderer = (target: string, branch: Branch, nonce: string, req: IncomingMessage) => Promise<Response>;
+/**
+ * What renders a page: the web app's handler, given a path with its (normalised) query and the nonce to use; with
+ * `status`, the site's own error page of that status instead (its language the path's).
+ */
+export type PageRenderer = (target: string, branch: Branch, nonce: string, req: IncomingMessage, status?: number) => Promise<Response>;
 
 export interface PageCacheOptions {
   /** The live build of a branch: its id (the cache's generation) and when its content was committed. */
@@ -28,6 +33,8 @@ export interface PageCacheOptions {
   bypass(pathname: string): boolean;
   /** Where a failed render is reported (the service's log). */
   logError(error: unknown, url: string): void;
+  /** Runs a render of a page not kept (the service-wide work queue); it may refuse, which answers the busy page. */
+  admit?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** How long browsers and a shared cache in front keep a page of the live site (see docs/deploy.md). */
@@ -132,9 +139,9 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  async function render(target: string, branch: Branch, buildId: string, req: IncomingMessage): Promise<Page | Rendered> {
+  async function render(target: string, branch: Branch, buildId: string, req: IncomingMessage, status?: number): Promise<Page | Rendered> {
     stats.renders++;
-    const response = await options.render(target, branch, marker, req);
+    const response = await options.render(target, branch, marker, req, status);
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -175,7 +182,8 @@ export function createPageCache(options: PageCacheOptions) {
     const flight = `${buildId} ${key}`;
     let pending = rendering.get(flight);
     if (!pending) {
-      pending = render(target, branch, buildId, req).finally(() => rendering.delete(flight));
+      const made = () => render(target, branch, buildId, req);
+      pending = (options.admit ? options.admit(made) : made()).finally(() => rendering.delete(flight));
       rendering.set(flight, pending);
       void pending.then(
         (made) => {
@@ -188,12 +196,49 @@ export function createPageCache(options: PageCacheOptions) {
     pending.then(
       (made) => answer(req, res, branch, made),
       (error: unknown) => {
+        if (isAppError(error) && error.status === 503) return void busy(req, res, branch, pathname, error.headers ?? {});
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end('The page could not be rendered.\n');
         options.logError(error, target);
       },
     );
     return true;
+  }
+
+  /**
+   * The site's own "try again in a moment" page (503, with the refusal's Retry-After) in the language of the page
+   * asked for: rendered once per build, branch and language, outside the work queue, and answered from memory
+   * after that, so a flood that fills the queue costs a lookup per request.
+   */
+  const busyPages = new Map<string, Rendered>();
+  function busy(req: IncomingMessage, res: ServerResponse, branch: Branch, pathname: string, headers: Record<string, string>) {
+    const first = pathname.split('/')[1] ?? '';
+    const home = first !== 'en' && (Locale.options as readonly string[]).includes(first) ? `/${first}` : '/';
+    const buildId = current(branch);
+    const key = `${buildId} ${branch} ${home}`;
+    const kept = busyPages.get(key);
+    const reply = (page: Rendered) => answer(req, res, branch, { ...page, headers: { ...page.headers, ...headers, 'Cache-Control': 'no-store' } });
+    if (kept) return reply(kept);
+    const flight = `busy ${key}`;
+    let pending = rendering.get(flight);
+    if (!pending) {
+      pending = render(home, branch, buildId, req, 503).finally(() => rendering.delete(flight));
+      rendering.set(flight, pending);
+    }
+    pending.then(
+      (page) => {
+        if (!('tag' in page)) {
+          for (const old of busyPages.keys()) if (!old.startsWith(`${buildId} `)) busyPages.delete(old);
+          busyPages.set(key, page);
+        }
+        reply(page);
+      },
+      (error: unknown) => {
+        if (!res.headersSent) res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+        res.end('The site is busy; try again in a moment.\n');
+        options.logError(error, home);
+      },
+    );
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, branch: Branch, page: Page | Rendered) {

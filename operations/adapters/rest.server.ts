@@ -26,9 +26,11 @@ export interface RestDeps {
   corpus: Corpus;
   /** Who is calling (bearer token or console session), for admin operations. */
   authenticate(request: EdgeRequest): Principal | Promise<Principal>;
+  /** Runs the first answer of a public pure read (the service-wide work queue); kept answers skip it. */
+  admit?<T>(work: () => Promise<T>): Promise<T>;
 }
 
-export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): Endpoint[] {
+export function operationEndpoints({ layer, corpus, authenticate, admit = (work) => work() }: RestDeps): Endpoint[] {
   // Serialised answers of pure operations, by operation, representation and declared input.
   const cache = new BuildCache<{ body: Body; type: string }>('rest', (answer) => answer.body.bytes.length);
 
@@ -56,7 +58,8 @@ export function operationEndpoints({ layer, corpus, authenticate }: RestDeps): E
       let hit = cache.get(build.id, key);
       if (!hit) {
         const steady = keepable(build);
-        hit = render((await layer.invoke(op, raw, { branch, ip: request.ip, principal }, options)).output);
+        const invoke = () => layer.invoke(op, raw, { branch, ip: request.ip, principal }, options);
+        hit = render((await (op.auth === 'public' ? admit(invoke) : invoke())).output);
         // An answer made without the build's embeddings model is not the build's answer: neither kept here nor
         // given its ETag, which a client revalidating it later would be told is current.
         if (!steady())

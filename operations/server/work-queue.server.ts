@@ -1,0 +1,45 @@
+// The anonymous work that costs CPU — a page rendered because no cached copy exists, a search or another pure
+// read answered for the first time — runs a few at a time, in the order asked, service-wide, each started on a
+// turn of the event loop of its own. A flood of made-up addresses or queries then waits its turn (and past a
+// bounded queue is told 503 to come back) instead of running back to back ahead of everything read with it, so
+// a reader of kept pages waits for one piece of work at most, not for the flood.
+import { availableParallelism } from 'node:os';
+import { AppError } from '../contract/errors.ts';
+
+export interface WorkQueueOptions {
+  /** How many run at once (default: the machine's cores). */
+  concurrency?: number;
+  /** How many may wait; one more is refused (503 with Retry-After). */
+  waiting?: number;
+}
+
+export type WorkQueue = ReturnType<typeof createWorkQueue>;
+
+export function createWorkQueue({ concurrency = availableParallelism(), waiting = 256 }: WorkQueueOptions = {}) {
+  let running = 0;
+  const queue: Array<() => void> = [];
+
+  /** Runs `work` when a place is free; throws 503 `unavailable` when the queue is full. */
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (running < concurrency) {
+      running++;
+      // Started after the requests already read have had their turn: most of this work is synchronous (a render,
+      // a search), and a reader of a kept page must not wait behind every one that arrived with it.
+      await new Promise((resolve) => setImmediate(resolve));
+    } else {
+      if (queue.length >= waiting)
+        throw new AppError('unavailable', 'The site is busy answering other requests; try again in a moment.', { headers: { 'Retry-After': '1' } });
+      await new Promise<void>((resolve) => queue.push(resolve)); // the place is handed over by the one finishing
+    }
+    try {
+      return await work();
+    } finally {
+      const next = queue.shift();
+      // The next one starts after pending I/O (a reader's request) has had its turn on the event loop.
+      if (next) setImmediate(next);
+      else running--;
+    }
+  }
+
+  return { run, figures: () => ({ running, waiting: queue.length, concurrency }) };
+}
