@@ -13,6 +13,7 @@ import { benchPages } from './pages.bench.ts';
 import { benchMemory } from './memory.bench.ts';
 import { benchGitHub } from './github.bench.ts';
 import { benchFlood } from './flood.bench.ts';
+import { benchText } from './text.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -28,6 +29,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   github: () => benchGitHub({ commits: 10, edits: 5 }),
   flood: () => benchFlood({ seconds: Number(process.env.BENCH_DURATION ?? 8), connections: 32 }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
+  text: () => benchText({ sizes: (process.env.BENCH_TEXT ?? '25,50,100,1000').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const [name, run] of Object.entries(sections)) {
