@@ -160,13 +160,25 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     // Every error an operation declares; `internal` (500) can be any operation's. A rate-limited one answers 429,
     // and so does one that checks a credential (admin) once the failures from that address or with it are too many.
     const throttled = op.rateLimit || op.auth === 'admin';
-    const codes = new Set<ErrorCode>([...op.errors, ...(throttled ? (['rate_limited'] as const) : []), 'internal']);
+    // A public read answered for the first time waits in the service-wide work queue, which refuses once full (503).
+    const queued = op.pure && op.auth === 'public';
+    const codes = new Set<ErrorCode>([
+      ...op.errors,
+      ...(throttled ? (['rate_limited'] as const) : []),
+      ...(queued ? (['unavailable'] as const) : []),
+      'internal',
+    ]);
     for (const code of codes) {
       const status = errorTable[code].status;
       const { description = '', headers = {} } = responses[status] ?? {};
       responses[status] = {
         description: [description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' '),
-        ...withHeaders({ ...headers, ...cors, ...(code === 'rate_limited' ? { ...retryAfterHeader, ...budget } : {}) }),
+        ...withHeaders({
+          ...headers,
+          ...cors,
+          ...(code === 'rate_limited' ? { ...retryAfterHeader, ...budget } : {}),
+          ...(code === 'unavailable' && queued ? retryAfterHeader : {}),
+        }),
         content: errorContent,
       };
     }
