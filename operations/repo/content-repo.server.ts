@@ -317,6 +317,9 @@ export function createContentRepo(git: Git): ContentRepo {
       // A cursor is the page's starting commit and how many commits precede it in that walk, so pages stay
       // consistent while the branch moves on.
       const [start, skip] = cursor ? parseCursor(cursor) : [await head(branch), 0];
+      // A cursor of the right shape whose commit this repository has not (made up, or from another repository)
+      // is the caller's mistake, said as one, not git's or GitHub's complaint.
+      if (cursor) await commitOf(start).catch(() => parseCursor(''));
       const commits = await log([`--skip=${skip}`, `--max-count=${limit + 1}`, start], path);
       const more = commits.length > limit;
       return { commits: commits.slice(0, limit), next: more ? `${start}:${skip + limit}` : null };

@@ -366,6 +366,12 @@ for (const backend of [local, githubBackend()]) {
           ['h1', 'Seed content from the product'],
         );
         assert.equal(page2.next, null);
+        // A cursor of the right shape naming no commit here: the caller's 400, not git's or GitHub's words.
+        await assert.rejects(repo.history('dev', { limit: 2, cursor: `${'ab'.repeat(20)}:2` }), (error: { code?: string; message: string }) => {
+          assert.equal(error.code, 'bad_request');
+          assert.match(error.message, /cursor is not one this service gave out/);
+          return true;
+        });
         const oneFile = await repo.history('dev', { limit: 5, path: 'content/skills/h2.md' });
         assert.deepEqual(
           oneFile.commits.map((c) => c.message),

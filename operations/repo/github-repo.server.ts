@@ -509,6 +509,9 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
 
     async history(branch: Branch, { path, cursor, limit }: { path?: string; cursor?: string; limit: number }) {
       const [start, skip] = cursor ? parseCursor(cursor) : [await head(branch), 0];
+      // A cursor of the right shape whose commit this repository has not (made up, or from another repository)
+      // is the caller's mistake, said as one, not git's or GitHub's complaint.
+      if (cursor) await commitOf(start).catch(() => parseCursor(''));
       const { shas, more } = await listCommits(start, path ?? 'content', skip, limit);
       const commits = await Promise.all(shas.map((sha) => historyCommit(sha, path)));
       return { commits, next: more ? `${start}:${skip + limit}` : null };
