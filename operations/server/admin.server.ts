@@ -5,10 +5,10 @@ import { limits } from '../contract/limits.ts';
 import { FILE_MATCHES, type adminOperations } from '../contract/admin.ts';
 import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
 import { assertContentDir, assertWritablePath } from '../content/paths.ts';
-import { createTwoFilesPatch } from 'diff';
 import type { CommitOutcome, ContentRepo, FileChange } from '../repo/content-repo.server.ts';
 import { searchFiles } from '../content/file-search.ts';
 import { locate } from '../content/locate.ts';
+import { unifiedDiff } from '../content/unified-diff.ts';
 import { loadContentSliced, type ContentModel } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { localeRecords } from '../build/corpus.ts';
@@ -146,7 +146,7 @@ export function adminHandlers({
         files: files.map(({ path, before, after }) => ({
           path,
           status: before === null ? ('added' as const) : after === null ? ('deleted' as const) : ('modified' as const),
-          diff: createTwoFilesPatch(path, path, before ?? '', after ?? '', input.base, input.head),
+          diff: unifiedDiff(path, before ?? '', after ?? '', input.base, input.head),
         })),
       };
     },

@@ -1,6 +1,6 @@
 // admin_ai_edit: the model proposes the whole new file; we answer with a unified diff and the validation
 // problems of the tree as it would be. Nothing is ever committed here.
-import { createTwoFilesPatch } from 'diff';
+import { unifiedDiff } from '../content/unified-diff.ts';
 import { AppError, listedProblems } from '../contract/errors.ts';
 import { limits } from '../contract/limits.ts';
 import type { adminOperations } from '../contract/admin.ts';
@@ -79,7 +79,7 @@ export function aiEditHandlers({
           'unavailable',
           `The model proposed ${proposed.length} characters; a content file is at most ${limits.contentFile}. Try a narrower instruction.`,
         );
-      const diff = createTwoFilesPatch(path, path, base, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
+      const diff = unifiedDiff(path, base, proposed, baseSha ? baseSha.slice(0, 7) : 'draft', 'proposed');
       const problems = await repo.validate(input.branch, [{ path, content: proposed }]);
       return { path, proposed, diff, problems: listedProblems(problems), baseSha };
     },
