@@ -101,7 +101,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
-    githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent) }),
+    githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent), throttle }),
     ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
     ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST, admit: work.run }),
     metricsEndpoint({

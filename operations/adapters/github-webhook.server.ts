@@ -8,6 +8,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { AppError } from '../contract/errors.ts';
 import type { GitHubEvent } from '../server/actions-pipeline.server.ts';
 import { readBody, sendEmpty, sendJson, type Endpoint } from './edge.server.ts';
+import type { CredentialThrottle } from '../server/credential-throttle.server.ts';
 
 export const WEBHOOK_PATH = '/api/admin/github/webhook';
 /** GitHub sends at most 25 MB; a push of a content repository is far smaller, and nothing here needs more. */
@@ -22,16 +23,33 @@ export function eventOf(name: string, payload: unknown): GitHubEvent | undefined
   return undefined;
 }
 
-export function githubWebhookEndpoint({ secret, onEvent }: { secret: string | undefined; onEvent: ((event: GitHubEvent) => void) | undefined }): Endpoint {
+export interface WebhookDeps {
+  secret: string | undefined;
+  onEvent: ((event: GitHubEvent) => void) | undefined;
+  /**
+   * The failure budget of credentials per address: a signature is a credential, and checking one costs reading and
+   * hashing its body, so an address whose signatures keep failing is refused (429) before a byte is read.
+   */
+  throttle?: Pick<CredentialThrottle, 'attempt'>;
+}
+
+export function githubWebhookEndpoint({ secret, onEvent, throttle }: WebhookDeps): Endpoint {
   const refuse = (message: string) => new AppError('unauthorized', message);
   return {
     methods: ['POST'],
     path: WEBHOOK_PATH,
-    async handle({ req, res }) {
+    async handle({ req, res, ip }) {
       if (!secret || !onEvent)
         throw new AppError('repo_not_configured', 'The GitHub webhook is only answered with REPO_BACKEND=github and GITHUB_WEBHOOK_SECRET.');
       const signature = req.headers['x-hub-signature-256'];
       if (typeof signature !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(signature)) throw refuse('Missing or malformed X-Hub-Signature-256.');
+      const attempt = throttle ? await throttle.attempt('webhook', { address: ip }) : undefined;
+      if (attempt && !attempt.allowed) {
+        const retry = Math.max(1, Math.ceil(attempt.retryAfterMs / 1000));
+        throw new AppError('rate_limited', `Too many deliveries with a wrong signature from this address; try again in ${retry} seconds.`, {
+          headers: { 'Retry-After': String(retry) },
+        });
+      }
       const bytes = await readBody(req, WEBHOOK_LIMIT);
       const raw = bytes.toString('utf8');
       // verify() signs the string it is given, as UTF-8: that is the bytes received only when they are valid
@@ -40,6 +58,7 @@ export function githubWebhookEndpoint({ secret, onEvent }: { secret: string | un
       const exact = Buffer.from(raw, 'utf8').equals(bytes);
       if (!exact || !(await verify(secret, raw, signature).catch(() => false)))
         throw refuse('The X-Hub-Signature-256 signature does not match the webhook secret.');
+      if (attempt?.allowed) await attempt.refund(); // a delivery signed with the secret is no guess
       const name = String(req.headers['x-github-event'] ?? '');
       if (name === 'ping') return sendJson(req, res, 200, { ok: true }, { 'Cache-Control': 'no-store' });
       let payload: unknown;

@@ -4,6 +4,7 @@
 // whose run failed. The webhook endpoint refuses a missing or wrong signature.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { sign } from '@octokit/webhooks-methods';
 import { startServiceOn, WEBHOOK_SECRET, type BackendService } from '../../testing/backend-service.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
@@ -303,6 +304,41 @@ describe('POST /api/admin/github/webhook', () => {
     } finally {
       await local.stop();
     }
+  });
+
+  // Last: it spends this address's failure budget, which the credentials of the tests above share.
+  it('refuses an address whose signatures keep failing (429) before reading or hashing another body', async () => {
+    const wrong = { 'X-Hub-Signature-256': 'sha256=' + 'f'.repeat(64) };
+    let refused: Response | undefined;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const res = await deliver(wrong);
+      if (res.status === 429) refused = res;
+      else assert.equal(res.status, 401);
+      await res.text();
+    }
+    assert.ok(refused, 'refused within the budget of ten failures');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    // A declared 10 MB of which only the headers are sent is answered: nothing waited to read it.
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${service.url}/api/admin/github/webhook`);
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { ...wrong, 'Content-Type': 'application/json', 'Content-Length': String(10 * 1024 * 1024) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    assert.equal(status, 429);
   });
 });
 

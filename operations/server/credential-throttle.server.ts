@@ -17,7 +17,7 @@ export const CREDENTIAL_FAILURES = 10; // failed checks per address and per cred
 export const CREDENTIAL_WINDOW_MS = 15 * 60 * 1000; // …in any quarter of an hour
 
 /** Where a credential was presented: the label of `vitae_throttled_total` when a check is refused. */
-export type CredentialKind = 'bearer' | 'session' | 'login' | 'metrics';
+export type CredentialKind = 'bearer' | 'session' | 'login' | 'metrics' | 'webhook';
 
 export type Attempt =
   | {
