@@ -21,9 +21,14 @@ const METRICS_TOKEN = 'credential-throttle-metrics-token-b27d';
 const SESSION_SECRET = 'credential-throttle-session-secret-93aa';
 const MINUTE = 60_000;
 
-/** The service's clock for the failure budgets: real time plus however far a test has moved it on. */
+/**
+ * The service's clock for the failure budgets: the time the file started plus however far a test has moved it on,
+ * and nothing else. Real time must not move it: on a busy machine the burst below takes seconds, and a clock that
+ * ran on would age its first failures out of the window the test reasons about (14:59 after them, not 15:00).
+ */
 let moved = 0;
-const clock = () => Date.now() + moved;
+const started = Date.now();
+const clock = () => started + moved;
 const later = (ms: number) => void (moved += ms);
 
 const start = (env: Record<string, string> = {}) =>
