@@ -1,13 +1,16 @@
 // The anonymous work that costs CPU — a page rendered because no cached copy exists, a search or another pure
-// read answered for the first time — runs a few at a time, in the order asked, service-wide, each started on a
+// read answered for the first time — runs one at a time, in the order asked, service-wide, each started on a
 // turn of the event loop of its own. A flood of made-up addresses or queries then waits its turn (and past a
 // bounded queue is told 503 to come back) instead of running back to back ahead of everything read with it, so
 // a reader of kept pages waits for one piece of work at most, not for the flood.
-import { availableParallelism } from 'node:os';
 import { AppError } from '../contract/errors.ts';
 
 export interface WorkQueueOptions {
-  /** How many run at once (default: the machine's cores). */
+  /**
+   * How many run at once. Default one: the work is mostly synchronous on the one event loop, so a second at once
+   * only interleaves two renders ahead of a reader (`npm run bench -- flood`: the reader's p99 under a flood was
+   * 56 ms with two, 14–18 ms with one, and the flood itself was answered faster with one).
+   */
   concurrency?: number;
   /** How many may wait; one more is refused (503 with Retry-After). */
   waiting?: number;
@@ -15,7 +18,7 @@ export interface WorkQueueOptions {
 
 export type WorkQueue = ReturnType<typeof createWorkQueue>;
 
-export function createWorkQueue({ concurrency = availableParallelism(), waiting = 256 }: WorkQueueOptions = {}) {
+export function createWorkQueue({ concurrency = 1, waiting = 256 }: WorkQueueOptions = {}) {
   let running = 0;
   const queue: Array<() => void> = [];
 
