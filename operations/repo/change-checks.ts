@@ -7,7 +7,7 @@ import { translationLocales } from '../contract/shared.ts';
 import { sourceKindOf, translationPath } from '../content/locate.ts';
 import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
-import { assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath } from '../content/paths.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface FileChange {
@@ -35,10 +35,14 @@ export function checkPaths(changes: FileChange[], tree: readonly TreeFile[]): vo
   const byPath = byPathOf(tree);
   const seen = new Set<string>();
   for (const change of changes) {
-    assertWritablePath(change.path);
+    const existing = byPath.get(change.path);
+    // An entry an outside push put into content/ that is not a file (a symlink to a folder, a submodule) makes the
+    // tree invalid, so every commit is refused until it goes: it may be deleted by its own path, whatever its name,
+    // as long as that path is in content/. The entry leaves the tree; nothing it points at is followed.
+    if (change.delete && existing && !REGULAR.has(existing.mode)) assertContentDir(change.path);
+    else assertWritablePath(change.path);
     if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
     seen.add(change.path);
-    const existing = byPath.get(change.path);
     // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
     // outside push put one into); writing to it is refused.
     if (existing && !REGULAR.has(existing.mode) && !change.delete)

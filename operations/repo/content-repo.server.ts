@@ -8,7 +8,7 @@ import { limits } from '../contract/limits.ts';
 import type { Branch } from '../contract/shared.ts';
 import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
-import { assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import {
   fileDiffs,
@@ -375,7 +375,9 @@ export function createContentRepo(git: Git): ContentRepo {
 
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
     commit(branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
-      for (const change of asked) assertWritablePath(change.path);
+      // Before the lock, what needs no tree; a deletion's full check (a file name, or an entry that is not a file)
+      // needs the tree, and is made inside (checkPaths).
+      for (const change of asked) (change.delete ? assertContentDir : assertWritablePath)(change.path);
       return withLock(branch, async () => {
         const base = await head(branch);
         const parent = await filesAt(base);

@@ -13,7 +13,7 @@ import { retry } from '@octokit/plugin-retry';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import { REGULAR } from '../content/tree.ts';
 import {
@@ -553,7 +553,9 @@ export function createGitHubRepo(options: GitHubRepoOptions): GitHubRepo {
 
     /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
     commit(branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
-      for (const change of asked) assertWritablePath(change.path);
+      // Before the lock, what needs no tree; a deletion's full check (a file name, or an entry that is not a file)
+      // needs the tree, and is made inside (checkPaths).
+      for (const change of asked) (change.delete ? assertContentDir : assertWritablePath)(change.path);
       return withLock(branch, async () => {
         let base = await head(branch);
         let parent = await filesAt(base);

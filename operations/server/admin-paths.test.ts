@@ -173,17 +173,26 @@ describe('symlinks committed into the repository from outside', () => {
     assert.notEqual(health.content.commit, head);
   });
 
-  it('rejects other writes while a symlink is in the tree (422 naming it); deleting a symlinked file removes the link', async () => {
+  it('rejects other writes while a symlink is in the tree (422 naming it); the API deletes the links, a folder link too', async () => {
     const invalid = assertError(await api.put({ path: 'content/skills/unrelated.md', content: skillFile('Unrelated'), message: 'm' }), 422, 'invalid');
     assert.ok(invalid.errors.some((p: any) => p.path === 'content/skills/link.md'));
     assert.ok(invalid.errors.some((p: any) => p.path === 'content/corpus/escape'));
     assert.equal(repo.head(), head);
-    // The folder symlink has no content file name, so only an operator can remove it.
-    assertError(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/corpus/escape', message: 'm' } }), 403, 'forbidden_path');
-    repo.commitOutside('main', [{ path: 'content/corpus/escape', delete: true }], 'operator removes the folder link');
-    // Deleting the file link through the API removes the tree entry without following it, and the tree publishes again.
-    const removed = assertOk(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/skills/link.md', message: 'Remove the symlink' } }));
-    assert.deepEqual(repo.changes(removed.commit.sha), ['D content/skills/link.md']);
+    // Both links go in one commit through the API, the folder link by its path though it has no content file name
+    // (an entry of content/ that is not a file): the tree entries are removed, nothing they point at is followed. A
+    // path outside content/, or a real folder, stays refused.
+    assertError(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/../package.json', message: 'm' } }), 403, 'forbidden_path');
+    assertError(await api.call('DELETE', '/api/admin/file', { body: { path: 'content/corpus/projects', message: 'm' } }), 403, 'forbidden_path');
+    const removed = assertOk(
+      await api.post('/api/admin/changes', {
+        message: 'Remove the symlinks',
+        changes: [
+          { path: 'content/corpus/escape', delete: true },
+          { path: 'content/skills/link.md', delete: true },
+        ],
+      }),
+    );
+    assert.deepEqual(repo.changes(removed.commit.sha).sort(), ['D content/corpus/escape', 'D content/skills/link.md']);
     assert.equal(await readFile(new URL('../../package.json', import.meta.url), 'utf8'), packageJson);
     await service.services.pipeline.idle();
     const run = service.services.pipeline.list('main', 1)[0]!;
