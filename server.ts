@@ -404,7 +404,7 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
     logError: (error, url) => logger.error({ err: error, url }, 'page render failed'),
     render: (target, branch, nonce, req, status) =>
       render(new Request(`${siteUrl(branch)}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce, status)),
-    ...(work ? { admit: work.run } : {}),
+    ...(work ? { admit: <T>(made: () => Promise<T>, req: IncomingMessage) => work.run(made, clientIp(req, config.TRUST_PROXY)) } : {}),
   });
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, branch: Branch) =>

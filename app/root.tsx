@@ -123,8 +123,9 @@ export function ErrorBoundary() {
 function ErrorPage({ status }: { status: number }) {
   const t = useT();
   const href = useHref();
-  // A 4xx is about the address (unknown, malformed, refused): the "no page here" words fit every one of them.
-  const notFound = status < 500;
+  // A 4xx is about the address (unknown, malformed, refused): the "no page here" words fit every one of them, but
+  // 429 (too many at once from this visitor), which is "try again in a moment" like a 5xx.
+  const notFound = status < 500 && status !== 429;
   return (
     <div className="page narrow error-page">
       <p className="eyebrow">{status}</p>

@@ -67,8 +67,8 @@ export interface McpDeps {
   requireBearer(request: EdgeRequest): Promise<void>;
   /** The address the service listens on; on loopback, requests must name a loopback host or the site's. */
   host: string;
-  /** Runs the first answer of a public pure read (the service-wide work queue); kept answers skip it. */
-  admit?<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs the first answer of a public pure read (the service-wide work queue, by client address); kept answers skip it. */
+  admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
 }
 
 interface Surface {
@@ -107,7 +107,7 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
     if (kept !== undefined) return kept;
     const steady = keepable(build);
     const invoke = () => layer.invoke(op, input, ctx);
-    const { output } = await (op.auth === 'public' ? admit(invoke) : invoke());
+    const { output } = await (op.auth === 'public' ? admit(invoke, scope.ip) : invoke());
     if (steady()) outputs.set(build.id, key, output, live());
     return output;
   };

@@ -33,8 +33,8 @@ export interface PageCacheOptions {
   bypass(pathname: string): boolean;
   /** Where a failed render is reported (the service's log). */
   logError(error: unknown, url: string): void;
-  /** Runs a render of a page not kept (the service-wide work queue); it may refuse, which answers the busy page. */
-  admit?<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs a render of a page not kept (the service-wide work queue, by the request's client); a refusal answers the busy page. */
+  admit?<T>(work: () => Promise<T>, req: IncomingMessage): Promise<T>;
 }
 
 /** How long browsers and a shared cache in front keep a page of the live site (see docs/deploy.md). */
@@ -183,7 +183,7 @@ export function createPageCache(options: PageCacheOptions) {
     let pending = rendering.get(flight);
     if (!pending) {
       const made = () => render(target, branch, buildId, req);
-      pending = (options.admit ? options.admit(made) : made()).finally(() => rendering.delete(flight));
+      pending = (options.admit ? options.admit(made, req) : made()).finally(() => rendering.delete(flight));
       rendering.set(flight, pending);
       void pending.then(
         (made) => {
@@ -196,7 +196,8 @@ export function createPageCache(options: PageCacheOptions) {
     pending.then(
       (made) => answer(req, res, branch, made),
       (error: unknown) => {
-        if (isAppError(error) && error.status === 503) return void busy(req, res, branch, pathname, error.headers ?? {});
+        if (isAppError(error) && (error.status === 503 || error.status === 429))
+          return void busy(req, res, branch, pathname, error.status, error.headers ?? {});
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end('The page could not be rendered.\n');
         options.logError(error, target);
@@ -206,23 +207,24 @@ export function createPageCache(options: PageCacheOptions) {
   }
 
   /**
-   * The site's own "try again in a moment" page (503, with the refusal's Retry-After) in the language of the page
-   * asked for: rendered once per build, branch and language, outside the work queue, and answered from memory
-   * after that, so a flood that fills the queue costs a lookup per request.
+   * The site's own "try again in a moment" page (503 when the queue is full, 429 when this client holds its share
+   * of it; with the refusal's Retry-After) in the language of the page asked for: rendered once per build, branch,
+   * status and language, outside the work queue, and answered from memory after that, so a flood costs a lookup
+   * per request.
    */
   const busyPages = new Map<string, Rendered>();
-  function busy(req: IncomingMessage, res: ServerResponse, branch: Branch, pathname: string, headers: Record<string, string>) {
+  function busy(req: IncomingMessage, res: ServerResponse, branch: Branch, pathname: string, status: number, headers: Record<string, string>) {
     const first = pathname.split('/')[1] ?? '';
     const home = first !== 'en' && (Locale.options as readonly string[]).includes(first) ? `/${first}` : '/';
     const buildId = current(branch);
-    const key = `${buildId} ${branch} ${home}`;
+    const key = `${buildId} ${branch} ${status} ${home}`;
     const kept = busyPages.get(key);
     const reply = (page: Rendered) => answer(req, res, branch, { ...page, headers: { ...page.headers, ...headers, 'Cache-Control': 'no-store' } });
     if (kept) return reply(kept);
     const flight = `busy ${key}`;
     let pending = rendering.get(flight);
     if (!pending) {
-      pending = render(home, branch, buildId, req, 503).finally(() => rendering.delete(flight));
+      pending = render(home, branch, buildId, req, status).finally(() => rendering.delete(flight));
       rendering.set(flight, pending);
     }
     pending.then(
@@ -234,7 +236,7 @@ export function createPageCache(options: PageCacheOptions) {
         reply(page);
       },
       (error: unknown) => {
-        if (!res.headersSent) res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+        if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
         res.end('The site is busy; try again in a moment.\n');
         options.logError(error, home);
       },

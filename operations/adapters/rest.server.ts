@@ -26,8 +26,8 @@ export interface RestDeps {
   corpus: Corpus;
   /** Who is calling (bearer token or console session), for admin operations. */
   authenticate(request: EdgeRequest): Principal | Promise<Principal>;
-  /** Runs the first answer of a public pure read (the service-wide work queue); kept answers skip it. */
-  admit?<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs the first answer of a public pure read (the service-wide work queue, by client address); kept answers skip it. */
+  admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
 }
 
 export function operationEndpoints({ layer, corpus, authenticate, admit = (work) => work() }: RestDeps): Endpoint[] {
@@ -59,7 +59,7 @@ export function operationEndpoints({ layer, corpus, authenticate, admit = (work)
       if (!hit) {
         const steady = keepable(build);
         const invoke = () => layer.invoke(op, raw, { branch, ip: request.ip, principal }, options);
-        hit = render((await (op.auth === 'public' ? admit(invoke) : invoke())).output);
+        hit = render((await (op.auth === 'public' ? admit(invoke, request.ip) : invoke())).output);
         // An answer made without the build's embeddings model is not the build's answer: neither kept here nor
         // given its ETag, which a client revalidating it later would be told is current.
         if (!steady())

@@ -79,7 +79,7 @@ export const modelErrors = new Counter({
 
 const throttled = new Counter({
   name: 'vitae_throttled_total',
-  help: 'Requests refused for a spent budget, by kind: a credential checked once its failure budget was spent (bearer: the admin token on the API and /mcp/admin, session: a console cookie, login: the sign-in form, metrics: the /metrics token), or the rate-limit bucket (ask, chat, transcribe).',
+  help: 'Requests refused for a spent budget, by kind: a credential checked once its failure budget was spent (bearer: the admin token on the API and /mcp/admin, session: a console cookie, login: the sign-in form, metrics: the /metrics token, webhook: the signature of a GitHub delivery), the rate-limit bucket (ask, chat, transcribe), or work: a client holding its share of the anonymous work queue.',
   labelNames: ['kind'] as const,
   registers: [registry],
 });

@@ -2,8 +2,13 @@
 // read answered for the first time — runs one at a time, in the order asked, service-wide, each started on a
 // turn of the event loop of its own. A flood of made-up addresses or queries then waits its turn (and past a
 // bounded queue is told 503 to come back) instead of running back to back ahead of everything read with it, so
-// a reader of kept pages waits for one piece of work at most, not for the flood.
+// a reader of kept pages waits for one piece of work at most, not for the flood. Once the queue is half full, one
+// client address (an IPv6 client by its /64) may hold only a few places, running or waiting: past them it is told
+// 429, so a flood from one client cannot fill the queue that every other visitor's first page waits in (and a
+// client's burst on a quiet site, a crawler's or a benchmark's, is never refused).
 import { AppError } from '../contract/errors.ts';
+import { addressGroup } from './address-group.server.ts';
+import { countThrottled } from './metrics.server.ts';
 
 export interface WorkQueueOptions {
   /**
@@ -14,16 +19,45 @@ export interface WorkQueueOptions {
   concurrency?: number;
   /** How many may wait; one more is refused (503 with Retry-After). */
   waiting?: number;
+  /** Once half the waiting places are taken, how many one client address may hold; one more is refused (429 with Retry-After). */
+  perAddress?: number;
 }
 
 export type WorkQueue = ReturnType<typeof createWorkQueue>;
 
-export function createWorkQueue({ concurrency = 1, waiting = 256 }: WorkQueueOptions = {}) {
+export function createWorkQueue({ concurrency = 1, waiting = 256, perAddress = 8 }: WorkQueueOptions = {}) {
   let running = 0;
   const queue: Array<() => void> = [];
+  const held = new Map<string, number>(); // places held per client address (group), running or waiting
 
-  /** Runs `work` when a place is free; throws 503 `unavailable` when the queue is full. */
-  async function run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` when a place is free; throws 429 `rate_limited` when `address` holds its share already, 503
+   * `unavailable` when the queue is full.
+   */
+  async function run<T>(work: () => Promise<T>, address?: string): Promise<T> {
+    const client = address === undefined ? undefined : addressGroup(address);
+    if (client !== undefined) {
+      const holding = held.get(client) ?? 0;
+      if (holding >= perAddress && queue.length >= waiting / 2) {
+        countThrottled('work');
+        throw new AppError('rate_limited', 'Too many requests from this address at once; wait for the answers, then ask again.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      held.set(client, holding + 1);
+    }
+    try {
+      return await take(work);
+    } finally {
+      if (client !== undefined) {
+        const holding = held.get(client)! - 1;
+        if (holding) held.set(client, holding);
+        else held.delete(client);
+      }
+    }
+  }
+
+  async function take<T>(work: () => Promise<T>): Promise<T> {
     if (running < concurrency) {
       running++;
       // Started after the requests already read have had their turn: most of this work is synchronous (a render,
@@ -44,5 +78,5 @@ export function createWorkQueue({ concurrency = 1, waiting = 256 }: WorkQueueOpt
     }
   }
 
-  return { run, figures: () => ({ running, waiting: queue.length, concurrency }) };
+  return { run, figures: () => ({ running, waiting: queue.length, concurrency, addresses: held.size }) };
 }
