@@ -159,9 +159,10 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.', ...withHeaders(cors) };
     // Every error an operation declares; `internal` (500) can be any operation's. A rate-limited one answers 429,
     // and so does one that checks a credential (admin) once the failures from that address or with it are too many.
-    const throttled = op.rateLimit || op.auth === 'admin';
-    // A public read answered for the first time waits in the service-wide work queue, which refuses once full (503).
+    // A public read answered for the first time waits in the service-wide work queue, which refuses once full (503)
+    // and, once half full, a client holding its share of it (429).
     const queued = op.pure && op.auth === 'public';
+    const throttled = op.rateLimit || op.auth === 'admin' || queued;
     const codes = new Set<ErrorCode>([
       ...op.errors,
       ...(throttled ? (['rate_limited'] as const) : []),
