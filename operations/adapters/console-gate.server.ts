@@ -148,7 +148,7 @@ function checkType(req: IncomingMessage, kind: BodyKind): void {
  * page would (a browser's form post follows a 303; the web app's own fetch follows Remix's redirect headers).
  */
 function signIn(req: IncomingMessage, res: ServerResponse, rule: Rule): void {
-  if (rule.body === 'json') throw new AppError('unauthorized', 'Sign in to the console again: your session has ended.');
+  if (rule.body === 'json') throw new AppError('unauthorized', 'Sign in to the console first (at /admin/login), or again if your session has ended.');
   const url = new URL(req.url ?? '/admin', 'http://console');
   const data = url.searchParams.has('_data');
   url.searchParams.delete('_data');

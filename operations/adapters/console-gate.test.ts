@@ -140,6 +140,7 @@ describe('console routes take the REST API’s input rules', () => {
     assert.deepEqual([preview.status, preview.code], [400, 'bad_request']);
     const signedOut = await errorOf(await service.get('/admin/preview', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }));
     assert.deepEqual([signedOut.status, signedOut.code], [401, 'unauthorized']);
+    assert.match(signedOut.message, /Sign in to the console first \(at \/admin\/login\)/, 'says where, to someone who never signed in');
     // Review with a change set that is not JSON: the form says so.
     const review = await write('/admin/review?branch=dev', 'message=Add+a+skill&changes=%7Bnot-json', { 'Content-Type': 'application/x-www-form-urlencoded' });
     assert.equal(review.status, 200);
