@@ -1,7 +1,7 @@
 // The evaluation's metric functions on small hand-worked cases.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstHit, meanReciprocalRank, noAnswerAccuracy, recallAt, summarise, type Outcome } from './metrics.ts';
+import { answerableDeclined, firstHit, meanReciprocalRank, noAnswerAccuracy, recallAt, summarise, type Outcome } from './metrics.ts';
 
 const outcomes: Outcome[] = [
   { ranked: ['entry:a', 'entry:b'], expected: ['entry:a'], noAnswer: false }, // rank 1
@@ -35,10 +35,16 @@ describe('eval metrics', () => {
     assert.equal(noAnswerAccuracy(outcomes.filter((o) => !o.noAnswer)), null);
   });
 
+  it('counts the answerable questions search declined (returned nothing for)', () => {
+    assert.equal(answerableDeclined(outcomes), 1 / 4);
+    assert.equal(answerableDeclined(outcomes.filter((o) => o.noAnswer)), null);
+  });
+
   it('summarises the counts with the figures', () => {
     const s = summarise(outcomes);
     assert.deepEqual([s.questions, s.answerable, s.noAnswer], [6, 4, 2]);
     assert.equal(s.recallAt5, 0.5);
     assert.equal(s.noAnswerAccuracy, 0.5);
+    assert.equal(s.answerableDeclined, 0.25);
   });
 });

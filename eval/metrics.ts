@@ -39,6 +39,11 @@ export function noAnswerAccuracy(outcomes: readonly Outcome[]): number | null {
   return mean(outcomes.filter((o) => o.noAnswer).map((o) => (o.ranked.length === 0 ? 1 : 0)));
 }
 
+/** Fraction of answerable questions for which search returned nothing (declined a question it could answer); null when there are none. */
+export function answerableDeclined(outcomes: readonly Outcome[]): number | null {
+  return mean(outcomes.filter((o) => !o.noAnswer).map((o) => (o.ranked.length === 0 ? 1 : 0)));
+}
+
 export interface Summary {
   questions: number;
   answerable: number;
@@ -46,6 +51,7 @@ export interface Summary {
   recallAt5: number | null;
   mrr: number | null;
   noAnswerAccuracy: number | null;
+  answerableDeclined: number | null;
 }
 
 export function summarise(outcomes: readonly Outcome[]): Summary {
@@ -57,5 +63,6 @@ export function summarise(outcomes: readonly Outcome[]): Summary {
     recallAt5: recallAt(outcomes, 5),
     mrr: meanReciprocalRank(outcomes, 10),
     noAnswerAccuracy: noAnswerAccuracy(outcomes),
+    answerableDeclined: answerableDeclined(outcomes),
   };
 }

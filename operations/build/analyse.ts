@@ -174,10 +174,42 @@ export function analyseQuery(text: string, locale: Locale): string[][] {
   return analyseWords(text, locale, true);
 }
 
-function analyseWords(text: string, locale: Locale, query: boolean): string[][] {
+/** A question's words as `analyseQuery` gives them, each with the word as typed (case and accents folded) when it is a Latin word. */
+export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string }> {
+  const typed: Array<string | undefined> = [];
+  return analyseWords(text, locale, true, typed).map((tokens, i) => (typed[i] === undefined ? { tokens } : { tokens, typed: typed[i] }));
+}
+
+/** Whether a Latin word (folded) is a stop word of the locale's language. */
+export function isStopWord(word: string, locale: Locale): boolean {
+  return stopWords[latinOf[locale]].has(word);
+}
+
+/** The token of one Latin word in a locale's language ('' for a stop word), not kept: how a spelling that may be a typo's correction is looked up. */
+export function latinTokenOf(word: string, locale: Locale): string {
+  return latinToken(word, latinOf[locale]);
+}
+
+/**
+ * Words a question uses for the person it asks about ("the candidate", "this person", 候选人): every record is
+ * about her, so they say nothing of which one answers; and as the content never uses them, they would count as
+ * words the profile does not hold. Stop words of a question, not of the content. (she, her, he and the like are
+ * stop words of the language already.)
+ */
+export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
+  en: words('candidate candidates subject person individual applicant applicants interviewee jobseeker herself himself themselves someone somebody'),
+  fr: words('candidat candidate candidats candidates personne sujet postulant postulante intéressé intéressée concernée concerné'),
+  es: words('candidato candidata candidatos candidatas persona sujeto postulante aspirante interesado interesada'),
+  eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
+  han: ['候选人', '候選人', '应聘者', '應聘者', '求职者', '求職者', '应征者', '應徵者', '这个人', '這個人', '这位', '這位', '此人', '本人', '候補者', '応募者', 'この人', 'この方', '彼女', '彼'],
+};
+const PERSON_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join('|'), 'gu');
+
+function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
-  const normalised = foldHan(text.normalize('NFKC'));
+  let normalised = foldHan(text.normalize('NFKC'));
+  if (query && CJK.test(normalised)) normalised = normalised.replace(PERSON_HAN, ' ');
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
   const bigrams = (chars: readonly string[]) => {
@@ -211,8 +243,11 @@ function analyseWords(text: string, locale: Locale, query: boolean): string[][] 
       if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) words.push([segment]);
       continue;
     }
+    if (query && PERSON_WORDS[language].has(fold(segment.toLowerCase()))) continue;
     const token = latinTokens[language](segment);
-    if (token) words.push([token]);
+    if (!token) continue;
+    if (typed) typed[words.length] = fold(segment.toLowerCase());
+    words.push([token]);
   }
   flush();
   return words;

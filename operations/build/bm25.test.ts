@@ -8,7 +8,7 @@ import { readContentDir } from '../repo/local-repo.server.ts';
 import { loadContent } from '../content/tree.ts';
 import { localeRecords } from './corpus.ts';
 import { createBm25, topK } from './bm25.ts';
-import { splitPassages } from './search.ts';
+import { splitPassages } from './passages.ts';
 import { tokenize } from './tokenize.ts';
 import { locales } from '../contract/shared.ts';
 

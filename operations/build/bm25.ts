@@ -331,3 +331,19 @@ export function topK(ids: Int32Array, n: number, score: ArrayLike<number>, k: nu
 
 /** To 4 decimals, as wink does with toFixed (which made a string of every score: a sixth of a build at 100×). */
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** Whether a posting list (ascending) holds any of `docs`. */
+export function holds(postings: Int32Array | undefined, docs: readonly number[]): boolean {
+  if (!postings) return false;
+  for (const doc of docs) {
+    let lo: number = 0;
+    let hi: number = postings.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (postings[mid] === doc) return true;
+      if (postings[mid]! < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  return false;
+}

@@ -6,10 +6,12 @@ import { documentNames, lensIds, locales, type DocumentName, type LensId, type L
 import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
-import { createSearchIndex, searchIndexFromData, splitPassages, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
+import { createSearchIndex, searchIndexFromData, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
+import { splitPassages } from './passages.ts';
 import { noPause, type Pause } from '../content/pause.ts';
 import { workingOn } from '../content/working-on.ts';
 import type { HybridSearch } from './hybrid.ts';
+import { placeWords } from './places.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
 export type LensRecord = z.output<typeof Lens>;
@@ -39,8 +41,13 @@ export interface Build {
   model: ContentModel;
   locales: Record<Locale, LocaleView>;
   search: SearchIndex;
-  /** The passages the search index holds (kept when asked: hybrid search embeds them). */
+  /** The passages the search index holds (kept when asked: hybrid search embeds them, and the model asks them questions). */
   passages?: readonly Passage[];
+  /**
+   * With a model (SEARCH_QUESTIONS): `search` and the index of the questions each passage answers, generated once by
+   * the model (operations/build/passage-questions.ts). Hybrid search, when on, fuses this one with the embeddings.
+   */
+  questions?: SearchIndex;
   /** With EMBEDDING_MODEL: BM25 and embeddings fused (operations/build/hybrid.ts); `search` alone otherwise. */
   hybrid?: HybridSearch;
 }
@@ -108,8 +115,8 @@ export async function createBuild(
   const search = sibling
     ? rebased(sibling.search, sibling.siteUrl, siteUrl)
     : kept
-      ? await searchIndexFromData(passages, kept.index, { pause, related: model.relatedTerms })
-      : await createSearchIndex(passages, { pause, related: model.relatedTerms });
+      ? await searchIndexFromData(passages, kept.index, { pause, related: model.relatedTerms, name: model.site.name })
+      : await createSearchIndex(passages, { pause, related: model.relatedTerms, name: model.site.name });
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,
@@ -254,7 +261,10 @@ function* localeViewSteps(
     for (const entry of entries) {
       if (!entry.translated) continue;
       workingOn({ kind: 'entry', slug: entry.slug, locale });
-      passages.push(...entryPassagesOf(entry, lensTitle, skillName, made?.get(`entry\0${locale}\0${entry.slug}`)));
+      // and by the country and regions its city lies in, and its organisation's industries (places.ts)
+      const source = model.entries.get(entry.slug)?.fields;
+      const place = placeWords(source?.location, source?.organisation, model.places, locale);
+      passages.push(...entryPassagesOf(entry, lensTitle, skillName, place, made?.get(`entry\0${locale}\0${entry.slug}`)));
     }
     workingOn(null);
   }
@@ -320,11 +330,11 @@ const recordsOf = new WeakMap<object, Map<string, { body: string; slug: string; 
  * An entry's passages, the ones made before when its record and the names of its lenses and skills are the same
  * (or `kept`, the ones a build of the same content made).
  */
-function entryPassagesOf(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string, kept?: Passage[]): Passage[] {
-  const names = [...e.lenses.map(lensTitle), ...e.skills.map(skillName)];
+function entryPassagesOf(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string, place: string, kept?: Passage[]): Passage[] {
+  const names = [...e.lenses.map(lensTitle), ...e.skills.map(skillName), place];
   const made = passagesOf.get(e);
   if (made && made.names.length === names.length && made.names.every((name, i) => name === names[i])) return made.passages;
-  const passages = kept ?? entryPassages(e, lensTitle, skillName);
+  const passages = kept ?? entryPassages(e, lensTitle, skillName, place);
   passagesOf.set(e, { names, passages });
   return passages;
 }
@@ -358,8 +368,8 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
   };
 }
 
-function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string): Passage[] {
-  const meta = [e.organisation, e.tags.join(' '), e.skills.map(skillName).join(' '), e.lenses.map(lensTitle).join(' '), e.keyResult].join(' \n');
+function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string, place: string): Passage[] {
+  const meta = [e.organisation, place, e.tags.join(' '), e.skills.map(skillName).join(' '), e.lenses.map(lensTitle).join(' '), e.keyResult].join(' \n');
   const title = `${e.title} — ${e.organisation}`;
   const texts = [
     `${e.summary} ${e.keyResult}`,

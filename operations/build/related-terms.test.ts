@@ -29,9 +29,9 @@ describe('related terms', () => {
     without.delete(RELATED_TERMS_PATH);
     const bare = loadContent(without).model!;
     assert.deepEqual(bare.relatedTerms, {});
-    const query = 'zymurgy hotel guests';
+    const query = 'zymurgy';
     const plain = await createBuild(bare, { commit: 'a', siteUrl: 'http://site' });
-    assert.deepEqual(plain.search.search(query, 5), [], 'an unknown word leaves half the question unanswered');
+    assert.deepEqual(plain.search.search(query, 5), [], 'a word no passage holds finds nothing');
     const extended = loadContent(new Map(without).set(RELATED_TERMS_PATH, JSON.stringify({ groups: { en: [['zymurgy', 'copilot']] } }))).model!;
     const build = await createBuild(extended, { commit: 'b', siteUrl: 'http://site' });
     assert.equal(build.search.search(query, 5)[0]?.slug, 'concierge-copilot');

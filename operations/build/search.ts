@@ -2,15 +2,18 @@
 // per locale so that each language's text is analysed in that language (analyse.ts). A query is analysed
 // in its own language (its script, the `locale` it comes with, or the language whose words and stop words it
 // uses) and matched against that locale's text and the English text; related words (content/search/) are
-// added at query time. Every hit carries a `confidence`: how much of the question (its words weighted by how
-// rare they are) the record contains. At CONFIDENT or below nothing is a match, so a question the profile cannot
-// answer gets no results rather than the least bad ones. Built once per build and never changed afterwards.
-import type { RootContent } from 'mdast';
+// added at query time, a word no passage holds is read as the nearest words they do (a typo, lexicon.ts), and the
+// words a question uses for the person (analyse.ts's PERSON_WORDS, the subject's name) are dropped. Every hit carries
+// a `confidence`: how much of the question (its words weighted by how rare they are; a word no passage holds
+// weighing what its known words do on average) the record contains. At CONFIDENT or below nothing is a match, so a
+// question the profile cannot answer gets no results rather than the least bad ones. Built once per build and
+// never changed afterwards.
 import type { Locale } from '../contract/shared.ts';
-import { parseMarkdown } from '../content/markdown.ts';
-import { analyse, analyseQuery, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
-import { bm25DataOf, bm25FromData, countTerms, topK, Vocabulary, type Bm25Data, type Bm25Index } from './bm25.ts';
-import { memoize } from './memo.ts';
+import { analyseQueryWords, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { editDistance, Lexicon } from './lexicon.ts';
+import { bm25DataOf, bm25FromData, holds, topK, type Bm25Data, type Bm25Index } from './bm25.ts';
+import { termCounts, type TermCountSession } from './term-counts.ts';
+import { relatedGroups } from './related.ts';
 import { noPause, type Pause } from '../content/pause.ts';
 import { workingOn } from '../content/working-on.ts';
 
@@ -74,11 +77,21 @@ const RELATED_WEIGHT = 0.5;
 const ENGLISH_WEIGHT = 0.7;
 /** Passages in another Chinese or Japanese locale than the query's (the same characters, once folded). */
 const HAN_WEIGHT = 0.85;
+/** A word spelt one or two letters away from the query's (a typo read as what was meant) weighs this much of it in the ranking. */
+const TYPO_WEIGHT = 0.6;
+/** A word the last word of a query being typed begins (search as you type) weighs this much of it in the ranking. */
+const PREFIX_WEIGHT = 0.5;
+/** How much of a word a record holds when it holds only a guess at what a typo of it meant. */
+const TYPO_HOLD = 0.5;
+/** A reading the word as typed begins with, but for at most this many letters, is an ending the stemmer did not cut (obtenus, obtenu). */
+const INFLECTION = 3;
 
 interface LocaleIndex {
   engine: Bm25Index;
   /** local document → passage */
   passages: Int32Array;
+  /** Its terms by spelling, for typos and prefixes (made at the first query that needs it). */
+  lexicon?: Lexicon;
 }
 
 interface Concept {
@@ -86,17 +99,22 @@ interface Concept {
   own: string[];
   /** Related words or phrases that stand for the word, each as its tokens. */
   related: string[][];
+  /** How much of the word a record holding only a related word holds: 1, or less when the word is known only as a typo's reading. */
+  hold: number;
 }
 
 /** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
 interface ResolvedConcept {
-  /** Its tokens' mean idf: a token no passage holds weighs the most a token can. */
+  /** Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the known words' mean. */
   weight: number;
   /** The documents holding each of its tokens (undefined: none does). */
   own: Array<Int32Array | undefined>;
   /** Per related word or phrase that some document could hold in full, the documents holding each of its tokens. */
   related: Int32Array[][];
+  hold: number;
 }
+
+type QueryWord = ReturnType<typeof analyseQueryWords>[number];
 
 interface Part {
   locale: Locale;
@@ -107,8 +125,15 @@ interface Part {
   resolved: ResolvedConcept[];
 }
 
+/** What a search adds to the passages' own words: the related words, and the subject's name (a word a question uses for the person). */
+export interface QueryWords {
+  related?: RelatedTerms;
+  /** The subject's name as written (site.json): its words, and spellings one letter from them, are stop words of a question. */
+  name?: string;
+}
+
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
-export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause; related?: RelatedTerms } = {}): Promise<SearchIndex> {
+export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause } & QueryWords = {}): Promise<SearchIndex> {
   return searchIndexFromData(passages, await createSearchIndexData(passages, options), options);
 }
 
@@ -164,60 +189,6 @@ const WEIGHTS = [FIELD_WEIGHTS.title, FIELD_WEIGHTS.meta, FIELD_WEIGHTS.text];
 const BM25_PARAMS = { k1: 1.2, b: 0.75, k: 1 };
 const fieldText = (p: Passage, field: number) => (field === 0 ? p.title : field === 1 ? (p.meta ?? '') : p.text);
 
-interface TermCountSession {
-  readonly vocabulary: Vocabulary;
-  /** The text's term counts (`countTerms`), from the cache or counted now. */
-  of(text: string): Int32Array;
-  /** Ends the session: what it counted or found is what the next build finds. `terms`: how many terms its index used. */
-  close(terms?: number): void;
-}
-
-/**
- * One locale's term counts by text, kept from one build to the next: the texts the last build used and what the
- * current one counted (a generation each), so memory follows the content, whatever it was before. The
- * vocabulary only grows; once it holds far more terms than an index uses, it starts again with the caches.
- */
-class TermCountCache {
-  private state = { vocabulary: new Vocabulary(), current: new Map<string, Int32Array>(), previous: new Map<string, Int32Array>() };
-  constructor(private readonly locale: Locale) {}
-
-  open(): TermCountSession {
-    // A session keeps the state it began with: counts and vocabulary always belong together, even across a reset.
-    const state = this.state;
-    return {
-      vocabulary: state.vocabulary,
-      of: (text) => {
-        let counts = state.current.get(text);
-        if (counts) return counts;
-        counts = state.previous.get(text) ?? countTerms(analyse(text, this.locale), state.vocabulary);
-        state.current.set(text, counts);
-        return counts;
-      },
-      close: (terms) => {
-        if (state !== this.state || state.current.size === 0) return;
-        state.previous = state.current;
-        state.current = new Map();
-        if (terms !== undefined && state.vocabulary.size > 4 * terms + 100_000) {
-          this.state = { vocabulary: new Vocabulary(), current: new Map(), previous: new Map() };
-        }
-      },
-    };
-  }
-}
-
-const termCountCaches = new Map<Locale, TermCountCache>();
-
-/** Drops this thread's term counts: a start makes its builds here, and from then on the build worker makes them. */
-export function forgetTermCounts(): void {
-  termCountCaches.clear();
-}
-
-function termCounts(locale: Locale): TermCountCache {
-  let cache = termCountCaches.get(locale);
-  if (!cache) termCountCaches.set(locale, (cache = new TermCountCache(locale)));
-  return cache;
-}
-
 /**
  * The index `data` holds, over the same `passages` it was made from (in the same order): searches answer as
  * the index made by `createSearchIndex` did. Throws when the data does not fit the passages.
@@ -225,7 +196,7 @@ function termCounts(locale: Locale): TermCountCache {
 export async function searchIndexFromData(
   passages: readonly Passage[],
   data: SearchIndexData,
-  options: { pause?: Pause; related?: RelatedTerms } = {},
+  options: { pause?: Pause } & QueryWords = {},
 ): Promise<SearchIndex> {
   if (data.size !== passages.length) throw new Error(`the search index holds ${data.size} passages, the content ${passages.length}`);
   const indexes = new Map<Locale, LocaleIndex>();
@@ -234,10 +205,10 @@ export async function searchIndexFromData(
     for (const id of ids) if (passages[id]?.locale !== locale) throw new Error(`the search index does not fit the passages in ${locale}`);
     indexes.set(locale, { engine: await bm25FromData(engine, options.pause), passages: ids });
   }
-  return searchOver(passages, indexes, options.related ?? {}, options.pause ?? noPause);
+  return searchOver(passages, indexes, options, options.pause ?? noPause);
 }
 
-async function searchOver(passages: readonly Passage[], indexes: Map<Locale, LocaleIndex>, relatedTerms: RelatedTerms, pause: Pause): Promise<SearchIndex> {
+async function searchOver(passages: readonly Passage[], indexes: Map<Locale, LocaleIndex>, words: QueryWords, pause: Pause): Promise<SearchIndex> {
   // Records (an entry or a document, in every locale), and each one's documents per locale index.
   const recordIds = new Map<string, number>();
   const recordOf = new Int32Array(passages.length);
@@ -257,7 +228,13 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
     }
   }
   await pause();
-  const related = relatedGroups(relatedTerms);
+  const related = relatedGroups(words.related ?? {});
+  // The subject's name, folded: "What has Noah built?" asks about Noa, as "What has the candidate built?" does.
+  const nameWords = (words.name ?? '')
+    .split(/[\s\p{P}]+/u)
+    .map((w) => foldWord(w))
+    .filter((w) => w.length >= 3);
+  const isName = (typed: string) => nameWords.some((name) => editDistance(typed, name, 1) <= 1);
 
   const totals = new Float64Array(passages.length);
   const touched = new Int32Array(passages.length);
@@ -272,42 +249,90 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
     const script = scriptOf(query);
     const candidates: Locale[] =
       script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
-    const analysed = new Map<Locale, string[][]>();
+    const analysed = new Map<Locale, QueryWord[]>();
     const wordsIn = (l: Locale) => {
       let words = analysed.get(l);
-      if (!words) analysed.set(l, (words = analyseQuery(query, l)));
+      if (!words) analysed.set(l, (words = analyseQueryWords(query, l)));
       return words;
     };
+    // The last word of a query still being typed (no space or mark after it) is also looked up as a prefix.
+    const typing = /[\p{L}\p{N}]$/u.test(query);
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
       let best = -1;
       for (const candidate of candidates) {
-        const fit = languageFit(new Set(wordsIn(candidate).flat()), words, query, candidate, indexes.get(candidate)?.engine);
+        const fit = languageFit(new Set(wordsIn(candidate).flatMap((w) => w.tokens)), words, query, candidate, indexes.get(candidate)?.engine);
         if (fit > best) [best, primary] = [fit, candidate];
       }
     }
     // A Latin query asked in a locale of another script (a product name on the Japanese site, say) is that
     // locale's text first: its pages hold such words too, and are the ones its reader should be shown.
     const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
-    const parts: Part[] = other ? [part(wordsIn(other), other, 1), part(wordsIn(primary), primary, ENGLISH_WEIGHT)] : [part(wordsIn(primary), primary, 1)];
-    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT));
+    // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
+    const parts: Part[] = other
+      ? [part(wordsIn(other), other, 1, { typing }), part(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
+      : [part(wordsIn(primary), primary, 1, { typing })];
+    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT, false));
     if (primary !== 'en') {
       // The English text is matched by the query's words that are not stop words of its own language.
       const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
       const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
-      parts.push(part(analyseQuery(text, 'en'), 'en', ENGLISH_WEIGHT));
+      parts.push(part(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false));
     }
     return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
   }
 
-  /** A part of the plan: the query's tokens in one locale's text, with the related words they bring. */
-  function part(words: readonly string[][], locale: Locale, weight: number): Part {
-    const concepts: Concept[] = [...new Map(words.map((w) => [w.join(' '), w])).values()].map((own) => ({ own, related: [] }));
+  /** A part of the plan: the query's tokens in one locale's text, with the related words, corrected spellings and completions they bring. */
+  /** `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being typed. */
+  function part(words: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false): Part {
+    const byKey = new Map<string, QueryWord>();
+    for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
+    let unique = [...byKey.values()];
+    const index = indexes.get(locale);
+    const engine = index?.engine;
+    // A Latin word no passage holds is read as the words the passages hold near it (a typo, as Meilisearch and
+    // Typesense read one), or dropped when it is a stop word mistyped; the last word of a query being typed
+    // also stands for the words it begins.
+    const spellings = new Map<QueryWord, { typos: string[]; completions: string[] }>();
+    if (index && engine && spelling) {
+      const lexicon = (index.lexicon ??= new Lexicon(engine.toData().terms, (t) => engine.postings(t) !== undefined));
+      unique = unique.filter((word, i) => {
+        if (word.typed === undefined) return true;
+        if (isName(word.typed)) return false;
+        const token = word.tokens[0]!;
+        const known = engine.postings(token) !== undefined || related.get(locale)?.has(token);
+        const typos = known ? [] : lexicon.near(word.typed, token, locale);
+        if (typos === null) return false;
+        // (a word the index holds whole is taken as finished: its completions would only add noise and time)
+        const completions = spelling.typing && !known && i === unique.length - 1 ? lexicon.completions(token).filter((t) => t !== token) : [];
+        if (typos.length || completions.length) spellings.set(word, { typos, completions });
+        return true;
+      });
+    }
+    const concepts: Concept[] = unique.map(({ tokens }) => ({ own: tokens, related: [], hold: 1 }));
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();
     for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
-    const ownTokens = new Set(terms.keys());
+    unique.forEach((word, i) => {
+      const { typos = [], completions = [] } = spellings.get(word) ?? {};
+      // A reading the word as typed begins with, but for an ending, is the same word the stemmer cut otherwise
+      // (obtenus, obtenu); another is a guess that may be wrong ("salaire" read as "salari", employees; "automotive"
+      // as "automation"), and holds less of the question.
+      if (typos.length) concepts[i]!.hold = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION) ? 1 : TYPO_HOLD;
+      for (const [list, w] of [[typos, TYPO_WEIGHT], [completions, PREFIX_WEIGHT]] as const) {
+        for (const t of list) {
+          concepts[i]!.related.push([t]);
+          if (!terms.has(t)) terms.set(t, w);
+        }
+      }
+    });
+    // Related words come with the query's own words and with the spellings its typos were read as.
+    const typoOf = new Map<string, Concept>();
+    unique.forEach((word, i) => {
+      for (const t of spellings.get(word)?.typos ?? []) typoOf.set(t, concepts[i]!);
+    });
+    const ownTokens = new Set([...concepts.flatMap((c) => c.own), ...typoOf.keys()]);
     const groups = new Set<string[][]>();
     for (const t of ownTokens) for (const group of related.get(locale)?.get(t) ?? []) groups.add(group);
     for (const group of groups) {
@@ -317,26 +342,36 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       for (const member of present) {
         for (const concept of concepts) {
           // a related word stands for a whole word of the query (公司 does not stand for 航空公司)
-          if (concept.own.every((t) => member.includes(t))) concept.related.push(...others.filter((other) => !concept.related.includes(other)));
+          const stands = concept.own.every((t) => member.includes(t)) || (member.length === 1 && typoOf.get(member[0]!) === concept);
+          if (stands) concept.related.push(...others.filter((other) => !concept.related.includes(other)));
         }
       }
       for (const t of others.flat()) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
     }
-    const engine = indexes.get(locale)?.engine;
     const resolved = engine
-      ? concepts.map(({ own, related }): ResolvedConcept => {
+      ? concepts.map(({ own, related, hold }): ResolvedConcept => {
           const postings = own.map((t) => engine.postings(t));
-          return {
-            weight: postings.reduce((sum, p) => sum + (p ? p.idf : engine.maxIdf), 0) / own.length,
-            own: postings.map((p) => p?.docs),
-            // a phrase stands for the word only where all its words are ("business model" is not "large language model")
-            related: related.flatMap((member) => {
-              const docs = member.map((t) => engine.postings(t)?.docs);
-              return docs.every((d) => d !== undefined) ? [docs] : [];
-            }),
-          };
+          // a phrase stands for the word only where all its words are ("business model" is not "large language model")
+          const standIns = related.flatMap((member) => {
+            const docs = member.map((t) => engine.postings(t));
+            return docs.every((d) => d !== undefined) ? [docs] : [];
+          });
+          const known = postings.some((p) => p !== undefined) || standIns.length > 0;
+          // a word known only through its stand-ins (a typo's corrections) weighs what they do
+          const weight = postings.some((p) => p !== undefined)
+            ? postings.reduce((sum, p) => sum + (p ? p.idf : engine.maxIdf), 0) / own.length
+            : known
+              ? Math.max(...standIns.map((docs) => docs.reduce((sum, p) => sum + p.idf, 0) / docs.length))
+              : Number.NaN;
+          return { weight, own: postings.map((p) => p?.docs), related: standIns.map((docs) => docs.map((p) => p.docs)), hold };
         })
       : [];
+    // A word no passage of this locale holds (nor any spelling near it) weighs what the question's known words do on
+    // average, not the most a word can: it does not veto a question ("the subject", a misspelt name), but a question
+    // whose known words are not more than its unknown ones ("salary expectations") is still no match.
+    const knownWeights = resolved.filter((r) => !Number.isNaN(r.weight)).map((r) => r.weight);
+    const unknownWeight = knownWeights.length ? knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length : (engine?.maxIdf ?? 1);
+    for (const r of resolved) if (Number.isNaN(r.weight)) r.weight = unknownWeight;
     return { locale, weight, terms: [...terms], concepts, resolved };
   }
 
@@ -348,11 +383,11 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       if (!docs) continue;
       let held = 0;
       let total = 0;
-      for (const { weight, own, related } of resolved) {
+      for (const { weight, own, related, hold } of resolved) {
         // A word is held in full when a related word is, else for the share of its tokens (a Han word's
         // bigrams) the record holds.
         total += weight;
-        if (related.some((member) => member.every((postings) => holds(postings, docs)))) held += weight;
+        if (related.some((member) => member.every((postings) => holds(postings, docs)))) held += weight * hold;
         else held += (weight * own.filter((postings) => holds(postings, docs)).length) / own.length;
       }
       if (total > 0) best = Math.max(best, held / total);
@@ -428,22 +463,6 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Whether a posting list (ascending) holds any of `docs`. */
-function holds(postings: Int32Array | undefined, docs: readonly number[]): boolean {
-  if (!postings) return false;
-  for (const doc of docs) {
-    let lo: number = 0;
-    let hi: number = postings.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (postings[mid] === doc) return true;
-      if (postings[mid]! < doc) lo = mid + 1;
-      else hi = mid - 1;
-    }
-  }
-  return false;
-}
-
 const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
   eo: /[ĉĝĥĵŝŭ]|\b[cghjsu]x|\b(?:cxu|ĉu)\b/i,
   es: /[ñ¿¡]/,
@@ -468,86 +487,3 @@ function languageFit(tokens: Iterable<string>, words: readonly string[], query: 
   return fit;
 }
 
-/**
- * Related-word groups per locale, analysed (each member a list of tokens), by the tokens their members hold.
- * Chinese groups serve both scripts.
- */
-function relatedGroups(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
-  let groups = relatedGroupsOf.get(related);
-  if (!groups) relatedGroupsOf.set(related, (groups = analyseRelated(related)));
-  return groups;
-}
-
-/** By the content's related-terms object (one per parse of its file): every build of unchanged terms analysed them again. */
-const relatedGroupsOf = new WeakMap<RelatedTerms, Map<Locale, Map<string, string[][][]>>>();
-
-function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
-  const lists = new Map<Locale, string[][][]>();
-  for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
-    const analysed = groups.map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0)).filter((g) => g.length > 1);
-    const targets: Locale[] = locale === 'zh' || locale === 'zh-hant' ? ['zh', 'zh-hant'] : [locale];
-    for (const target of targets) lists.set(target, [...(lists.get(target) ?? []), ...analysed]);
-  }
-  const out = new Map<Locale, Map<string, string[][][]>>();
-  for (const [locale, groups] of lists) {
-    const byToken = new Map<string, string[][][]>();
-    for (const group of groups) {
-      for (const token of new Set(group.flat())) byToken.set(token, [...(byToken.get(token) ?? []), group]);
-    }
-    out.set(locale, byToken);
-  }
-  return out;
-}
-
-/**
- * Splits Markdown into passages of readable size, keeping paragraphs whole where possible: blocks the
- * text separates with a blank line (a list's items when they are spread out) gather into a passage until
- * it would pass `maxChars`, and a one-line heading always starts a new one. Passages keep their Markdown.
- */
-export function splitPassages(markdown: string, maxChars = 600): string[] {
-  return maxChars === 600 ? splitCached(markdown) : split(markdown, maxChars);
-}
-
-/** Split by text: a rebuild parses only the Markdown that changed. Shared arrays: do not change them. */
-const splitCached = memoize((markdown: string) => split(markdown, 600), 50_000);
-
-function split(markdown: string, maxChars: number): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const block of markdownBlocks(markdown)) {
-    const isHeading = /^#{1,6}\s/.test(block) && !block.includes('\n');
-    if (current && (isHeading || current.length + block.length + 2 > maxChars)) {
-      out.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n\n${block}` : block;
-  }
-  if (current) out.push(current);
-  return out;
-}
-
-/** The source of each block the parser finds, blocks not separated by a blank line taken together. */
-function markdownBlocks(markdown: string): string[] {
-  const leaves: Array<{ start: number; end: number }> = [];
-  // Lists are looked into, so that items (and paragraphs within them) set apart by blank lines are blocks
-  // of their own; each container's first block starts where the container does (at its marker).
-  const visit = (nodes: readonly RootContent[], start?: number) => {
-    nodes.forEach((node, i) => {
-      const from = i === 0 && start !== undefined ? start : node.position?.start.offset;
-      if (node.type === 'list' || node.type === 'listItem') visit(node.children, from);
-      else if (from !== undefined && node.position?.end.offset !== undefined) leaves.push({ start: from, end: node.position.end.offset });
-    });
-  };
-  visit(parseMarkdown(markdown).children);
-  const blocks: string[] = [];
-  let group: { start: number; end: number } | undefined;
-  for (const leaf of leaves) {
-    if (group && !/\n[ \t\r]*\n/.test(markdown.slice(group.end, leaf.start))) group.end = leaf.end;
-    else {
-      if (group) blocks.push(markdown.slice(group.start, group.end).trim());
-      group = { ...leaf };
-    }
-  }
-  if (group) blocks.push(markdown.slice(group.start, group.end).trim());
-  return blocks.filter(Boolean);
-}

@@ -86,8 +86,44 @@ export const SiteFile = z.strictObject({
  * someone searching the profile (a recruiter's words beside the profile's own). A query holding one member
  * of a group also looks for the others.
  */
+const PLACE_CODE = /^(?:[A-Z]{2}|\d{3})$/;
+const PlaceNames = z
+  .partialRecord(z.enum(locales).meta(from('locales')), Text.max(limits.relatedTerm))
+  .describe('What the place is called in each locale; its key where not given. A country or region code needs none: its names come from the runtime (CLDR)');
+const Place = z
+  .strictObject({
+    in: z
+      .array(Text.max(limits.relatedTerm))
+      .max(limits.relatedGroup)
+      .default([])
+      .describe('The places it lies in: other keys of `places`, ISO 3166 country codes (PT) or UN M49 region codes (039 Southern Europe, 150 Europe)'),
+    names: PlaceNames.default({}),
+  })
+  .describe('A place locations name');
+const Organisation = z
+  .strictObject({
+    industries: z
+      .partialRecord(z.enum(locales).meta(from('locales')), z.array(Text.max(limits.relatedTerm)).max(limits.relatedGroup))
+      .describe('Per locale, the industries or sectors it works in'),
+  })
+  .describe('An organisation entries name');
+const capped = <T extends z.ZodType>(schema: T, what: string) =>
+  z.record(Text.max(limits.relatedTerm), schema).refine((r) => Object.keys(r).length <= limits.relatedGroups, `at most ${limits.relatedGroups} ${what}`);
+
 export const RelatedTermsFile = z
   .strictObject({
+    places: capped(Place, 'places')
+      .default({})
+      .superRefine((places, ctx) => {
+        for (const [name, { in: within }] of Object.entries(places))
+          for (const parent of within)
+            if (!PLACE_CODE.test(parent) && !(parent in places))
+              ctx.addIssue({ code: 'custom', path: [name, 'in'], message: `"${parent}" is neither a place of this list nor a country (PT) or region (150) code` });
+      })
+      .describe('Places entries are located in (keys as locations write them: Lisbon, Osaka), each with what it lies in: a question naming the country or region finds the city'),
+    organisations: capped(Organisation, 'organisations')
+      .default({})
+      .describe('Organisations entries name (keys as written in `organisation`), with their industries: a question naming the industry finds the organisation'),
     groups: z
       .partialRecord(
         z.enum(locales).meta(from('locales')),
@@ -97,7 +133,8 @@ export const RelatedTermsFile = z
       )
       .describe('Per locale (en, zh, zh-hant, ja, fr, es, eo), groups of related words or phrases; search adds the others of a group to a query holding one'),
   })
-  .describe('Related words that search adds to a query');
+  .describe('Related words, places and organisations that search adds to a query or a record');
+export type PlaceTable = Pick<z.output<typeof RelatedTermsFile>, 'places' | 'organisations'>;
 
 // Read-only in the console's form: it is set by the translate stage, by "Translate now" and by "Mark as current".
 const Source = z

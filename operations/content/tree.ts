@@ -8,7 +8,7 @@ import { documentNames, translationLocales, type DocumentName, type Kind, type L
 import { lineOfKey, parseJsonFile, parseMarkdownFile } from './front-matter.ts';
 import { locate, RELATED_TERMS_PATH, translationPath, type Located } from './locate.ts';
 import { insertionPoint, mergeSteps, pathOrder, sortSteps } from './path-order.ts';
-import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, type FileKind } from './schema.ts';
+import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, type FileKind, type PlaceTable } from './schema.ts';
 import { hashOfParsed } from './source-hash.ts';
 import { structureProblems } from './translation-structure.ts';
 import type { Pause } from './pause.ts';
@@ -58,6 +58,8 @@ export interface ContentModel {
   translations: Map<string, Map<Locale, TranslationFile>>;
   /** Related words search adds to a query (content/search/related-terms.json; none when the file is absent). */
   relatedTerms: RelatedTerms;
+  /** Places and organisations an entry's location and organisation stand for (the same file's `places` and `organisations`). */
+  places: PlaceTable;
 }
 
 export interface LoadResult {
@@ -471,6 +473,10 @@ function* modelSteps(tree: CheckedTree): Generator<void, ContentModel> {
     documents,
     translations,
     relatedTerms: (checks.get(RELATED_TERMS_PATH)?.fields as { groups: RelatedTerms } | undefined)?.groups ?? {},
+    places: {
+      places: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.places ?? {},
+      organisations: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.organisations ?? {},
+    },
   };
   models.set(tree, model);
   return model;

@@ -1,0 +1,158 @@
+// The terms of one locale's index by spelling, for the two lookups that are not exact: a word typed with a typo
+// read as the words the index holds near it, and the last word of a query being typed read as the words it
+// begins. Typo tolerance as Meilisearch and Typesense have it: one edit (a letter dropped, added, replaced, or two
+// swapped) for a word of 5 letters or more, two for 9 or more, none for shorter words, Chinese or Japanese; the
+// first letter is taken as typed (as Elasticsearch's `prefix_length: 1` and most spelling checkers do), which keeps
+// the lookup to the few terms that begin with it.
+// Terms are stems (analyse.ts), so a typo is looked for twice: the typed word's stem near a term (machne → machn,
+// one edit from machin), and the typed word corrected by one deletion or swap then stemmed (learnnig → learning →
+// learn), which finds what a typo in a word's ending hides from its stem.
+import type { Locale } from '../contract/shared.ts';
+import { isStopWord, latinTokenOf } from './analyse.ts';
+
+/** The most spellings a typo is read as, and the most words a prefix stands for. */
+const MAX_NEAR = 4;
+const MAX_COMPLETIONS = 8;
+/** A prefix shorter than this stands for too many words to mean one. */
+const MIN_PREFIX = 3;
+const LATIN_TERM = /^[a-z][a-z0-9'-]*$/;
+
+/** How many edits a typed word of this length may be from what was meant. */
+export function typoBudget(typed: string): number {
+  const length = [...typed].length;
+  return length >= 9 ? 2 : length >= 5 ? 1 : 0;
+}
+
+/** Rows of the distance table, reused by every call (searches are synchronous): a word longer than them is not compared. */
+const ROW = 64;
+const rows = [new Int32Array(ROW + 1), new Int32Array(ROW + 1), new Int32Array(ROW + 1)];
+
+/** The optimal string alignment distance of `a` and `b` (Damerau–Levenshtein without moving a letter twice), or `max + 1` once it exceeds `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a.length > ROW || b.length > ROW) return a === b ? 0 : max + 1;
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let best = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length]! <= max ? previous[b.length]! : max + 1;
+}
+
+/** Neighbouring keys on a QWERTY keyboard: a slip onto the next key is the commonest typo after a dropped or doubled letter. */
+export const KEYBOARD_NEIGHBOURS: Readonly<Record<string, string>> = {
+  a: 'qwsz', b: 'vghn', c: 'xdfv', d: 'serfcx', e: 'wsdr', f: 'drtgvc', g: 'ftyhbv', h: 'gyujnb', i: 'ujko', j: 'huikmn', k: 'jiolm', l: 'kop',
+  m: 'njk', n: 'bhjm', o: 'iklp', p: 'ol', q: 'wa', r: 'edft', s: 'awedxz', t: 'rfgy', u: 'yhji', v: 'cfgb', w: 'qase', x: 'zsdc', y: 'tghu', z: 'asx',
+};
+const VOWELS = 'aeiouy';
+
+/**
+ * Spellings one edit from `word` that keep its first letter and that a typist makes: a letter dropped or doubled,
+ * two swapped, a key's neighbour typed for it or beside it, a vowel for another (the common misspellings). Not
+ * every letter at every place: these feed the stemmer, and a typo in a word's ending is what they are for (the
+ * stems' own comparison finds the rest).
+ */
+function* typedFrom(word: string): Generator<string> {
+  for (let i = 1; i <= word.length; i++) {
+    const [head, tail] = [word.slice(0, i), word.slice(i)];
+    const here = tail[0];
+    if (here) yield head + tail.slice(1);
+    if (tail.length > 1) yield head + tail[1] + here + tail.slice(2);
+    const near = new Set([...(here ? (KEYBOARD_NEIGHBOURS[here] ?? '') : ''), ...(KEYBOARD_NEIGHBOURS[word[i - 1]!] ?? ''), ...VOWELS]);
+    for (const letter of near) {
+      if (here && letter !== here) yield head + letter + tail.slice(1);
+      yield head + letter + tail;
+    }
+  }
+}
+
+export class Lexicon {
+  /** Latin terms by their first letter and length (`a7`). */
+  private buckets?: Map<string, string[]>;
+  private sorted?: string[];
+
+  constructor(
+    private readonly terms: readonly string[],
+    private readonly has: (term: string) => boolean,
+  ) {}
+
+  /**
+   * Terms a word typed with a typo may have meant, nearest first: `typed` as typed (folded), `token` its stem.
+   * null when the word is a stop word mistyped (one edit from one): it means nothing more than the stop word.
+   */
+  near(typed: string, token: string, locale: Locale): string[] | null {
+    const max = typoBudget(typed);
+    if (!max || !LATIN_TERM.test(token)) return [];
+    const found = new Map<string, number>();
+    const corrections: string[] = [];
+    // One edit undone in the word as typed, then stemmed: a typo in a word's ending, which its stem hides.
+    const heads = this.headsOf();
+    for (const spelling of typedFrom(typed)) {
+      if (isStopWord(spelling, locale)) return null;
+      // A stem is the word's beginning but for its last letter (happy → happi): a spelling no term begins so is never stemmed.
+      let possible = false;
+      for (let k = spelling.length; k >= 2 && !possible; k--) possible = heads.has(spelling.slice(0, k));
+      if (!possible) continue;
+      const stem = latinTokenOf(spelling, locale);
+      if (stem !== token && this.has(stem)) corrections.push(stem);
+    }
+    const buckets = this.bucketed();
+    for (let length = token.length - max; length <= token.length + max; length++) {
+      for (const term of buckets.get(`${token[0]}${length}`) ?? []) {
+        const d = editDistance(token, term, max);
+        if (d <= max && term !== token) found.set(term, Math.min(found.get(term) ?? d, d));
+      }
+    }
+    for (const stem of corrections) found.set(stem, Math.min(found.get(stem) ?? 1, 1));
+    return [...found]
+      .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+      .slice(0, MAX_NEAR)
+      .map(([term]) => term);
+  }
+
+  /** Terms that begin with `prefix` (the last word of a query being typed), shortest first. */
+  completions(prefix: string): string[] {
+    if (prefix.length < MIN_PREFIX || !LATIN_TERM.test(prefix)) return [];
+    const sorted = (this.sorted ??= this.terms.filter((t) => LATIN_TERM.test(t)).sort());
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
+    return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);
+  }
+
+  /** Every Latin term without its last letter. */
+  private heads?: Set<string>;
+  private headsOf(): Set<string> {
+    return (this.heads ??= new Set(this.terms.filter((t) => LATIN_TERM.test(t) && t.length >= 3).map((t) => t.slice(0, -1))));
+  }
+
+  private bucketed(): Map<string, string[]> {
+    if (this.buckets) return this.buckets;
+    const buckets = new Map<string, string[]>();
+    for (const term of this.terms) {
+      if (!LATIN_TERM.test(term)) continue;
+      const key = `${term[0]}${term.length}`;
+      const list = buckets.get(key);
+      if (list) list.push(term);
+      else buckets.set(key, [term]);
+    }
+    return (this.buckets = buckets);
+  }
+}

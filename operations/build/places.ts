@@ -1,0 +1,53 @@
+// What an entry's location and organisation stand for, in a locale's words, for its search passages: a city is
+// also its region and country (and the regions the country lies in), an organisation also its industries, so a
+// question naming the country ("in Portugal?", "au Japon ?", "日本で") or the sector finds the entry that names the
+// city or the company. Country and region names come from the runtime's CLDR data (Intl.DisplayNames) in every
+// locale; the content's own places and organisations from content/search/related-terms.json, which the subject
+// extends as they do related words.
+import type { Locale } from '../contract/shared.ts';
+import { localeFacts } from '../contract/locales.ts';
+import type { PlaceTable } from '../content/schema.ts';
+import { placeOf } from './country.ts';
+
+const CODE = /^(?:[A-Z]{2}|\d{3})$/;
+const displayNames = new Map<Locale, Intl.DisplayNames>();
+
+/** A country (PT) or UN M49 region (150) in a locale's words. */
+function regionName(code: string, locale: Locale): string | undefined {
+  let names = displayNames.get(locale);
+  if (!names) displayNames.set(locale, (names = new Intl.DisplayNames([localeFacts[locale].intlLocale], { type: 'region', fallback: 'none' })));
+  try {
+    return names.of(code);
+  } catch {
+    return undefined;
+  }
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The names, in `locale`, of the places `location` names and of every place they lie in (each once). */
+export function placeNames(location: string | undefined, table: PlaceTable['places'], locale: Locale): string[] {
+  if (!location) return [];
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const place = table[key];
+    const name = place?.names[locale] ?? (CODE.test(key) ? regionName(key, locale) : key);
+    if (name) out.add(name);
+    for (const parent of place?.in ?? []) visit(parent);
+  };
+  for (const key of Object.keys(table)) {
+    if (!CODE.test(key) && new RegExp(`(?<![\\p{L}\\p{N}])${escape(key)}(?![\\p{L}\\p{N}])`, 'iu').test(location)) visit(key);
+  }
+  const { country } = placeOf(location);
+  if (country) visit(country);
+  return [...out];
+}
+
+/** The words an entry's location and organisation add to its passages in `locale`. */
+export function placeWords(location: string | undefined, organisation: string | undefined, table: PlaceTable, locale: Locale): string {
+  const industries = (organisation && (table.organisations[organisation]?.industries[locale] ?? table.organisations[organisation]?.industries.en)) || [];
+  return [...placeNames(location, table.places, locale), ...industries].join(' ');
+}

@@ -1,0 +1,188 @@
+// Search on questions nobody tuned it for, class by class and in every locale (issue "Search that holds on
+// questions nobody tuned for"): a typo, a word the content never uses, the words a question uses for the person,
+// a country or region where the content names a city, an industry where it names a company. Each case is asked
+// over the demo content's build, as `search_subject` asks it.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { readContentDir } from '../repo/local-repo.server.ts';
+import { loadContent } from '../content/tree.ts';
+import { createBuild } from './corpus.ts';
+import { editDistance, Lexicon, typoBudget } from './lexicon.ts';
+import { placeNames, placeWords } from './places.ts';
+import { RelatedTermsFile } from '../content/schema.ts';
+import { RELATED_TERMS_PATH } from '../content/locate.ts';
+import type { Locale } from '../contract/shared.ts';
+
+const files = await readContentDir(resolve('content'));
+const { model } = loadContent(files);
+const build = await createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
+// the same content without its related words
+const bare = loadContent(new Map([...files].map(([path, text]) => [path, path === RELATED_TERMS_PATH ? JSON.stringify({ groups: {} }) : text]))).model!;
+const without = await createBuild(bare, { commit: 'bare', siteUrl: 'http://site' });
+const slugs = (query: string, locale: Locale, limit = 5) => build.search.search(query, limit, { locale }).map((h) => h.slug);
+
+/** Asserts `query` finds one of `wanted` in the top five. */
+function finds(query: string, locale: Locale, wanted: string | readonly string[]) {
+  const found = slugs(query, locale);
+  const list = typeof wanted === 'string' ? [wanted] : wanted;
+  assert.ok(found.some((slug) => list.includes(slug)), `${locale} "${query}" should find ${list.join(' or ')}; found ${found.join(', ') || 'nothing'}`);
+}
+
+/** Asserts `varied` finds, in its top five, the best record `plain` finds. */
+function holds(plain: string, varied: string, locale: Locale) {
+  const best = slugs(plain, locale, 1)[0];
+  assert.ok(best, `${locale} "${plain}" finds something`);
+  finds(varied, locale, best);
+}
+
+describe('typo tolerance', () => {
+  it('allows one edit from 5 letters, two from 9, none below, as Meilisearch does', () => {
+    assert.deepEqual(['team', 'teams', 'leadership', 'évaluation'].map(typoBudget), [0, 1, 2, 2]);
+    assert.equal(editDistance('machne', 'machine', 1), 1);
+    assert.equal(editDistance('lerning', 'learning', 1), 1);
+    assert.equal(editDistance('nfrastructure', 'infrastructure', 1), 1);
+    assert.equal(editDistance('recieve', 'receive', 1), 1, 'a swap of two letters is one edit');
+    assert.equal(editDistance('abc', 'xyz', 1), 2, 'past the budget, budget + 1');
+  });
+
+  it('reads a typo as the nearest words the index holds, keeping its first letter; never in Han or kana', () => {
+    const terms = ['machin', 'learn', 'evalu', 'hotel', 'ホテル', '评估'];
+    const lexicon = new Lexicon(terms, (t) => terms.includes(t));
+    assert.deepEqual(lexicon.near('machne', 'machn', 'en'), ['machin']);
+    assert.deepEqual(lexicon.near('learnnig', 'learnnig', 'en'), ['learn'], 'a typo in the ending the stem would hide');
+    assert.deepEqual(lexicon.near('nachine', 'nachin', 'en'), [], 'the first letter is taken as typed');
+    assert.deepEqual(lexicon.near('hotl', 'hotl', 'en'), [], 'a word of four letters has no typo budget');
+    assert.equal(lexicon.near('abuot', 'abuot', 'en'), null, 'a stop word mistyped is a stop word');
+    assert.deepEqual(lexicon.completions('eva'), ['evalu']);
+    assert.deepEqual(lexicon.completions('ev'), [], 'a prefix of two letters stands for nothing');
+  });
+
+  // One typo in every Latin locale; a Chinese or Japanese question's Latin word (a product, a technology) too.
+  const cases: Array<[Locale, string, string]> = [
+    ['en', 'Has she spoken at conferences or appeared on podcasts?', 'Has she spoken at conferwnces or appeared on podcasts?'],
+    ['en', 'machine learning projects', 'machne learning projects'],
+    ['fr', 'A-t-elle organisé des rencontres de développeurs ?', 'A-t-elle organisé des rencontres de dévelopeurs ?'],
+    ['es', '¿Ha gestionado la reserva de habitaciones de hotel?', '¿Ha gestionado la reserva de habitaciones de hoetl?'],
+    ['eo', 'Ĉu ŝi tradukis programojn al Esperanto?', 'Ĉu ŝi tradukis programojn al Espernato?'],
+    ['ja', 'Pythonで評価ツールを作りましたか？', 'Pyhtonで評価ツールを作りましたか？'],
+    ['zh', '她用 Python 做过什么项目？', '她用 Pyhton 做过什么项目？'],
+    ['zh-hant', '她寫過 TypeScript 的 SDK 嗎？', '她寫過 TypeScipt 的 SDK 嗎？'],
+  ];
+  for (const [locale, written, typed] of cases) it(`${locale}: "${typed}" finds what "${written}" finds`, () => holds(written, typed, locale));
+
+  it('ranks a typo\'s reading below the word spelt right', () => {
+    const right = build.search.search('evaluation harness', 1, { locale: 'en' })[0]!;
+    const typed = build.search.search('evaluatoin harness', 1, { locale: 'en' })[0]!;
+    assert.equal(typed.slug, right.slug);
+    assert.ok(typed.score < right.score, `${typed.score} < ${right.score}`);
+  });
+
+  it('reads the last word of a query being typed as a prefix, and a finished question not', () => {
+    finds('retrieval evalu', 'en', 'rag-evaluation-harness');
+    finds('clin', 'en', ['clinical-notes-summariser', 'engineering-manager-tessera-health']);
+    assert.deepEqual(slugs('clin?', 'en'), [], 'a word ended by a mark is a whole word (and four letters have no typo budget)');
+  });
+});
+
+describe('a word the content never uses does not veto a question', () => {
+  // as written, and with a made-up word or a name spelt wrong
+  const cases: Array<[Locale, string, string]> = [
+    ['en', 'Has she shipped a chatbot that hotel guests use?', 'Has she shipped a chatbot that hotel guests use zyqvarn?'],
+    ['en', 'What has Noa built with AI?', 'What has Noah built with AI?'],
+    ['fr', 'A-t-elle dirigé une équipe d’ingénieurs ?', 'A-t-elle dirigé une équipe d’ingénieurs zyqvarn ?'],
+    ['es', '¿Ha creado un asistente para huéspedes de hotel?', '¿Ha creado un asistente para huéspedes de hotel zyqvarn?'],
+    ['eo', 'Ĉu ŝi tradukis programojn al Esperanto?', 'Ĉu ŝi tradukis programojn al Esperanto zyqvarn?'],
+    ['ja', 'ホテルの宿泊客向けアシスタントを作りましたか？', 'ホテルの宿泊客向けアシスタントを作りましたかズィクヴァルン？'],
+    ['zh', '她做过临床笔记摘要的项目吗？', '她做过临床笔记摘要的项目吗兹克瓦伦？'],
+    ['zh-hant', '她做過臨床筆記摘要的專案嗎？', '她做過臨床筆記摘要的專案嗎茲克瓦倫？'],
+  ];
+  for (const [locale, written, varied] of cases) it(`${locale}: ${varied}`, () => holds(written, varied, locale));
+
+  it('still answers nothing when the words it knows are not more than those it does not', () => {
+    for (const [locale, query] of [
+      ['en', 'What salary is she expecting?'],
+      ['en', 'Has she built native iOS or Android apps?'],
+      ['ja', '希望年収はいくらですか？'],
+      ['zh', '她期望的薪资是多少？'],
+    ] as Array<[Locale, string]>)
+      assert.deepEqual(slugs(query, locale), [], `${locale} "${query}"`);
+  });
+});
+
+describe('words for the person asked about are stop words of the question', () => {
+  // with the person word and without it, the same records
+  const cases: Array<[Locale, string, string]> = [
+    ['en', 'What has the subject built with AI?', 'What has she built with AI?'],
+    ['en', 'What has the candidate built with AI?', 'What has she built with AI?'],
+    ['en', 'Has this person led an engineering team?', 'Has she led an engineering team?'],
+    ['fr', "Qu'a construit la candidate avec l'IA ?", "Qu'a-t-elle construit avec l'IA ?"],
+    ['es', '¿Qué ha construido la candidata con IA?', '¿Qué ha construido ella con IA?'],
+    ['eo', 'Kion la kandidatino konstruis per AI?', 'Kion ŝi konstruis per AI?'],
+    ['ja', '候補者はAIで何を作りましたか？', 'AIで何を作りましたか？'],
+    ['zh', '这位候选人用AI做过什么？', '她用AI做过什么？'],
+    ['zh-hant', '這位候選人用AI做過什麼？', '她用AI做過什麼？'],
+  ];
+  for (const [locale, asked, plain] of cases) {
+    it(`${locale}: "${asked}" is "${plain}"`, () => {
+      const expected = slugs(plain, locale, 10);
+      assert.ok(expected.length > 0, `"${plain}" finds something`);
+      assert.deepEqual(slugs(asked, locale, 10), expected);
+    });
+  }
+});
+
+describe('a concept asked in other words, through the related words', () => {
+  // what the content says in its own words (error rate, one-to-ones, volunteers), asked in a recruiter's
+  const cases: Array<[Locale, string, string]> = [
+    ['en', 'hallucination rate', 'clinical-notes-summariser'],
+    ['fr', "taux d'hallucinations", 'clinical-notes-summariser'],
+    ['es', 'tasa de alucinaciones', 'clinical-notes-summariser'],
+    ['eo', 'Ĉu ŝi laboris senpage?', 'libera-tradukado-volunteer'],
+    ['ja', '1対1 キャリアラダー', 'engineering-manager-tessera-health'],
+    ['zh', '幻觉率', 'clinical-notes-summariser'],
+    ['zh-hant', '一對一 晉升通道', 'engineering-manager-tessera-health'],
+  ];
+  for (const [locale, query, slug] of cases) {
+    it(`${locale}: "${query}" finds ${slug}, which it does not without the related words`, () => {
+      finds(query, locale, slug);
+      assert.ok(!without.search.search(query, 5, { locale }).some((h) => h.slug === slug), 'found without them: the case tests nothing');
+    });
+  }
+});
+
+describe('places and organisations one level up', () => {
+  it('expands a location to its city, region and country in the locale, from the table and CLDR', () => {
+    const { places } = model!.places;
+    assert.deepEqual(placeNames('Lisbon, Portugal', places, 'en'), ['Lisbon', 'Portugal', 'Southern Europe', 'Europe']);
+    assert.deepEqual(placeNames('Osaka, Japan', places, 'ja'), ['大阪', '関西', '日本', '東アジア', 'アジア']);
+    assert.deepEqual(placeNames('Rotterdam and Amsterdam, Netherlands (remote)', places, 'fr').slice(0, 3), ['Amsterdam', 'Pays-Bas', 'Europe de l’Ouest']);
+    assert.deepEqual(placeNames('Remote', places, 'en'), []);
+    assert.equal(placeWords(undefined, 'Tessera Health', model!.places, 'es'), 'sanidad salud tecnología sanitaria');
+  });
+
+  // the records located there (by their location field), or working in the industry
+  const inLisbon = ['head-of-devrel-blockharbor', 'head-of-ai-orbitale', 'ai-transformation-lead-northwind-hale', 'concierge-copilot', 'wallet-onboarding-kit', 'ai-commons-lisbon-mentor', 'genai-readiness-assessment'];
+  const inJapan = ['hotel-systems-coordinator', 'front-office-supervisor-harbour-crown', 'pms-channel-bridge', 'kansai-web-meetup', 'kansai-nights-photo-zine'];
+  const inNetherlands = ['it-support-engineer-lumen', 'helpdesk-knowledge-base', 'integration-engineer-partnerlink', 'engineering-manager-tessera-health', 'clinical-notes-summariser'];
+  const cases: Array<[Locale, string, readonly string[]]> = [
+    ['en', 'Has she lived and worked in Portugal?', inLisbon],
+    ['en', 'Any experience in the travel industry?', ['head-of-ai-orbitale', 'integration-engineer-partnerlink']],
+    ['fr', 'A-t-elle travaillé au Japon ?', inJapan],
+    ['fr', 'A-t-elle une expérience dans la logistique ?', ['it-support-engineer-lumen']],
+    ['es', '¿Ha trabajado en los Países Bajos?', inNetherlands],
+    ['eo', 'Ĉu ŝi laboris en Portugalujo?', inLisbon],
+    ['ja', 'ヨーロッパで働いたことはありますか？', [...inLisbon, ...inNetherlands]],
+    ['zh', '她在荷兰工作过吗？', inNetherlands],
+    ['zh-hant', '她有區塊鏈產業的經驗嗎？', ['head-of-devrel-blockharbor', 'wallet-onboarding-kit']],
+  ];
+  for (const [locale, query, slug] of cases) it(`${locale}: ${query}`, () => finds(query, locale, slug));
+
+  it('refuses a place inside a place the table does not have', () => {
+    const parsed = RelatedTermsFile.safeParse({ places: { Porto: { in: ['Portugal'] } }, groups: {} });
+    assert.equal(parsed.success, false);
+    assert.match(JSON.stringify(parsed.error?.issues), /neither a place of this list nor a country/);
+    assert.equal(RelatedTermsFile.safeParse({ places: { Porto: { in: ['PT', '039'] } }, groups: {} }).success, true);
+  });
+});
+
