@@ -57,6 +57,8 @@ export async function startServerProcess(
       OPENAI_API_KEY: '',
       OPENAI_BASE_URL: '',
       NODE_ENV: 'production',
+      // Off unless the caller asks: its requests would take the replies a test scripted for its model.
+      SEARCH_QUESTIONS: 'off',
       PORT: String(port),
       PREVIEW_PORT: String(previewPort),
       DATA_DIR: dataDir,

@@ -26,7 +26,16 @@ export async function startTestService(
 ): Promise<TestService> {
   const owned = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'vitae-test-')));
-  const config = loadConfig({ LOG_LEVEL: 'error', BASE_URL: 'http://vitae.test', DEV_URL: 'http://dev.vitae.test', ...env, DATA_DIR: dataDir });
+  // Search by questions is off unless a test turns it on: its requests to a scripted model would take the replies
+  // scripted for the test.
+  const config = loadConfig({
+    LOG_LEVEL: 'error',
+    BASE_URL: 'http://vitae.test',
+    DEV_URL: 'http://dev.vitae.test',
+    SEARCH_QUESTIONS: 'off',
+    ...env,
+    DATA_DIR: dataDir,
+  });
   const service = await startService(config, { listen: { main: 0, dev: 0 }, clock, work, ...(site ? { web: remixWeb } : {}) });
   const url = service.urls.main!;
   return {

@@ -43,6 +43,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     DEV_URL: `http://127.0.0.1:${previewPort}`,
     OPENAI_BASE_URL: fake.url,
     OPENAI_API_KEY: 'test-key',
+    // The passages' questions would take the replies the browser tests script.
+    SEARCH_QUESTIONS: 'off',
     TRUST_PROXY: '1',
   },
   stdio: ['ignore', 'ignore', 'inherit'],

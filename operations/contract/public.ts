@@ -136,7 +136,8 @@ export const SearchResult = z
   })
   .meta({ id: 'SearchResult' });
 
-const SEARCH_QUERY_MAX = 500;
+/** The longest search query (the agent cuts a visitor's question it searches to it). */
+export const SEARCH_QUERY_MAX = 500;
 const SEARCH_RESULTS_MAX = 50;
 
 export const getBrief = defineOperation({

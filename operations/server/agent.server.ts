@@ -6,6 +6,7 @@ import type { ToolSet } from 'ai';
 import { AppError } from '../contract/errors.ts';
 import type { AnyOperation } from '../contract/define.ts';
 import { localeFacts } from '../contract/locales.ts';
+import { SEARCH_QUERY_MAX } from '../contract/public.ts';
 import type { Locale } from '../contract/shared.ts';
 import { describeTool } from '../contract/tools.ts';
 import type { CallContext } from './implement.server.ts';
@@ -67,6 +68,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       site.fictional ? `${site.subject.name} is a fictional person used to demonstrate the site; say so if asked whether they are real.` : '',
       'Rules:',
       '- Look things up with the tools before answering, and answer only from what the tools returned. Do not use outside knowledge about the subject.',
+      '- Write your own search_subject queries: a few key words in the language of the visitor\'s words, as the profile would put them (e.g. "team size led" rather than the whole question), and one search for each idea when the question asks about several. When your queries find nothing, the tool also searches the visitor\'s question as they wrote it, once.',
       '- search_subject returns only confident matches. When it returns no results, or what the tools returned does not answer the question, say plainly that the profile does not say (in the language of your answer), do not guess or fill the gap from related facts, and suggest what the visitor could ask instead.',
       `- Answer in ${localeFacts[locale].modelName}; pass locale "${locale}" to tools that take one (to search_subject, the language the visitor's words are in).`,
       '- After the facts you used, name the entries or documents by slug in parentheses, e.g. (concierge-copilot). Cite only slugs a tool returned in this conversation; never make one up.',
@@ -82,6 +84,28 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       if (!models) throw new AppError('chat_not_configured', 'Chat is not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.');
       const seen = new Map<string, { title: string; url: string; direct: boolean }>();
       const cited = (op: AnyOperation, output: unknown) => op.agent?.cites(output) ?? [];
+      // The visitor's own words, searched once when the model's queries find nothing: a model that put the question
+      // in words the profile does not use (or in another language) must not make it say that the profile does not say.
+      const question = lastQuestion(request.messages);
+      let questionSearched = false;
+      const searchQuestionToo = async (op: AnyOperation, input: unknown, output: unknown): Promise<unknown> => {
+        const asked = (input as { query?: unknown } | null)?.query;
+        if (op.name !== 'search_subject' || questionSearched || !question || !isEmptySearch(output)) return output;
+        if (typeof asked === 'string' && sameWords(asked, question)) return output;
+        questionSearched = true;
+        const limit = (input as { limit?: unknown }).limit;
+        try {
+          const again = await runTool(op, { query: question, ...(limit === undefined ? {} : { limit }) }, ctx);
+          if (isEmptySearch(again)) return output;
+          return {
+            ...(again as object),
+            query: asked,
+            note: `Nothing matched this query; these results are for the visitor's question as they wrote it ("${question}").`,
+          };
+        } catch {
+          return output; // (a visitor over their search budget, say): the model's own search stands
+        }
+      };
 
       const { jsonSchema, stepCountIs, streamText } = await import('ai'); // loaded on first use (see models.server.ts)
       const toolSet: ToolSet = {};
@@ -93,7 +117,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
           // model that gets an argument wrong reads the same words a REST or MCP caller would.
           inputSchema: jsonSchema(inputSchema),
           execute: async (input: unknown) => {
-            const output = await runTool(op, input, ctx);
+            const output = await searchQuestionToo(op, input, await runTool(op, input, ctx));
             for (const record of cited(op, output)) {
               const previous = seen.get(record.slug);
               seen.set(record.slug, { title: record.title, url: record.url, direct: record.direct || Boolean(previous?.direct) });
@@ -152,6 +176,25 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       return { text, sources };
     },
   };
+}
+
+/** The visitor's last question, cut to what a search takes (at a word when it can). */
+function lastQuestion(messages: AgentRequest['messages']): string | undefined {
+  const text = messages
+    .findLast((m) => m.role === 'user')
+    ?.content.replace(/\s+/g, ' ')
+    .trim();
+  if (!text) return undefined;
+  if (text.length <= SEARCH_QUERY_MAX) return text;
+  const cut = text.slice(0, SEARCH_QUERY_MAX);
+  const space = cut.lastIndexOf(' ');
+  return space > SEARCH_QUERY_MAX / 2 ? cut.slice(0, space) : cut;
+}
+
+const sameWords = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, ' ').trim() === b.toLowerCase().replace(/\s+/g, ' ').trim();
+
+function isEmptySearch(output: unknown): boolean {
+  return Boolean(output && typeof output === 'object' && 'results' in output && Array.isArray(output.results) && output.results.length === 0);
 }
 
 /** What a tool returned, with a note for the model when a search found nothing it is confident of. */

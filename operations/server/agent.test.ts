@@ -136,6 +136,35 @@ describe('POST /api/chat', () => {
     assert.deepEqual(events.at(-1).sources, []);
   });
 
+  it('writes its own queries, and searches the visitor’s own words once when they find nothing', async () => {
+    model.script(
+      { toolCalls: [{ name: 'search_subject', arguments: { query: 'qwzx plorf', locale: 'en' } }] },
+      { text: 'Noa led Concierge Copilot, an assistant for hotel guests (concierge-copilot).' },
+    );
+    const before = model.requests.length;
+    const res = await chat({ messages: [{ role: 'user', content: 'What did Noa build for hotel guests?' }], events: true });
+    const { events, answer } = parseEvents(await res.text());
+    const sent = model.requests.slice(before);
+    assert.match(sent[0]!.body.messages[0].content, /Write your own search_subject queries: a few key words/);
+    const toolMessage = JSON.parse(sent[1]!.body.messages.find((m: any) => m.role === 'tool').content);
+    assert.equal(toolMessage.query, 'qwzx plorf', 'the model is told which query it was');
+    assert.ok(
+      toolMessage.results.some((r: any) => r.slug === 'concierge-copilot'),
+      'the visitor’s question finds what the model’s words did not',
+    );
+    assert.match(toolMessage.note, /the visitor's question as they wrote it \("What did Noa build for hotel guests\?"\)/);
+    assert.ok(events.find((e) => e.type === 'tool-result').sources.includes('concierge-copilot'));
+    assert.equal(answer, 'Noa led Concierge Copilot, an assistant for hotel guests (concierge-copilot).', 'a slug the fallback returned may be cited');
+
+    // When the visitor's words find nothing either, the model is told the profile does not say.
+    model.script({ toolCalls: [{ name: 'search_subject', arguments: { query: 'qwzx plorf' } }] }, { text: 'The profile does not say.' });
+    const again = model.requests.length;
+    await (await chat({ messages: [{ role: 'user', content: 'Zyxx vorp blen?' }] })).text();
+    const empty = JSON.parse(model.requests[again + 1]!.body.messages.find((m: any) => m.role === 'tool').content);
+    assert.deepEqual(empty.results, []);
+    assert.match(empty.note, /profile does not say/);
+  });
+
   it('rejects invalid bodies with 400 and one problem per field, before any model call', async () => {
     const before = model.requests.length;
     const cases: Array<[unknown, string]> = [

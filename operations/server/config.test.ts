@@ -69,6 +69,17 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PORT: '' }).PORT, 3000);
     assert.equal(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }).chatConfigured, true);
   });
+
+  it('searches by generated questions whenever a model is configured, unless SEARCH_QUESTIONS is off', () => {
+    const model = { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    assert.equal(loadConfig({}).searchQuestions, false);
+    assert.equal(loadConfig(model).searchQuestions, true);
+    assert.equal(loadConfig({ ...model, SEARCH_QUESTIONS: 'off' }).searchQuestions, false);
+    assert.equal(loadConfig({ ...model, SEARCH_QUESTIONS: 'on' }).searchQuestions, true);
+    assert.equal(loadConfig({ SEARCH_QUESTIONS: 'off' }).searchQuestions, false);
+    assert.throws(() => loadConfig({ SEARCH_QUESTIONS: 'on' }), /^Error: Invalid configuration: SEARCH_QUESTIONS needs a model provider/);
+    assert.throws(() => loadConfig({ ...model, SEARCH_QUESTIONS: 'maybe' }), /Invalid configuration: SEARCH_QUESTIONS/);
+  });
 });
 
 describe('starting the server', () => {

@@ -5,7 +5,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import { modelErrors, modelRequestDuration, modelTokens } from './metrics.server.ts';
 
 /** What a model request was for: `chat` is the agent (chat and ask_subject), `ai_edit` the console's edits. */
-export type ModelFeature = 'chat' | 'ai_edit' | 'translate' | 'transcribe' | 'embeddings';
+export type ModelFeature = 'chat' | 'ai_edit' | 'translate' | 'questions' | 'transcribe' | 'embeddings';
 
 type WrapStream = NonNullable<LanguageModelMiddleware['wrapStream']>;
 type StreamResult = Awaited<ReturnType<Parameters<WrapStream>[0]['doStream']>>;

@@ -4,6 +4,7 @@
 import type { EmbeddingModel, LanguageModel, TranscriptionModel } from 'ai';
 import type { Config } from './config.server.ts';
 import type { EmbedTexts } from '../build/embeddings.ts';
+import { questionsFromOutput, questionsPrompt, QuestionsOutput, type GenerateQuestions } from '../build/passage-questions.ts';
 import { measuredLanguageModel, measuredTranscription, startModelRequest, type ModelFeature } from './model-metrics.server.ts';
 
 export interface Models {
@@ -13,6 +14,10 @@ export interface Models {
   edit: LanguageModel;
   translate: LanguageModel;
   transcription: TranscriptionModel;
+  /** Passages → the questions each answers (search by questions, SEARCH_QUESTIONS), with the translation model. */
+  generateQuestions: GenerateQuestions;
+  /** The model that writes the passages' questions (its cache is kept apart from another model's). */
+  questionsModel: string;
   /** With EMBEDDING_MODEL: texts → vectors through the provider's embeddings endpoint (hybrid search). */
   embedTexts?: EmbedTexts;
   embeddingModel?: string;
@@ -31,7 +36,19 @@ export async function createModels(config: Config): Promise<Models | undefined> 
     edit: measured(config.CHAT_MODEL, 'ai_edit'),
     translate: measured(config.TRANSLATE_MODEL, 'translate'),
     transcription: measuredTranscription(provider.transcription(config.TRANSCRIBE_MODEL)),
+    generateQuestions: questioner(measured(config.TRANSLATE_MODEL, 'questions')),
+    questionsModel: config.TRANSLATE_MODEL,
     ...(config.EMBEDDING_MODEL ? { embedTexts: embedder(provider.embedding(config.EMBEDDING_MODEL)), embeddingModel: config.EMBEDDING_MODEL } : {}),
+  };
+}
+
+/** A batch of passages → the questions each answers: structured output checked by zod, like a translation. */
+function questioner(model: LanguageModel): GenerateQuestions {
+  return async (passages, signal) => {
+    const { generateText, Output } = await import('ai');
+    const { system, prompt } = questionsPrompt(passages);
+    const { output } = await generateText({ model, output: Output.object({ schema: QuestionsOutput }), maxRetries: 1, abortSignal: signal, system, prompt });
+    return questionsFromOutput(output, passages.length);
   };
 }
 

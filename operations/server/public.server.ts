@@ -104,7 +104,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       const options = { locale: input.locale };
       const results = build.hybrid
         ? await build.hybrid.search(input.query, input.limit, { ...options, signal })
-        : build.search.search(input.query, input.limit, options);
+        : (build.questions ?? build.search).search(input.query, input.limit, options);
       return { query: input.query, results };
     },
 

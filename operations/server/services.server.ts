@@ -1,6 +1,7 @@
 // The state behind the operations, opened once at start: the content repository, the live build of each
 // branch (a deploy replaces it in one assignment, so reads only ever see a complete build), the publish
 // pipeline, the model provider and the rate limits. Handlers receive the few of these they use.
+import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
@@ -24,6 +25,7 @@ import { createActionsPipeline, lastPublished, type GitHubEvent } from './action
 import { createModels, describeProviderError, type Models } from './models.server.ts';
 import { openEmbeddingCache, VectorIndex } from '../build/embeddings.ts';
 import { createHybridSearch } from '../build/hybrid.ts';
+import { createQuestionSearch, openQuestionCache, type GenerateQuestions, type QuestionCache } from '../build/passage-questions.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
 import { countedGitHubFetch, observeGitCommand, timedBuild } from './metrics.server.ts';
@@ -55,6 +57,8 @@ export interface Services {
   repoBackend: { name: Config['REPO_BACKEND']; configured: boolean };
   dataDir: string;
   startedAt: number;
+  /** Resolves once the passages' questions asked for so far are generated (or failed) and served (tests). */
+  questionsSettled(): Promise<void>;
   /** Stops background work and waits for the pipeline to finish what it is doing. */
   close(): Promise<void>;
 }
@@ -87,24 +91,112 @@ export async function openServices(config: Config, log: (line: string) => void):
       ? await openEmbeddingCache(join(dataDir, 'embeddings', `${models.embeddingModel.replace(/[^\w.-]+/g, '_')}.bin`), models.embeddingModel)
       : undefined;
 
+  // Search by questions (SEARCH_QUESTIONS, on with a model): the questions each passage answers, generated once by
+  // the model and kept by the hash of what it read under DATA_DIR (never in content/).
+  const questionCache: QuestionCache | undefined =
+    config.searchQuestions && models ? await openQuestionCache(join(dataDir, 'questions', `${safeFileName(models.questionsModel)}.json`)) : undefined;
+  /** A build's embeddings (hybrid search is fused again over a copy of it that holds questions). */
+  const vectorsOf = new WeakMap<Build, VectorIndex>();
+  /** A build with questions: the id of the build it was made from, and a digest of the questions its index holds. */
+  const questionsServed = new WeakMap<Build, { baseId: string; digest: string }>();
+
+  const hybridOver = (build: Build, vectors: VectorIndex, embed: NonNullable<Models['embedTexts']>) =>
+    createHybridSearch({
+      bm25: build.questions ?? build.search,
+      passages: build.passages!,
+      vectors,
+      embedQuery: embed,
+      onFailure: (error) => log(`[vitae] the embeddings model failed; search answered with BM25 alone: ${describeProviderError(error)}`),
+      minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
+    });
+
   /** Adds hybrid search to a build when embeddings are configured; a model that cannot be reached leaves BM25 alone. */
   async function withHybrid(build: Build): Promise<Build> {
     const embed = models?.embedTexts;
     if (!embeddings || !embed || !build.passages) return build;
     try {
-      const vectors = await embeddings.vectorsOf(build.passages.map(embeddingText), embed);
-      build.hybrid = createHybridSearch({
-        bm25: build.search,
-        passages: build.passages,
-        vectors: new VectorIndex(vectors),
-        embedQuery: embed,
-        onFailure: (error) => log(`[vitae] the embeddings model failed; search answered with BM25 alone: ${describeProviderError(error)}`),
-        minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
-      });
+      const vectors = new VectorIndex(await embeddings.vectorsOf(build.passages.map(embeddingText), embed));
+      vectorsOf.set(build, vectors);
+      build.hybrid = hybridOver(build, vectors, embed);
     } catch (error) {
       log(`[vitae] the passages of ${build.commit.slice(0, 7)} could not be embedded (${describeProviderError(error)}): its search is BM25 alone`);
     }
     return build;
+  }
+
+  /**
+   * The build with the questions the cache holds for its passages: a copy whose search also matches them, with an id
+   * of its own (answers kept by build id, and their ETags, were made without them). The build itself when the cache
+   * holds no questions for it, or the same ones it has. Asks the model nothing.
+   */
+  async function withQuestions(build: Build): Promise<Build> {
+    const cache = questionCache;
+    if (!cache || !build.passages) return build;
+    const hash = createHash('sha256');
+    let count = 0;
+    for (const passage of build.passages) {
+      const questions = cache.questionsOf(passage);
+      if (!questions) continue;
+      count++;
+      hash.update(`${passage.url}\0${questions.join('\n')}\0`);
+    }
+    const digest = hash.digest('hex');
+    if (!count || questionsServed.get(build)?.digest === digest) return build;
+    try {
+      const questions = await createQuestionSearch({
+        main: build.search,
+        passages: build.passages,
+        questionsOf: (passage) => cache.questionsOf(passage),
+        related: build.model.relatedTerms,
+        pause: slicer(),
+      });
+      const baseId = questionsServed.get(build)?.baseId ?? build.id;
+      const next: Build = { ...build, id: createHash('sha256').update(`${baseId}\n${digest}`).digest('hex').slice(0, 20), questions };
+      questionsServed.set(next, { baseId, digest });
+      const vectors = vectorsOf.get(build);
+      if (vectors && models?.embedTexts) {
+        vectorsOf.set(next, vectors);
+        next.hybrid = hybridOver(next, vectors, models.embedTexts);
+      }
+      return next;
+    } catch (error) {
+      log(`[vitae] the questions of the passages of ${build.commit.slice(0, 7)} could not be indexed (${(error as Error).message}); its search is as it was`);
+      return build;
+    }
+  }
+
+  // The questions a live build's passages lack are generated after it goes live, in the background (a deploy never
+  // waits for the model), one run at a time; then the live build is swapped for a copy whose search holds them.
+  const stopAsking = new AbortController();
+  let asking: Promise<void> = Promise.resolve();
+  function askLater(): void {
+    const cache = questionCache;
+    const generate = models?.generateQuestions;
+    if (!cache || !generate || stopAsking.signal.aborted) return;
+    asking = asking
+      .then(() => askLive(cache, generate))
+      .catch((error: unknown) => log(`[vitae] the passages' questions could not be served: ${(error as Error).message}`));
+  }
+  async function askLive(cache: QuestionCache, generate: GenerateQuestions): Promise<void> {
+    let failed = false;
+    for (const branch of branches) {
+      const build = live.get(branch);
+      if (!build?.passages || stopAsking.signal.aborted) return;
+      const missing = failed ? [] : cache.missing(build.passages);
+      if (missing.length) {
+        try {
+          await cache.fill(missing, generate, { signal: stopAsking.signal });
+        } catch (error) {
+          if (stopAsking.signal.aborted) return;
+          failed = true; // logged once a run: the other branch's passages are not asked for after a failure
+          log(
+            `[vitae] the model could not write the questions of ${missing.length} passages of ${build.commit.slice(0, 7)} (${describeProviderError(error)}); search goes on without them, and they are asked for again at the next build`,
+          );
+        }
+      }
+      const next = await withQuestions(build);
+      if (next !== build && live.get(branch) === build) live.set(branch, next);
+    }
   }
 
   // Builds kept by commit (operations/build/persist.ts): a restart, or the pipeline after one, loads the build of
@@ -128,7 +220,7 @@ export async function openServices(config: Config, log: (line: string) => void):
   /** A commit's build, timed for /metrics (`vitae_build_duration_seconds`). */
   const buildAt = (branch: Branch, commit: string): Promise<Build> => timedBuild(() => makeBuild(branch, commit));
   async function makeBuild(branch: Branch, commit: string): Promise<Build> {
-    const keepPassages = Boolean(embeddings);
+    const keepPassages = Boolean(embeddings || questionCache);
     const sibling = [...live.values()].find((build) => build.commit === commit);
     if (sibling) {
       // Another branch serves this commit: its model (valid, the same content) and its index are shared.
@@ -141,14 +233,16 @@ export async function openServices(config: Config, log: (line: string) => void):
         pause: slicer(),
         sibling,
         keepPassages,
-      }).then(withHybrid);
+      })
+        .then(withQuestions)
+        .then(withHybrid);
     }
     const kept = await builds.load(commit);
     if (kept) keptCommits.add(commit);
     if (kept) {
       try {
         // with its passages (the index holds them anyway): the warm-up below tokenises them
-        return await withHybrid(await restoreBuild(kept, { siteUrl: urls.of(branch), pause: slicer(), keepPassages: true }));
+        return await withHybrid(await withQuestions(await restoreBuild(kept, { siteUrl: urls.of(branch), pause: slicer(), keepPassages: true })));
       } catch (error) {
         log(`[vitae] the kept build of ${commit.slice(0, 7)} does not fit this content (${(error as Error).message}); building it again`);
       }
@@ -192,7 +286,7 @@ export async function openServices(config: Config, log: (line: string) => void):
       build = await restoreBuild(made.kept, { siteUrl: urls.of(branch), pause, keepPassages: true });
     }
     keepBuild(build);
-    return withHybrid(build);
+    return withHybrid(await withQuestions(build));
   }
 
   // Serve what was deployed last; a newer head is published by the pipeline (below), not at start. With
@@ -267,6 +361,7 @@ export async function openServices(config: Config, log: (line: string) => void):
       })().catch(() => {})
     : undefined;
   serving = true;
+  askLater(); // the questions the served builds lack
 
   // The seam where a commit becomes a run. The local backend runs translate → build → deploy here, in the
   // service, for the commits it sees (its own, and pushes the watcher below notices); the github backend's runs
@@ -280,6 +375,12 @@ export async function openServices(config: Config, log: (line: string) => void):
     if (embeddings) {
       const served = [...live.values()].flatMap((b) => b.passages?.map(embeddingText) ?? []);
       void embeddings.compact(served).catch((error: unknown) => log(`[vitae] the embeddings file could not be compacted: ${(error as Error).message}`));
+    }
+    if (questionCache) {
+      askLater(); // the questions the new build's passages lack
+      // The questions of passages no longer served leave the file (once they are most of it).
+      const served = [...live.values()].flatMap((b) => b.passages ?? []);
+      void questionCache.compact(served).catch((error: unknown) => log(`[vitae] the questions file could not be compacted: ${(error as Error).message}`));
     }
   };
   const actions =
@@ -327,11 +428,16 @@ export async function openServices(config: Config, log: (line: string) => void):
     repoBackend: { name: config.REPO_BACKEND, configured: true },
     dataDir,
     startedAt: Date.now(),
+    questionsSettled: async () => {
+      for (let seen: Promise<void> | undefined; seen !== asking;) await (seen = asking);
+    },
     async close() {
       clearInterval(timer);
       stopped = true;
+      stopAsking.abort(); // the model's answers under way are dropped; what was kept stays
       await watching;
       await pipeline.stop();
+      await asking;
       await builder.close(); // a warm-up under way is dropped
       await warming;
       serving = false; // the live builds the pipeline made are kept now, for the next start
@@ -341,6 +447,9 @@ export async function openServices(config: Config, log: (line: string) => void):
     },
   };
 }
+
+/** A model's name as a file name. */
+const safeFileName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
 /** What a passage is embedded as (hybrid search). */
 const embeddingText = (p: Passage) => [p.title, p.meta, p.text].filter(Boolean).join('\n');
