@@ -23,7 +23,7 @@ describe('eval variants', () => {
     assert.match(typoVariant('Pythonで何を作りましたか？') ?? '', /^P\w+で/);
   });
 
-  it('adds one made-up word before the final mark, in the question\'s script', () => {
+  it("adds one made-up word before the final mark, in the question's script", () => {
     assert.equal(unknownWordVariant('Has she led a team?', 'en'), 'Has she led a team zyqvarn?');
     assert.equal(unknownWordVariant('A-t-elle un doctorat ?', 'fr'), 'A-t-elle un doctorat zyqvarn ?');
     assert.equal(unknownWordVariant('她的学历是什么？', 'zh'), '她的学历是什么兹克瓦伦？');

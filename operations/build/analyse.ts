@@ -203,7 +203,22 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
   eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
   han: ['候选人', '候選人', '应聘者', '應聘者', '求职者', '求職者', '应征者', '應徵者', '这个人', '這個人', '这位', '這位', '此人', '本人', '候補者', '応募者', 'この人', 'この方', '彼女', '彼'],
 };
-const PERSON_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join('|'), 'gu');
+
+/**
+ * Words that frame a recruiter's question rather than say what it is about ("Any experience in the … sector?",
+ * "Has she worked in … industry?"): every record of a career is experience and work, so they say nothing of which
+ * one answers; held by many, they made a question about a sector the profile lacks look half answered. Stop words
+ * of a question, as PERSON_WORDS are.
+ */
+export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
+  en: words('experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure'),
+  fr: words('expérience expériences expérimentée expérimenté travaillé secteur secteurs industrie industries domaine domaines parcours familière familier'),
+  es: words('experiencia experiencias experimentada experimentado trabajado sector sectores industria industrias ámbito campo trayectoria familiarizada'),
+  eo: words('sperto spertoj sperton spertojn sperta laboris sektoro sektoron industrio industrion kampo kampon'),
+  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務'],
+};
+/** The Han and kana person and frame words, cut from a question before it is segmented. */
+const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
 
 function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>): string[][] {
   const language = latinOf[locale];
@@ -243,7 +258,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
       if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) words.push([segment]);
       continue;
     }
-    if (query && PERSON_WORDS[language].has(fold(segment.toLowerCase()))) continue;
+    if (query && (PERSON_WORDS[language].has(fold(segment.toLowerCase())) || FRAME_WORDS[language].has(fold(segment.toLowerCase())))) continue;
     const token = latinTokens[language](segment);
     if (!token) continue;
     if (typed) typed[words.length] = fold(segment.toLowerCase());

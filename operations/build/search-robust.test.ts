@@ -151,6 +151,25 @@ describe('a concept asked in other words, through the related words', () => {
   }
 });
 
+describe('words that frame a question are stop words of the question', () => {
+  // a sector the profile never mentions, asked in a recruiter's frame: "experience", "worked", "sector", 行业…
+  const cases: Array<[Locale, string]> = [
+    ['en', 'Has she worked in the energy sector?'],
+    ['fr', 'A-t-elle une expérience dans le secteur de l’énergie ?'],
+    ['es', '¿Ha trabajado en el sector energético?'],
+    ['eo', 'Ĉu ŝi havas sperton en la energia sektoro?'],
+    ['ja', 'エネルギー業界での経験はありますか？'],
+    ['zh', '有能源行业的经验吗？'],
+    ['zh-hant', '有能源行業的經驗嗎？'],
+  ];
+  for (const [locale, query] of cases) it(`${locale}: ${query} finds nothing`, () => assert.deepEqual(slugs(query, locale), []));
+
+  it('while a sector the profile has is still found through the frame', () => {
+    finds('Any experience in the travel industry?', 'en', ['head-of-ai-orbitale', 'integration-engineer-partnerlink']);
+    finds('有医疗行业的经验吗？', 'zh', ['clinical-notes-summariser', 'engineering-manager-tessera-health']);
+  });
+});
+
 describe('places and organisations one level up', () => {
   it('expands a location to its city, region and country in the locale, from the table and CLDR', () => {
     const { places } = model!.places;

@@ -62,9 +62,9 @@ describe('search quality', () => {
   });
 
   it('returns nothing as a match when the record holds only the common part of a question', () => {
-    // "worked" is everywhere in a career; "shipbuilding" is nowhere in this profile, and weighs what "worked" does
-    assert.deepEqual(build.search.search('Has she worked in shipbuilding?', 10), []);
-    assert.ok(build.search.search('Has she worked in shipbuilding?', 10, { unsure: true }).length > 0, 'it matched, without confidence');
+    // "managed" is everywhere in a career; "shipbuilding" is nowhere in this profile, and weighs what "managed" does
+    assert.deepEqual(build.search.search('Has she managed shipbuilding?', 10), []);
+    assert.ok(build.search.search('Has she managed shipbuilding?', 10, { unsure: true }).length > 0, 'it matched, without confidence');
     // "automation" is held, "robotics" is not: half the question
     assert.deepEqual(build.search.search('robotics automation', 10), []);
     for (const hit of build.search.search('hotel guest assistant', 10)) assert.ok(hit.confidence > 0.5 && hit.confidence <= 1, `${hit.slug} ${hit.confidence}`);
