@@ -1,8 +1,10 @@
 // Related-word groups (content/search/related-terms.json) analysed as search matches them: each member a list of
 // tokens in its locale's analysis, grouped by the tokens their members hold.
 import type { Locale } from '../contract/shared.ts';
-import type { RelatedTerms } from './search.ts';
 import { analyse } from './analyse.ts';
+
+/** Per locale, groups of related words or phrases (a recruiter's words beside a profile's). */
+export type RelatedTerms = Partial<Record<Locale, ReadonlyArray<readonly string[]>>>;
 
 /**
  * Related-word groups per locale, analysed (each member a list of tokens), by the tokens their members hold.

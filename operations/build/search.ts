@@ -13,7 +13,7 @@ import { analyseQueryWords, isTraditional, scriptOf, stopWords, wordSegments } f
 import { editDistance, Lexicon } from './lexicon.ts';
 import { bm25DataOf, bm25FromData, holds, topK, type Bm25Data, type Bm25Index } from './bm25.ts';
 import { termCounts, type TermCountSession } from './term-counts.ts';
-import { relatedGroups } from './related.ts';
+import { relatedGroups, type RelatedTerms } from './related.ts';
 import { noPause, type Pause } from '../content/pause.ts';
 import { workingOn } from '../content/working-on.ts';
 
@@ -60,8 +60,7 @@ export interface SearchIndexData {
   locales: Array<{ locale: Locale; passages: Int32Array; engine: Bm25Data }>;
 }
 
-/** Per locale, groups of related words or phrases (a recruiter's words beside a profile's). */
-export type RelatedTerms = Partial<Record<Locale, ReadonlyArray<readonly string[]>>>;
+export type { RelatedTerms } from './related.ts';
 
 /** Field weights: what describes a record counts above its body text. */
 export const FIELD_WEIGHTS = { title: 3, meta: 2, text: 1 };
