@@ -237,6 +237,19 @@ test.describe('the lens page', () => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
+  test('the search page reads a typo and the words for the person: the first answer is the one the question spelt right finds', async ({ page }) => {
+    const first = page.locator('.result-list li h3 a').first();
+    await page.goto(`/search?q=${encodeURIComponent('Has she spoken at conferences?')}`);
+    const right = await first.getAttribute('href');
+    expect(right).toBeTruthy();
+    await page.goto(`/search?q=${encodeURIComponent('Has the candidate spoken at conferwnces?')}`);
+    await expect(first).toHaveAttribute('href', right!);
+    // a sector the profile lacks, in a recruiter's frame: nothing, said plainly
+    await page.goto(`/search?q=${encodeURIComponent('Has she worked in the energy sector?')}`);
+    await expect(page.locator('.result-list')).toHaveCount(0);
+    await expect(page.locator('.results .empty')).toBeVisible();
+  });
+
   test('pages render, filters and search work as plain GET forms, and the chat launcher leads to search', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('h1')).toHaveText('Noa Castellan');
