@@ -244,6 +244,10 @@ test.describe('without JavaScript', () => {
     expect(right).toBeTruthy();
     await page.goto(`/search?q=${encodeURIComponent('Has the candidate spoken at conferwnces?')}`);
     await expect(first).toHaveAttribute('href', right!);
+    // the passage is shown as text, not as its Markdown (the talks list's **bold** and dashes)
+    const passage = (await page.locator('.result-list li .passage').first().textContent()) ?? '';
+    expect(passage).toMatch(/Kansai Web Meetup/);
+    expect(passage).not.toMatch(/\*\*|^- /);
     // a sector the profile lacks, in a recruiter's frame: nothing, said plainly
     await page.goto(`/search?q=${encodeURIComponent('Has she worked in the energy sector?')}`);
     await expect(page.locator('.result-list')).toHaveCount(0);

@@ -8,11 +8,17 @@ import { PageHeader } from '../components/Content.tsx';
 import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { htmlLang, parseLocalePath, sitePath } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
+import { markdownExcerpt } from '../markdown/tree.server.ts';
+
+/** A passage is at most 600 characters but for a long paragraph; its text is cut past this, at a word. */
+const PASSAGE_MAX = 700;
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   pageLocale(params, request);
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 500);
-  return { q, results: await readSearch(context, q) };
+  // A passage is Markdown (a list, emphasis): shown as its readable text, as a preview is.
+  const results = (await readSearch(context, q)).map((r) => ({ ...r, passage: markdownExcerpt(r.passage, PASSAGE_MAX) }));
+  return { q, results };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
