@@ -5,6 +5,7 @@ import { benchCommit } from './commit.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchChat } from './chat.bench.ts';
+import { benchMatch } from './match.bench.ts';
 import { benchSite } from './site.bench.ts';
 import { benchConsole } from './console.bench.ts';
 import { benchWriters } from './writers.bench.ts';
@@ -21,6 +22,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   commit: () => benchCommit({ edits: 20 }),
   mcp: () => benchMcp({ duration: Number(process.env.BENCH_DURATION ?? 8) }),
   chat: () => benchChat({ runs: 40 }),
+  match: () => benchMatch({ runs: 30 }),
   site: () => benchSite({ runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3) }),
   console: () => benchConsole({ runs: 200 }),
   writers: () => benchWriters({ writers: 50 }),

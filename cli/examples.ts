@@ -35,7 +35,7 @@ export function commandLine(op: AnyOperation, input: Record<string, unknown>, op
     let value: string | undefined;
     if (mapping && 'readInto' in mapping) {
       if (input[mapping.readInto] !== undefined || positional.required)
-        value = mapping.json ? `${mapping.readInto}.json` : typeof input.path === 'string' ? basename(input.path) : '<file>';
+        value = mapping.json ? `${mapping.readInto}.json` : typeof input.path === 'string' ? basename(input.path) : `${mapping.readInto}.txt`;
     } else if (mapping && 'pathOrSlug' in mapping) {
       const target = input.path ?? input.slug;
       value = target === undefined ? undefined : String(target);

@@ -5,6 +5,7 @@ import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOu
 import type {
   AiEditProposalOut,
   AnswerOut,
+  RoleMatchOut,
   ChangeSetCheckOut,
   CommitResultOut,
   ComparisonOut,
@@ -273,6 +274,42 @@ export const formatters: Record<string, Formatter> = {
           '\n'
         : ''),
   }),
+
+  RoleMatch: (body: RoleMatchOut, view) => {
+    const c = view.colours;
+    const mark = { met: c.green('✓ met'), partial: c.yellow('~ partial'), gap: c.red('✗ gap') };
+    const group = (importance: 'must' | 'nice', heading: string) => {
+      const rows = body.requirements.filter((r) => r.importance === importance);
+      if (!rows.length) return '';
+      return (
+        c.bold(heading) +
+        '\n' +
+        rows
+          .map((r) => {
+            const lines = [`  ${mark[r.status]}  ${r.text}`];
+            for (const e of r.evidence) lines.push(`      ${c.cyan(e.slug)}  “${e.quote}”`);
+            if (r.honestGap) lines.push(c.dim(`      In her own words: ${r.honestGap}`));
+            if (r.note) lines.push(c.dim(`      ${r.note}`));
+            return lines.join('\n');
+          })
+          .join('\n') +
+        '\n\n'
+      );
+    };
+    const lens = body.lens ? `${c.bold('Closest lens')}  ${body.lens.title}  ${c.dim(body.lens.url)}\n` : '';
+    return {
+      out: group('must', 'Must have') + group('nice', 'Nice to have') + lens + '\n' + markdown(body.summary, view),
+      note:
+        [
+          body.form === 'search' ? 'Matched by search: no model is configured on this site.' : '',
+          body.removed
+            ? `${body.removed} piece${body.removed === 1 ? '' : 's'} of evidence the model gave could not be found in the cited records and were removed.`
+            : '',
+        ]
+          .filter(Boolean)
+          .join(' ') || undefined,
+    };
+  },
 
   AiEditProposal: (body: AiEditProposalOut, view) => {
     const c = view.colours;

@@ -73,7 +73,8 @@ describe('help', () => {
           const input = example.input as Record<string, unknown>;
           const file = join(scratch, `example-${checked}`);
           await writeFile(file, readInto.json ? JSON.stringify(input[readInto.readInto]) : String(input[readInto.readInto]));
-          words[words.lastIndexOf(readInto.json ? `${readInto.readInto}.json` : basename(String(input.path)))] = file;
+          const named = readInto.json ? `${readInto.readInto}.json` : typeof input.path === 'string' ? basename(input.path) : `${readInto.readInto}.txt`;
+          words[words.lastIndexOf(named)] = file;
         }
         await runCli([...words, ...(op.effect ? ['--yes'] : []), '--json'], {
           env: cleanEnv({ SITE_URL: url, SITE_ADMIN_TOKEN: token }),

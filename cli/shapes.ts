@@ -16,6 +16,7 @@ import type {
   DeployRun,
 } from '../operations/contract/admin.ts';
 import type { askSubject } from '../operations/contract/agent.ts';
+import type { matchRole } from '../operations/contract/match.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 
 export type EntryList = { entries: z.output<typeof EntryShort>[]; total: number; next?: string | null };
@@ -36,6 +37,7 @@ export type PreviewOut = z.output<typeof adminPreview.output>;
 export type ContentFileOut = z.output<typeof adminReadFile.output>;
 export type ValidationResultOut = { valid: boolean; problems: Problem[] };
 export type AnswerOut = z.output<typeof askSubject.output>;
+export type RoleMatchOut = z.output<typeof matchRole.output>;
 export type AiEditProposalOut = z.output<typeof adminAiEdit.output>;
 export type TranslationDraftsOut = z.output<typeof adminTranslate.output>;
 export type TranslationStatusOut = z.output<typeof adminTranslation.output>;

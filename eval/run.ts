@@ -67,6 +67,11 @@ function readSet(name: string): Question[] {
   if (!parsed.success) fail(`${file} is malformed:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
+if (process.argv[2] === 'match') {
+  // `npm run eval -- match`: the role matcher's evaluation (eval/match.ts), not search's
+  await import('./match.ts');
+  process.exit(0);
+}
 const sets = [
   { name: 'development', file: 'questions.json', questions: readSet('questions.json'), goals: devGoals },
   { name: 'held-out', file: 'held-out.json', questions: readSet('held-out.json'), goals: heldOutGoals },

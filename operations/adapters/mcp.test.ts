@@ -67,8 +67,9 @@ describe('public MCP server /mcp', () => {
       assert.equal(tool.outputSchema?.type, 'object');
       assert.ok(tool.description && tool.description.length > 10);
       assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name}: the public tools only read`);
-      assert.equal(tool.annotations?.openWorldHint, tool.name === 'ask_subject', `${tool.name}: only ask_subject reaches a model`);
-      assert.equal(tool.annotations?.idempotentHint, tool.name !== 'ask_subject', `${tool.name}: only a model answers the same question differently`);
+      const byModel = ['ask_subject', 'match_role'].includes(tool.name);
+      assert.equal(tool.annotations?.openWorldHint, byModel, `${tool.name}: only ask_subject and match_role reach a model`);
+      assert.equal(tool.annotations?.idempotentHint, !byModel, `${tool.name}: only a model answers the same question differently`);
     }
     await client.close();
   });

@@ -98,7 +98,11 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
   // Every schema with a `meta({ id })` that an answer uses becomes a component, and references between
   // them point into components. (Only what the operations reach: the global registry may hold a second
   // copy of the contract, bundled into the web build.)
-  const answers = z.object({ Error: ErrorBodySchema, ...Object.fromEntries(operations.map((op) => [op.name, op.output])) });
+  const answers = z.object({
+    Error: ErrorBodySchema,
+    ...Object.fromEntries(operations.map((op) => [op.name, op.output])),
+    ...Object.fromEntries(operations.flatMap((op) => (op.streams ? [[`${op.name}:events`, op.streams]] : []))),
+  });
   const { $defs = {} } = z.toJSONSchema(answers, {
     io: 'output',
     unrepresentable: 'any',
@@ -153,9 +157,13 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
           // The text representation served by default (the brief's Markdown) is the output's field of that name.
           ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: textSchema(schemas[outputId].properties[op.rest.text.field]) } } : {}),
           'application/json': { schema: ref(outputId) },
+          ...(op.streams ? { 'application/x-ndjson': streamContent(op, outputId, schemas.Error) } : {}),
         },
       },
     };
+    if (op.streams)
+      responses[200].description +=
+        '. With `Accept: application/x-ndjson`, one JSON object per line as the work goes on, then `{"type":"done","output":…}` (or `{"type":"error",…}` when it fails after the first line).';
     if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.', ...withHeaders(cors) };
     // Every error an operation declares; `internal` (500) can be any operation's. A rate-limited one answers 429,
     // and so does one that checks a credential (admin) once the failures from that address or with it are too many.
@@ -259,6 +267,27 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     components: {
       schemas,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+    },
+  };
+}
+
+/** The lines an operation that streams sends: its progress events, then the output (or the error that stopped it). */
+function streamContent(op: AnyOperation, outputId: string, error: Json): Json {
+  const eventsId = op.streams!.meta()?.id;
+  if (!eventsId) throw new Error(`Operation ${op.name}: its streams schema needs meta({ id }) to appear in OpenAPI`);
+  return {
+    schema: {
+      description: 'The schema of each line',
+      oneOf: [
+        ref(eventsId),
+        { type: 'object', properties: { type: { const: 'done' }, output: ref(outputId) }, required: ['type', 'output'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: { type: { const: 'error' }, code: error.properties.code, message: error.properties.message },
+          required: ['type', 'code', 'message'],
+          additionalProperties: false,
+        },
+      ],
     },
   };
 }

@@ -82,9 +82,41 @@ export function operationEndpoints({ layer, corpus, authenticate, admit = (work)
 
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    const { output, headers } = await layer.invoke(op, raw, { branch, ip: request.ip, principal, signal: controller.signal }, options);
+    const ctx = { branch, ip: request.ip, principal, signal: controller.signal };
+    if (op.streams && acceptsLines(req.headers.accept ?? '')) return streamLines(op, raw, request, { ...ctx, options, cors });
+    const { output, headers } = await layer.invoke(op, raw, ctx, options);
     const { body, type } = render(output);
     sendBody(req, res, 200, body, { 'Content-Type': type, ...cors, ...headers, ...(wantsText ? {} : { 'Cache-Control': 'no-store' }) });
+  }
+
+  /**
+   * An operation that `streams`, asked for JSON lines: each progress event is a line as it happens, then
+   * `{"type":"done","output":…}`. Until the first event nothing is sent, so a refusal (a bad input, a spent budget)
+   * is the usual error answer with its status; a failure after it is a last `{"type":"error",…}` line.
+   */
+  async function streamLines(
+    op: AnyOperation,
+    raw: Record<string, unknown>,
+    { res }: EdgeRequest,
+    { options, cors, ...ctx }: Parameters<Implementation['invoke']>[2] & { options: Parameters<Implementation['invoke']>[3]; cors: Record<string, string> },
+  ): Promise<void> {
+    let started = false;
+    const line = (event: unknown) => {
+      if (!started) {
+        started = true;
+        res.writeHead(200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', ...cors });
+      }
+      if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+    };
+    try {
+      const { output } = await layer.invoke(op, raw, { ...ctx, progress: line }, options);
+      line({ type: 'done', output });
+    } catch (error) {
+      if (!started) throw error;
+      const failure = error instanceof AppError ? error : new AppError('internal', 'Something went wrong on our side; the server log has the details.');
+      line({ type: 'error', code: failure.code, message: failure.message });
+    }
+    if (!res.destroyed) res.end();
   }
 
   return layer.operations.map((op) => ({
@@ -137,6 +169,11 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
   }
   for (const [name, value] of Object.entries(params)) input[name] = decodeComponent(value, name);
   return input;
+}
+
+/** JSON lines asked for (an operation that streams its progress). */
+function acceptsLines(accept: string): boolean {
+  return /application\/x-ndjson(?!;\s*q=0(\.0+)?\b)/.test(accept);
 }
 
 /** JSON unless the client prefers Markdown (the brief is Markdown first). */

@@ -66,6 +66,12 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
    */
   answeredByModel?: boolean;
   /**
+   * The operation can report its progress as it works: one event of this schema at a time. REST streams the events
+   * as JSON lines when asked for `application/x-ndjson`, ending with `{"type":"done","output":…}`; other surfaces
+   * answer the finished output.
+   */
+  streams?: z.ZodType<{ type: string }>;
+  /**
    * Offered to the site's own agent as a tool (public reads only); `cites` names the records an answer
    * from this tool may cite, so the agent can list its sources.
    */

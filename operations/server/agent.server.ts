@@ -40,6 +40,11 @@ export interface AgentRun {
 export interface AgentRequest {
   messages: Array<{ role: 'user' | 'assistant'; content: string }>;
   locale: Locale;
+  /**
+   * A task of its own (match_role's): these instructions instead of the chat's, and the answer passed on as the model
+   * writes it, for the task to check (no citation filter, no search of the last message as a question).
+   */
+  system?: string;
 }
 
 export interface Agent {
@@ -86,7 +91,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       const cited = (op: AnyOperation, output: unknown) => op.agent?.cites(output) ?? [];
       // The visitor's own words, searched once when the model's queries find nothing: a model that put the question
       // in words the profile does not use (or in another language) must not make it say that the profile does not say.
-      const question = lastQuestion(request.messages);
+      const question = request.system ? undefined : lastQuestion(request.messages);
       let questionSearched = false;
       const searchQuestionToo = async (op: AnyOperation, input: unknown, output: unknown): Promise<unknown> => {
         const asked = (input as { query?: unknown } | null)?.query;
@@ -129,7 +134,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
 
       const result = streamText({
         model: models.chat,
-        system: systemPrompt(ctx, request.locale),
+        system: request.system ?? systemPrompt(ctx, request.locale),
         messages: request.messages,
         tools: toolSet,
         stopWhen: stepCountIs(AGENT_MAX_STEPS),
@@ -146,14 +151,17 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       const { entries, documents, lenses } = corpus.build(ctx.branch).model;
       const records = new Set<string>([...entries.keys(), ...documents.keys(), ...lenses.keys()]);
       let text = '';
-      const guard = citationGuard(
-        (slug) => seen.has(slug),
-        (slug) => records.has(slug) || (slug.match(/-/g)?.length ?? 0) >= 2,
-        (safe) => {
-          text += safe;
-          events.onText?.(safe);
-        },
-      );
+      const send = (safe: string) => {
+        text += safe;
+        events.onText?.(safe);
+      };
+      const guard = request.system
+        ? { push: send, end() {} }
+        : citationGuard(
+            (slug) => seen.has(slug),
+            (slug) => records.has(slug) || (slug.match(/-/g)?.length ?? 0) >= 2,
+            send,
+          );
       let failure: unknown;
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {

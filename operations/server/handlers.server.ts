@@ -1,10 +1,11 @@
 // The implementation of the whole operation list: each handler module is given only the services it
 // uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
-import { operations, type AnyOperation } from '../contract/index.ts';
+import { operationNamed, operations, type AnyOperation, type OutputOf } from '../contract/index.ts';
 import { adminHandlers } from './admin.server.ts';
 import { createAgent, type Agent } from './agent.server.ts';
 import { aiEditHandlers } from './ai-edit.server.ts';
 import { askHandlers } from './ask.server.ts';
+import { matchHandlers } from './match.server.ts';
 import type { UiMessages } from './content-schema.server.ts';
 import { anonymous, implement, type Implementation, type ImplementOptions } from './implement.server.ts';
 import { publicHandlers } from './public.server.ts';
@@ -27,14 +28,21 @@ export function implementOperations(
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
   const { uiMessages, ...implementOptions } = options;
   // The agent's tools run through this very implementation, which is made just below (before any tool runs).
-  const runTool = async (op: AnyOperation, input: unknown, ctx: Parameters<Implementation['invoke']>[2]) =>
+  const runTool = async (op: AnyOperation, input: unknown, { progress: _, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
     (await implementation.invoke(op, input, { ...ctx, principal: anonymous })).output;
   const agent = createAgent({ models, corpus, operations, runTool });
+  const searchOp = operationNamed('search_subject');
   const implementation = implement(
     operations,
     {
       ...publicHandlers({ corpus }),
       ...askHandlers({ agent }),
+      ...matchHandlers({
+        corpus,
+        agent,
+        hasModel: () => models !== undefined,
+        search: async (query, ctx) => ((await runTool(searchOp, { query, limit: 3 }, ctx)) as OutputOf<typeof searchOp>).results,
+      }),
       ...adminHandlers({ corpus, repo, pipeline, urls, uiMessages }),
       ...aiEditHandlers({ models, repo, corpus }),
       ...translationHandlers({ models, repo, corpus }),

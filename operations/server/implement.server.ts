@@ -29,6 +29,8 @@ export interface CallContext {
   principal: Principal;
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
+  /** Where an operation that `streams` reports its progress (one event of its `streams` schema at a time). */
+  progress?: (event: { type: string }) => void;
 }
 
 /** A handler returns what its output schema accepts; `invoke` checks it in development and tests. */
@@ -80,7 +82,8 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (op.auth === 'admin') authorize(ctx.principal);
         const input = parseOperationInput(op, raw, invokeOptions);
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip)).headers : {};
-        const output = await handler(input, ctx);
+        const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
+        const output = await handler(input, progress === ctx.progress ? ctx : { ...ctx, progress });
         if (options.checkOutputs) checkOutput(op, output);
         return { output: output as OutputOf<typeof op>, headers };
       } catch (error) {
@@ -111,6 +114,18 @@ function parseOperationInput(op: AnyOperation, raw: unknown, { names, addresses 
   const field = String(result.error.issues[index]!.path[0]);
   const value = (raw as Record<string, unknown>)[field];
   throw new AppError('not_found', `Nothing at ${op.rest.path.replace(`{${names?.[field] ?? field}}`, String(value))}: ${problems[index]!.message}.`);
+}
+
+/** Progress events checked against the operation's `streams` schema before they are passed on (development and tests). */
+function checkedProgress(op: AnyOperation, progress: (event: { type: string }) => void): (event: { type: string }) => void {
+  return (event) => {
+    const result = op.streams!.safeParse(event);
+    if (!result.success) {
+      const problems = inputProblems(result.error).map((p) => `${p.pointer}: ${p.message}`);
+      throw new Error(`${op.name} reported progress that does not match its schema: ${problems.slice(0, 5).join('; ')}`);
+    }
+    progress(event);
+  };
 }
 
 /** An output that breaks its own schema is a bug here, not the caller's fault: 500, and the log says why. */
