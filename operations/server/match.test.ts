@@ -312,6 +312,25 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
     assert.equal(answer.removed, 1);
   });
 
+  it('answers the same checked table on MCP and through the CLI', async () => {
+    model.script({ text: scriptedAnswer() });
+    const client = new Client({ name: 'match-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { 'X-Forwarded-For': freshIp() } } }));
+    const result = (await client.callTool({ name: 'match_role', arguments: { description: DESCRIPTION } })) as any;
+    await client.close();
+    assert.equal(result.structuredContent.form, 'model');
+    assert.equal(result.structuredContent.removed, 2);
+    assert.ok(!JSON.stringify(result).includes('Fortune 500'));
+
+    model.script({ text: scriptedAnswer() });
+    const run = await runVitae(['match', '-'], { env: { SITE_URL: service.url }, input: DESCRIPTION });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /✓ met {2}Shipped LLM products to hotel guests\n {6}concierge-copilot/);
+    assert.match(run.stdout, /✗ gap {2}Led a large research team/);
+    assert.match(run.stderr, /2 pieces of evidence the model gave could not be found/);
+    assert.ok(!run.stdout.includes('Fortune 500'));
+  });
+
   it('falls back to the search-only form when the model answers without a single requirement line', async () => {
     model.script({ text: 'I am sorry, I cannot help with that.' });
     const answer = await (await post(service, { description: DESCRIPTION })).json();
