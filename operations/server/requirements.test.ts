@@ -87,6 +87,16 @@ describe('readRequirements', () => {
     ]);
   });
 
+  it('reads the clauses of a long Chinese or Japanese sentence as requirements of their own', () => {
+    const zh = '我们是一家在线旅游公司。\n\n我们希望你具备五年以上的软件开发经验，熟悉 Python 与 SQL 数据查询，并有带领工程团队的经历。有酒店行业背景者优先。';
+    assert.deepEqual(texts(zh), [
+      'must: 我们希望你具备五年以上的软件开发经验',
+      'must: 熟悉 Python 与 SQL 数据查询',
+      'must: 并有带领工程团队的经历。',
+      'nice: 有酒店行业背景者优先。',
+    ]);
+  });
+
   it('keeps at most 30 requirements, each cut to 400 characters at a word', () => {
     const many = Array.from({ length: 40 }, (_, i) => `- Requirement number ${i} ${'word '.repeat(100)}`).join('\n');
     const read = readRequirements(many);

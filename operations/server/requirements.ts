@@ -18,9 +18,11 @@ const SKIP =
   /about (us|the (company|team|role))|who we are|what we offer|we offer|benefits|perks|compensation|salary|how to apply|to apply|our (company|mission|values)|à propos|qui sommes|nous offrons|nous proposons|avantages|rémunération|pour postuler|sobre nosotros|quiénes somos|ofrecemos|beneficios|salario|cómo aplicar|pri ni|ni proponas|ni ofertas|avantaĝoj por vi|salajro|kiel kandidatiĝi|关于我们|公司简介|公司介紹|關於我們|福利|待遇|薪资|薪資|薪酬|我们提供|我們提供|应聘方式|應徵方式|会社概要|私たちについて|福利厚生|給与|待遇|応募方法|当社について/u;
 /** Words of a sentence that asks something of the candidate (for descriptions written as prose). */
 const ASKS =
-  /\b(you|your|must|should|required?|experience|experienced|ability|able to|knowledge|skills?|years?|proven|track record|familiar|fluent|degree|vous|votre|expérience|maîtris|connaissance|compétences?|capacité|savoir|ans\b|diplôme|usted|tú|tu |experiencia|conocimiento|habilidad|capacidad|años|dominio|titulación|vi |via |sperto|scio|kapabl|jaroj|lingv)|经验|經驗|能力|熟悉|熟练|熟練|精通|掌握|具备|具備|年以上|学历|學歷|経験|スキル|能力|知識|理解|年以上|資格|できる|ある方|求め/iu;
+  /\b(you|your|must|should|required?|experience|experienced|ability|able to|knowledge|skills?|years?|proven|track record|familiar|fluent|degree|vous|votre|expérience|maîtris|connaissance|compétences?|capacité|savoir|ans\b|diplôme|usted|tú|tu |experiencia|conocimiento|habilidad|capacidad|años|dominio|titulación|vi |via |sperto|scio|kapabl|jaroj|lingv)|经验|經驗|经历|經歷|背景|経歴|能力|熟悉|熟练|熟練|精通|掌握|具备|具備|年以上|学历|學歷|経験|スキル|能力|知識|理解|年以上|資格|できる|ある方|求め/iu;
 
 /** A list item's mark: ASCII marks and numbers take a space after them; the typographic ones (・ in Japanese) need none. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
 const BULLET = /^\s*(?:[-*+–—]\s+|[•·・●▪◦‣■□◆◇※]\s*|[0-9０-９]{1,2}[.)]\s+|[0-9０-９]{1,2}[、．）]\s*|[a-z][.)]\s+|[（(][0-9０-９]{1,2}[)）]\s*)/u;
 const HEADING = /^\s*(?:#{1,6}\s+(.+?)\s*#*\s*$|\*\*(.+?)\*\*:?\s*$|__(.+?)__:?\s*$)/u;
 
@@ -65,6 +67,19 @@ const sentencesOf = (paragraph: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/**
+ * A long Chinese or Japanese sentence as its clauses: such prose lists several requirements in one sentence, apart by
+ * commas and semicolons ("五年以上经验，熟悉 Python；有团队管理经历。").
+ */
+function clausesOf(sentence: string): string[] {
+  if (!CJK.test(sentence) || sentence.length <= 40) return [sentence];
+  const clauses = sentence
+    .split(/[，；;]/u)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return clauses.every((c) => c.length >= 6) ? clauses : [sentence];
+}
+
 /** The requirements of a job description, in its order, at most REQUIREMENTS_MAX. */
 export function readRequirements(description: string): ReadRequirement[] {
   const lines = description.replace(/\r\n?/g, '\n').split('\n');
@@ -79,8 +94,11 @@ export function readRequirements(description: string): ReadRequirement[] {
     paragraph = [];
     if (section === 'skip' || hasBullets) return;
     for (const sentence of sentencesOf(text)) {
-      if (ASKS.test(sentence))
-        items.push({ text: sentence, importance: section === 'nice' || NICE.test(sentence.toLowerCase()) ? 'nice' : 'must', bullet: false });
+      // a sentence that asks something, or says what would be a plus
+      if (!ASKS.test(sentence) && !NICE.test(sentence.toLowerCase())) continue;
+      for (const clause of clausesOf(sentence)) {
+        items.push({ text: clause, importance: section === 'nice' || NICE.test(clause.toLowerCase()) ? 'nice' : 'must', bullet: false });
+      }
     }
   };
 
@@ -124,8 +142,6 @@ export function readRequirements(description: string): ReadRequirement[] {
   }
   return out;
 }
-
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /**
  * The content words of a text, for telling which sentence of a passage (or which honest gap) a requirement is
