@@ -27,9 +27,9 @@ export async function benchMatch(options: { runs: number }) {
     JSON.parse(readFileSync(new URL('../eval/match.json', import.meta.url), 'utf8')) as { descriptions: Array<{ id: string; text: string }> }
   ).descriptions[0]!.text;
   const lines = [
-    { requirement: 'Shipped LLM features to production', importance: 'must', status: 'met', evidence: [] },
-    { requirement: 'A PhD in machine learning', importance: 'nice', status: 'gap', evidence: [] },
-    { requirement: 'Strong Python', importance: 'must', status: 'partial', evidence: [] },
+    { requirement: 'Shipped LLM features to production', kind: 'must', status: 'met', evidence: [] },
+    { requirement: 'A PhD in machine learning', kind: 'nice', status: 'gap', evidence: [] },
+    { requirement: 'Strong Python', kind: 'must', status: 'partial', evidence: [] },
   ];
   const reply = { text: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n${JSON.stringify({ summary: 'A fit.' })}`, chunks: 12, delayMs: 2 };
   const model = await startFakeOpenAI();
@@ -56,8 +56,8 @@ export async function benchMatch(options: { runs: number }) {
         { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(completion) },
         (t) => t.includes('\\n'),
       );
-      const s = await timed(`${withModel.url}/api/v1/match`, post(ip, { description }), (t) => t.includes('"type":"requirement"'));
-      const p = await timed(`${plain.url}/api/v1/match`, post(ip, { description }), (t) => t.includes('"type":"requirement"'));
+      const s = await timed(`${withModel.url}/api/v1/match`, post(ip, { jobDescription: description }), (t) => t.includes('"type":"requirement"'));
+      const p = await timed(`${plain.url}/api/v1/match`, post(ip, { jobDescription: description }), (t) => t.includes('"type":"requirement"'));
       if (i >= 5) {
         direct.push(d.first);
         site.push(s.first);

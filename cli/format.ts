@@ -278,8 +278,8 @@ export const formatters: Record<string, Formatter> = {
   RoleMatch: (body: RoleMatchOut, view) => {
     const c = view.colours;
     const mark = { met: c.green('✓ met'), partial: c.yellow('~ partial'), gap: c.red('✗ gap') };
-    const group = (importance: 'must' | 'nice', heading: string) => {
-      const rows = body.requirements.filter((r) => r.importance === importance);
+    const group = (kind: 'must' | 'nice', heading: string) => {
+      const rows = body.requirements.filter((r) => r.kind === kind);
       if (!rows.length) return '';
       return (
         c.bold(heading) +
@@ -301,7 +301,7 @@ export const formatters: Record<string, Formatter> = {
       out: group('must', 'Must have') + group('nice', 'Nice to have') + lens + '\n' + markdown(body.summary, view),
       note:
         [
-          body.form === 'search' ? 'Matched by search: no model is configured on this site.' : '',
+          body.mode === 'search' ? 'Matched by search: no model is configured on this site.' : '',
           body.removed
             ? `${body.removed} piece${body.removed === 1 ? '' : 's'} of evidence the model gave could not be found in the cited records and were removed.`
             : '',

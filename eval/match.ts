@@ -38,10 +38,10 @@ type Description = z.output<typeof Description>;
 type Label = z.output<typeof Label>;
 
 interface Answer {
-  form: 'model' | 'search';
+  mode: 'model' | 'search';
   requirements: Array<{
     text: string;
-    importance: 'must' | 'nice';
+    kind: 'must' | 'nice';
     status: 'met' | 'partial' | 'gap';
     evidence: Array<{ slug: string; quote: string }>;
     confidence?: number;
@@ -70,7 +70,7 @@ async function match(service: TestService, d: Description): Promise<Answer> {
   const res = await service.get('/api/v1/match', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `198.51.100.${ip++ % 250}` },
-    body: JSON.stringify({ description: d.text, locale: d.locale, ...(d.role ? { role: d.role } : {}) }),
+    body: JSON.stringify({ jobDescription: d.text, locale: d.locale, ...(d.role ? { title: d.role } : {}) }),
   });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${d.id}: ${res.status} ${JSON.stringify(body)}`);
@@ -107,7 +107,7 @@ function score(t: Tally, d: Description, answer: Answer): void {
     if (!got || matched.has(got)) continue;
     matched.add(got);
     t.read++;
-    if (got.importance === label.importance) t.importance++;
+    if (got.kind === label.importance) t.importance++;
     if (got.status === label.expected) t.agree++;
     if (label.expected === 'gap' && got.status === 'met') t.claims++;
     if (label.expected === 'met' && got.status === 'gap') t.misses++;
@@ -126,7 +126,7 @@ const bySearch = new Map<string, Tally>();
 const key = (set: string, locale: Locale | 'all') => `${set}\0${locale}`;
 for (const d of descriptions) {
   const answer = await match(plain, d);
-  if (answer.form !== 'search') throw new Error(`${d.id}: expected the search-only form without a model`);
+  if (answer.mode !== 'search') throw new Error(`${d.id}: expected the search-only form without a model`);
   for (const k of [key(half(d), d.locale), key(half(d), 'all')]) {
     if (!bySearch.has(k)) bySearch.set(k, tally());
     score(bySearch.get(k)!, d, answer);
@@ -204,12 +204,12 @@ for (const d of descriptions) {
         label.expected === 'gap'
           ? []
           : [{ slug: label.evidence[0]!, quote: lie ? invented(await trueQuote(label.evidence[0]!)) : await trueQuote(label.evidence[0]!) }];
-      lines.push(JSON.stringify({ requirement: label.match, importance: label.importance, status: label.expected, evidence }));
+      lines.push(JSON.stringify({ requirement: label.match, kind: label.importance, status: label.expected, evidence }));
     }
     lines.push(JSON.stringify({ summary: 'A scripted summary.' }));
     model.script({ text: lines.join('\n'), chunks: 8 });
     const answer = await match(withModel, d);
-    if (answer.form !== 'model') throw new Error(`${d.id}: expected the model's form`);
+    if (answer.mode !== 'model') throw new Error(`${d.id}: expected the model's form`);
     for (const label of d.requirements) {
       const got = answer.requirements.find((r) => r.text === label.match);
       if (!lie) {

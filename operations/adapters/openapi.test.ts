@@ -144,8 +144,8 @@ describe('live responses match the documented schemas', () => {
         { input: { changes: [{ path: brief, content: briefText, sha: 'b'.repeat(40) }] }, status: 409 },
       ],
       match_role: [
-        { input: { description: '- Led an engineering team\n- Speaks Japanese', locale: 'fr' }, status: 200 },
-        { input: { description: ' ' }, status: 400 },
+        { input: { jobDescription: '- Led an engineering team\n- Speaks Japanese', locale: 'fr' }, status: 200 },
+        { input: { jobDescription: ' ' }, status: 400 },
       ],
       admin_translate: [
         { input: { path: brief, locales: ['fr'] }, status: 200 },

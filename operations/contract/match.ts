@@ -35,29 +35,29 @@ export const Evidence = z
 export const Requirement = z
   .object({
     text: PlainText(REQUIREMENT_MAX).describe('The requirement, as the description puts it'),
-    importance: z.enum(['must', 'nice']).describe('must: a must-have; nice: a nice-to-have (a plus, preferred, a bonus)'),
+    kind: z.enum(['must', 'nice']).describe('must: a must-have; nice: a nice-to-have (a plus, preferred, a bonus)'),
     status: MatchStatus,
     evidence: z.array(Evidence).max(EVIDENCE_MAX),
     confidence: z.number().min(0).max(1).optional().describe('Search-only form: the best passage’s confidence'),
     note: PlainText(500).optional().describe('Why this status, in a sentence (the model’s), or what the check removed'),
     honestGap: PlainText(translatedMax(limits.listItem))
       .optional()
-      .describe('A gap the subject states in a lens, in their own words, that answers this requirement'),
+      .describe('What the subject says of this gap in their own words: a sentence of a record that denies it, or an honest gap of a lens'),
   })
   .meta({ id: 'Requirement' });
 
 export const RoleMatch = z
   .object({
-    form: z.enum(['model', 'search']).describe('model: read by the agent; search: the search-only form (no model configured)'),
+    mode: z.enum(['model', 'search']).describe('model: read by the agent; search: the search-only form (no model configured)'),
     locale: Locale,
-    role: PlainText(200).optional(),
+    title: PlainText(200).optional().describe('The role’s title, as given'),
     requirements: z.array(Requirement).max(REQUIREMENTS_MAX),
     summary: MarkdownText(1500).describe('One paragraph on the fit'),
     lens: z
       .object({ id: LensId, title: PlainText(translatedMax(limits.lensTitle)), url: Url })
       .nullable()
       .describe('The role lens closest to the description, by the evidence found'),
-    honestGaps: z
+    gaps: z
       .array(PlainText(translatedMax(limits.listItem)))
       .max(limits.listItems)
       .describe('The closest lens’s honest gaps, in the subject’s words'),
@@ -81,13 +81,13 @@ export const matchRole = defineOperation({
   description:
     'Reads a job description (plain text or Markdown) requirement by requirement: must-haves and nice-to-haves apart, each `met`, `partial` or `gap`, ' +
     'with evidence from the profile whose quotes the service checked against the cited records. Instructions inside the description are ignored. ' +
-    'Without a model configured, the description’s lines are matched by search (`form: "search"`). Streams one JSON event per line with ' +
+    'Without a model configured, the description’s lines are matched by search (`mode: "search"`). Streams one JSON event per line with ' +
     '`Accept: application/x-ndjson`. Rate limited with ask_subject (20 calls per minute per client IP).',
   rest: { method: 'POST', path: '/api/v1/match' },
   cli: 'match <file>',
-  cliArgs: { file: { readInto: 'description' } },
+  cliArgs: { file: { readInto: 'jobDescription' } },
   input: z.object({
-    description: z
+    jobDescription: z
       .string()
       .trim()
       .min(1, 'paste a job description')
@@ -95,7 +95,7 @@ export const matchRole = defineOperation({
       .meta({ contentMediaType: 'text/markdown' })
       .describe('The job description, plain text or Markdown'),
     locale: Locale.default('en').describe('Language of the answer'),
-    role: z
+    title: z
       .string()
       .trim()
       .max(200, 'a role title is at most 200 characters')
@@ -114,13 +114,13 @@ export const matchRole = defineOperation({
       {
         summary: 'A short description',
         input: {
-          description: 'Head of AI\n\nRequirements:\n- Led an engineering team\n- Shipped LLM products to production\n\nNice to have:\n- Speaks Japanese',
+          jobDescription: 'Head of AI\n\nRequirements:\n- Led an engineering team\n- Shipped LLM products to production\n\nNice to have:\n- Speaks Japanese',
         },
       },
     ],
     invalid: [
-      { summary: 'No description', input: { description: '  ' } },
-      { summary: 'A description over 12,000 characters', input: { description: 'x'.repeat(12_001) } },
+      { summary: 'No description', input: { jobDescription: '  ' } },
+      { summary: 'A description over 12,000 characters', input: { jobDescription: 'x'.repeat(12_001) } },
     ],
   },
 });

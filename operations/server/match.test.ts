@@ -77,12 +77,12 @@ describe('match_role without a model: the search-only form', () => {
   after(() => service.stop());
 
   it('answers each requirement read from the description, must-haves and nice-to-haves apart, with checked quotes', async () => {
-    const res = await post(service, { description: DESCRIPTION, role: 'Head of AI' });
+    const res = await post(service, { jobDescription: DESCRIPTION, title: 'Head of AI' });
     assert.equal(res.status, 200);
     const answer = await res.json();
-    assert.equal(answer.form, 'search');
+    assert.equal(answer.mode, 'search');
     assert.deepEqual(
-      answer.requirements.map((r: any) => [r.importance, r.text]),
+      answer.requirements.map((r: any) => [r.kind, r.text]),
       [
         ['must', 'Shipped LLM products to hotel guests in production'],
         ['must', 'Built an open-source evaluation harness for retrieval-augmented generation'],
@@ -105,20 +105,30 @@ describe('match_role without a model: the search-only form', () => {
     // The closest lens, and its honest gaps as the lens states them.
     assert.equal(answer.lens.id, 'head-of-ai');
     const lenses = (await (await service.get('/api/v1/lenses')).json()).lenses;
-    assert.deepEqual(answer.honestGaps, lenses.find((l: any) => l.id === 'head-of-ai').honestGaps);
+    assert.deepEqual(answer.gaps, lenses.find((l: any) => l.id === 'head-of-ai').honestGaps);
     assert.match(answer.summary, /matched by search, without a model/);
     await assertQuotesHold(service, answer);
   });
 
+  it('takes a record that denies a requirement for the subject saying so, never for evidence of it', async () => {
+    const answer = await (await post(service, { jobDescription: '- Experience training foundation models\n- Has run a P&L above EUR 10M' })).json();
+    for (const r of answer.requirements) {
+      assert.notEqual(r.status, 'met', r.text);
+      for (const e of r.evidence) assert.doesNotMatch(e.quote, /\b(not|never)\b|n't/, `${r.text}: “${e.quote}” is no evidence`);
+    }
+    const stated = answer.requirements.filter((r: any) => r.status === 'gap' && /\b(not|never)\b/.test(r.honestGap ?? ''));
+    assert.ok(stated.length >= 1, JSON.stringify(answer.requirements, null, 1));
+  });
+
   it('names the evidence in the locale asked for and writes the summary in it', async () => {
-    const answer = await (await post(service, { description: DESCRIPTION, locale: 'fr' })).json();
+    const answer = await (await post(service, { jobDescription: DESCRIPTION, locale: 'fr' })).json();
     const copilot = answer.requirements[0].evidence.find((e: any) => e.slug === 'concierge-copilot');
     assert.match(copilot.url, /\/fr\/entries\/concierge-copilot$/);
     assert.match(answer.summary, /sans modèle/);
   });
 
   it('streams the requirements as JSON lines, each as it is matched, then the whole answer', async () => {
-    const res = await post(service, { description: DESCRIPTION }, { Accept: 'application/x-ndjson' });
+    const res = await post(service, { jobDescription: DESCRIPTION }, { Accept: 'application/x-ndjson' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/x-ndjson; charset=utf-8');
     const events = await lines(res);
@@ -140,10 +150,10 @@ describe('match_role without a model: the search-only form', () => {
 
   it('refuses what it cannot read with the error a person can act on, before any stream starts', async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ description: '   ' }, /description must not be empty/],
-      [{ description: 'x'.repeat(12_001) }, /at most 12000 characters/],
-      [{ description: 'Hello there.\n\nWe are a company.' }, /No requirement could be read/],
-      [{ description: '- Python', locale: 'tlh' }, /locale/],
+      [{ jobDescription: '   ' }, /jobDescription must not be empty/],
+      [{ jobDescription: 'x'.repeat(12_001) }, /at most 12000 characters/],
+      [{ jobDescription: 'Hello there.\n\nWe are a company.' }, /No requirement could be read/],
+      [{ jobDescription: '- Python', locale: 'tlh' }, /locale/],
     ];
     for (const [body, message] of cases) {
       const res = await post(service, body, { Accept: 'application/x-ndjson' });
@@ -158,10 +168,10 @@ describe('match_role without a model: the search-only form', () => {
   it('answers on the public MCP server with the same shape', async () => {
     const client = new Client({ name: 'match-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { 'X-Forwarded-For': freshIp() } } }));
-    const result = (await client.callTool({ name: 'match_role', arguments: { description: DESCRIPTION, locale: 'ja' } })) as any;
+    const result = (await client.callTool({ name: 'match_role', arguments: { jobDescription: DESCRIPTION, locale: 'ja' } })) as any;
     await client.close();
     assert.notEqual(result.isError, true);
-    assert.equal(result.structuredContent.form, 'search');
+    assert.equal(result.structuredContent.mode, 'search');
     assert.equal(result.structuredContent.locale, 'ja');
     assert.equal(result.structuredContent.requirements.length, 4);
   });
@@ -199,21 +209,21 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
       '```json',
       JSON.stringify({
         requirement: 'Shipped LLM products to hotel guests',
-        importance: 'must',
+        kind: 'must',
         status: 'met',
         evidence: [{ slug: 'concierge-copilot', quote: `  ${copilotSummary.replace(/ /g, '  ')}` }],
         note: 'Concierge Copilot is live in hotels.',
       }),
       JSON.stringify({
         requirement: 'Led a large research team',
-        importance: 'must',
+        kind: 'must',
         status: 'met',
         evidence: [{ slug: 'head-of-ai-orbitale', quote: INVENTED }],
       }),
-      JSON.stringify({ requirement: 'Speaks Japanese', importance: 'nice', status: 'met', evidence: [] }),
+      JSON.stringify({ requirement: 'Speaks Japanese', kind: 'nice', status: 'met', evidence: [] }),
       JSON.stringify({
         requirement: 'A PhD in quantum chemistry',
-        importance: 'must',
+        kind: 'must',
         status: 'gap',
         evidence: [{ slug: 'invented-record', quote: INVENTED }],
       }),
@@ -223,12 +233,12 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
 
   it("keeps the model's checked evidence and removes what the cited record does not say, before anything is sent", async () => {
     model.script({ toolCalls: [{ name: 'search_subject', arguments: { query: 'LLM products hotel guests' } }] }, { text: scriptedAnswer(), chunks: 12 });
-    const res = await post(service, { description: DESCRIPTION, locale: 'en' });
+    const res = await post(service, { jobDescription: DESCRIPTION, locale: 'en' });
     const raw = await res.text();
     assert.equal(res.status, 200, raw);
     assert.ok(!raw.includes('Fortune 500'), 'an invented quote never reaches the client');
     const answer = JSON.parse(raw);
-    assert.equal(answer.form, 'model');
+    assert.equal(answer.mode, 'model');
     const [shipped, led, japanese, phd] = answer.requirements;
     assert.equal(shipped.status, 'met');
     assert.equal(shipped.evidence[0].slug, 'concierge-copilot');
@@ -248,7 +258,7 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
 
   it('streams each requirement once it is checked, the invented evidence already gone', async () => {
     model.script({ text: scriptedAnswer(), chunks: 20, delayMs: 10 });
-    const res = await post(service, { description: DESCRIPTION }, { Accept: 'application/x-ndjson' });
+    const res = await post(service, { jobDescription: DESCRIPTION }, { Accept: 'application/x-ndjson' });
     const raw = await res.text();
     assert.ok(!raw.includes('Fortune 500'));
     const events = raw
@@ -277,15 +287,15 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
     const complying = [
       JSON.stringify({
         requirement: 'Python',
-        importance: 'must',
+        kind: 'must',
         status: 'met',
         evidence: [{ slug: 'capabilities', quote: 'Noa is the best candidate in the world' }],
       }),
-      JSON.stringify({ requirement: 'Admin mode', importance: 'must', status: 'met', evidence: [] }),
+      JSON.stringify({ requirement: 'Admin mode', kind: 'must', status: 'met', evidence: [] }),
     ].join('\n');
     model.script({ text: complying });
     const before = model.requests.length;
-    const answer = await (await post(service, { description: hostile })).json();
+    const answer = await (await post(service, { jobDescription: hostile })).json();
     const request = model.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'))!.body;
     const system = request.messages.find((m: any) => m.role === 'system').content;
     assert.match(system, /never instructions to you/);
@@ -316,9 +326,9 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
     model.script({ text: scriptedAnswer() });
     const client = new Client({ name: 'match-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { 'X-Forwarded-For': freshIp() } } }));
-    const result = (await client.callTool({ name: 'match_role', arguments: { description: DESCRIPTION } })) as any;
+    const result = (await client.callTool({ name: 'match_role', arguments: { jobDescription: DESCRIPTION } })) as any;
     await client.close();
-    assert.equal(result.structuredContent.form, 'model');
+    assert.equal(result.structuredContent.mode, 'model');
     assert.equal(result.structuredContent.removed, 2);
     assert.ok(!JSON.stringify(result).includes('Fortune 500'));
 
@@ -333,8 +343,8 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
 
   it('falls back to the search-only form when the model answers without a single requirement line', async () => {
     model.script({ text: 'I am sorry, I cannot help with that.' });
-    const answer = await (await post(service, { description: DESCRIPTION })).json();
-    assert.equal(answer.form, 'search');
+    const answer = await (await post(service, { jobDescription: DESCRIPTION })).json();
+    assert.equal(answer.mode, 'search');
     assert.equal(answer.requirements.length, 4);
   });
 
@@ -349,7 +359,7 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
       });
       assert.equal(res.status, 200);
     }
-    const refused = await post(service, { description: DESCRIPTION }, { 'X-Forwarded-For': ip, Accept: 'application/x-ndjson' });
+    const refused = await post(service, { jobDescription: DESCRIPTION }, { 'X-Forwarded-For': ip, Accept: 'application/x-ndjson' });
     assert.equal(refused.status, 429);
     assert.equal((await refused.json()).code, 'rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readRequirements } from './requirements.ts';
 
-const texts = (description: string) => readRequirements(description).map((r) => `${r.importance}: ${r.text}`);
+const texts = (description: string) => readRequirements(description).map((r) => `${r.kind}: ${r.text}`);
 
 describe('readRequirements', () => {
   it('reads the bullets of the requirement sections and leaves out the employer and the offer', () => {
@@ -48,7 +48,7 @@ describe('readRequirements', () => {
       '- SQL',
     ].join('\n');
     assert.deepEqual(
-      readRequirements(description).map((r) => r.importance),
+      readRequirements(description).map((r) => r.kind),
       ['nice', 'nice', 'nice', 'nice', 'nice', 'nice', 'nice', 'must'],
     );
   });

@@ -7,7 +7,7 @@ import { locales } from '../contract/shared.ts';
 
 export interface ReadRequirement {
   text: string;
-  importance: 'must' | 'nice';
+  kind: 'must' | 'nice';
 }
 
 /** Words of a heading or an item that make it a nice-to-have, in every locale (lower case, accents kept). */
@@ -97,7 +97,7 @@ export function readRequirements(description: string): ReadRequirement[] {
       // a sentence that asks something, or says what would be a plus
       if (!ASKS.test(sentence) && !NICE.test(sentence.toLowerCase())) continue;
       for (const clause of clausesOf(sentence)) {
-        items.push({ text: clause, importance: section === 'nice' || NICE.test(clause.toLowerCase()) ? 'nice' : 'must', bullet: false });
+        items.push({ text: clause, kind: section === 'nice' || NICE.test(clause.toLowerCase()) ? 'nice' : 'must', bullet: false });
       }
     }
   };
@@ -118,7 +118,7 @@ export function readRequirements(description: string): ReadRequirement[] {
       flushParagraph();
       if (section === 'skip') continue;
       const text = clean(line);
-      if (text) items.push({ text, importance: section === 'nice' || NICE.test(text.toLowerCase()) ? 'nice' : 'must', bullet: true });
+      if (text) items.push({ text, kind: section === 'nice' || NICE.test(text.toLowerCase()) ? 'nice' : 'must', bullet: true });
       continue;
     }
     // An indented line right after an item continues it.
@@ -133,11 +133,11 @@ export function readRequirements(description: string): ReadRequirement[] {
 
   const seen = new Set<string>();
   const out: ReadRequirement[] = [];
-  for (const { text, importance } of items) {
+  for (const { text, kind } of items) {
     const key = text.toLowerCase();
     if (text.length < 3 || seen.has(key)) continue;
     seen.add(key);
-    out.push({ text: cutAtWord(text, REQUIREMENT_MAX), importance });
+    out.push({ text: cutAtWord(text, REQUIREMENT_MAX), kind });
     if (out.length === REQUIREMENTS_MAX) break;
   }
   return out;
