@@ -1,4 +1,4 @@
-// Screenshots for the README: home, entry, lens and chat, light and dark, desktop and phone, saved into
+// Screenshots for the README: home, entry, lens, chat and compare with a role, light and dark, desktop and phone, saved into
 // docs/screenshots/ by `npm run screenshots`, not by `npm test` (they are evidence: look at them).
 import { expect, test, type Page } from '@playwright/test';
 import { chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
@@ -24,6 +24,21 @@ async function showChat(page: Page) {
   await page.locator('.chat-log').evaluate((log) => (log.scrollTop = 0));
 }
 
+/** A job description compared on the service without a model (the search-only form), the result in view. */
+async function showMatch(page: Page) {
+  await page.goto('/match');
+  await page
+    .locator('#match-description')
+    .fill(
+      'Head of AI\n\nRequirements:\n- Led engineering teams and hired engineers\n- Shipped LLM products to production\n- Evaluation of retrieval-augmented generation systems\n- Kubernetes cluster administration\n- Experience in the energy sector\n\nNice to have:\n- Fluent in French\n- MBA degree',
+    );
+  await page.getByLabel('Role title (optional)').fill('Head of AI');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page.getByTestId('match-status')).toHaveText(/^Done/, { timeout: 30_000 });
+  // The result from its heading down, below the sticky header.
+  await page.locator('#match-result').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 74));
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   for (const [device, viewport] of Object.entries(sizes)) {
     test.describe(`${scheme} ${device}`, () => {
@@ -35,6 +50,7 @@ for (const scheme of ['light', 'dark'] as const) {
           ['entry', () => page.goto('/entries/concierge-copilot')],
           ['lens', () => page.goto('/lenses/head-of-ai')],
           ['chat', () => showChat(page)],
+          ['match', () => showMatch(page)],
         ];
         for (const [name, open] of shots) {
           await open();

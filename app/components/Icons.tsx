@@ -15,6 +15,11 @@ const paths = {
   plus: 'M12 5v14M5 12h14',
   warning: 'M12 4 2.5 20h19L12 4Zm0 6v4m0 3v.5',
   doc: 'M7 3h7l5 5v13H7zM14 3v5h5',
+  partial: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm0 0v18m0-13.5 4.5-2.5M12 10l7-4.3M12 15.5l8-4M12 20l5.6-2.4',
+  gap: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-4 9h8',
+  lock: 'M6 11h12v10H6zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
+  print: 'M7 9V3h10v6M7 18H4v-9h16v9h-3M7 14h10v7H7z',
+  compare: 'M4 7h16M4 12h10M4 17h7m8-2 2 2-2 2m0-4v4',
 } as const;
 
 export type IconName = keyof typeof paths;

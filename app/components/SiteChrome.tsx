@@ -10,11 +10,14 @@ export function SiteHeader() {
   const { site, preview } = useRoot();
   const t = useT();
   const href = useHref();
-  const nav: Array<[string, string]> = [
+  // The last item gives way on narrow screens, where the header would take a second row (the home page and every
+  // lens link to it there).
+  const nav: Array<[string, string, string?]> = [
     ['/entries', t('navEntries')],
     ['/lenses', t('navLenses')],
     ['/documents', t('navDocuments')],
     ['/search', t('navSearch')],
+    ['/match', t('navMatch'), 'nav-wide'],
   ];
   return (
     <>
@@ -36,8 +39,8 @@ export function SiteHeader() {
           </a>
           <nav aria-label={t('navLabel')} className="site-nav">
             <ul>
-              {nav.map(([path, label]) => (
-                <li key={path}>
+              {nav.map(([path, label, className]) => (
+                <li key={path} className={className}>
                   <NavLink to={href(path)} prefetch="intent">
                     {label}
                   </NavLink>

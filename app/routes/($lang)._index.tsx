@@ -95,6 +95,10 @@ export default function Home() {
               <Icon name="chat" />
               {t('askCta', { name: firstName })}
             </a>
+            <a className="button ghost" href={href('/match')}>
+              <Icon name="compare" />
+              {t('matchTitle')}
+            </a>
             <a className="button ghost" href={href('/entries')}>
               {t('browseEntries')}
               <Icon name="arrow" />

@@ -4,9 +4,10 @@
 // body is read (a stranger's 100 MB is refused unread), the body's type (415), UTF-8 and JSON depth (400), and the
 // service-wide budget of bytes being read. Only then is the request handed to the web app, with its body read.
 // Refusals are the JSON error body of every other surface; a signed-out form is sent to sign-in, as its page is.
+// The site's one form ("Compare with a role", posted without scripts) goes through the same rules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../contract/errors.ts';
-import type { Branch } from '../contract/shared.ts';
+import { locales, type Branch } from '../contract/shared.ts';
 import { decodeUtf8, hasBody, MAX_BODY, mediaTypeOf, parseJson, parseQuery, readBody, sendError } from './edge.server.ts';
 
 type BodyKind = 'json' | 'form';
@@ -33,6 +34,9 @@ const RULES: Array<[RegExp, Rule]> = [
   [/^\/admin\/publish\/?$/, { body: 'form', limit: FORM_SMALL, signedIn: true }],
   [/^\/admin\/login\/?$/, { body: 'form', limit: FORM_SMALL, signedIn: false }],
   [/^\/admin\/logout\/?$/, { body: 'form', limit: FORM_SMALL, signedIn: false }],
+  // The site's one form: "Compare with a role" posted without scripts, in any locale. A description of 12,000
+  // characters, urlencoded, is up to nine bytes a character.
+  [new RegExp(`^(?:/(?:${locales.join('|')}))?/match/?$`), { body: 'form', limit: 128 * 1024, signedIn: false }],
 ];
 
 /** The rule of a console route that takes a write; undefined for every other path (read only, the site's pages included). */

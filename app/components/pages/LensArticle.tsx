@@ -4,6 +4,7 @@ import { Markdown } from '../../markdown/Markdown.tsx';
 import { kinds } from '../../i18n/vocabulary.ts';
 import { htmlLang } from '../../i18n/locales.ts';
 import { EntryList, FallbackNote, recordLang } from '../Content.tsx';
+import { Icon } from '../Icons.tsx';
 import { useHref, useRoot, useT } from '../root-data.ts';
 import type { EntryShortData, LensData } from '../../utils/types.ts';
 
@@ -71,6 +72,13 @@ export function LensArticle({ lens, pitch, entries, total = entries.length }: Le
           </ul>
         </section>
       </div>
+      <p className="match-callout">
+        <span>{t('lensMatchPrompt')}</span>{' '}
+        <a href={href('/match')}>
+          <Icon name="compare" size={16} />
+          {t('lensMatchCta')}
+        </a>
+      </p>
       <section className="section" aria-labelledby="evidence-heading">
         <h2 id="evidence-heading" className="section-title">
           {t('evidence')}
