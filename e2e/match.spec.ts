@@ -4,7 +4,7 @@
 // plainly with the text kept, and the links to the page from the home page, the lenses and the navigation.
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { site } from './support/helpers.ts';
+import { chatSite, json, modelRequests, scriptModel, site } from './support/helpers.ts';
 
 const description = [
   'Head of AI',
@@ -248,4 +248,55 @@ test.describe('links to the page', () => {
   });
 });
 
-// TODO: streaming with the scripted model (at E2E_PORT + 1): rows appear one by one, Stop aborts the stream.
+test.describe('with the scripted model', () => {
+  test.use({ baseURL: chatSite });
+
+  test('rows appear one by one as the model writes them, each checked: an invented quote never reaches the page', async ({ page, request }) => {
+    const summary: string = (await json(request, `${chatSite}/api/v1/entries/concierge-copilot`)).summary;
+    const lines = [
+      { requirement: 'Shipped LLM products to production', kind: 'must', status: 'met', evidence: [{ slug: 'concierge-copilot', quote: summary }] },
+      {
+        requirement: 'Led a research lab of 40',
+        kind: 'must',
+        status: 'met',
+        evidence: [{ slug: 'head-of-ai-orbitale', quote: 'She ran a research lab of forty scientists at a bank' }],
+      },
+      { requirement: 'Speaks Japanese', kind: 'nice', status: 'partial', evidence: [] },
+    ];
+    await scriptModel([
+      {
+        text: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n${JSON.stringify({ summary: 'A close fit on shipping LLM products.' })}`,
+        chunks: 16,
+        delayMs: 150,
+      },
+    ]);
+    await page.goto('/match');
+    await page.locator('#match-description').fill(description);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    // The first row is on the page while the model is still writing (the Stop button is there).
+    await expect(page.locator('.match-table tbody tr').first()).toContainText('Shipped LLM products to production');
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page.getByTestId('match-status')).toHaveText(/^Done/, { timeout: 30_000 });
+    await expect(page.locator('.match-table tbody tr')).toHaveCount(3);
+    const [shipped, lab] = await page.locator('.match-table tbody tr').all();
+    await expect(shipped!.locator('.match-badge')).toHaveText('Met');
+    await expect(shipped!.locator('.match-evidence q')).toHaveText(summary);
+    await expect(lab!.locator('.match-badge')).toHaveText('Gap');
+    await expect(page.locator('body')).not.toContainText('forty scientists');
+    await expect(page.getByTestId('match-removed')).toBeVisible();
+    await expect(page.getByTestId('match-search-form')).toHaveCount(0);
+    await expect(page.locator('.match-result')).toContainText('A close fit on shipping LLM products.');
+  });
+
+  test('Stop ends the stream, all the way to the model, and keeps the text', async ({ page }) => {
+    await scriptModel([{ hang: true }]);
+    await page.goto('/match');
+    await page.locator('#match-description').fill(description);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByTestId('match-status')).toHaveText(/^Stopped/);
+    await expect(page.getByRole('button', { name: 'Compare' })).toBeEnabled();
+    await expect(page.locator('#match-description')).toHaveValue(description);
+    await expect.poll(async () => (await modelRequests()).some((r) => r.aborted), { timeout: 10_000 }).toBe(true);
+  });
+});

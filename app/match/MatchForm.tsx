@@ -128,14 +128,16 @@ export function MatchForm(props: MatchFormProps) {
         </p>
       ) : null}
       <div className="match-buttons">
+        {/* Two elements, not one whose type changes: a click on Stop ends the stream, and the button that takes its
+            place at once must not be a submit button by the time the browser acts on that same click. */}
         {streaming ? (
-          <button type="button" className="button stop" onClick={props.onStop}>
+          <button key="stop" type="button" className="button stop" onClick={props.onStop}>
             <Icon name="stop" />
             {t('matchStop')}
           </button>
         ) : (
           // Without scripts nothing would enable it again: the service answers a post sent too soon with the same message.
-          <button type="submit" className="button" disabled={interactive && waitSeconds > 0}>
+          <button key="submit" type="submit" className="button" disabled={interactive && waitSeconds > 0}>
             <Icon name="compare" />
             {t('matchSubmit')}
           </button>

@@ -67,7 +67,7 @@ async function bySearch(deps: MatchDeps, build: Build, input: Input, ctx: CallCo
   const read = readRequirements(input.jobDescription);
   if (!read.length)
     throw new AppError('bad_request', 'No requirement could be read from this description: paste what the role asks for, one requirement per line or bullet.', {
-      errors: [{ pointer: '/description', message: 'no requirement found' }],
+      errors: [{ pointer: '/jobDescription', message: 'no requirement found' }],
     });
   progress({ type: 'stage', stage: 'searching' });
   const requirements: RequirementOut[] = [];
