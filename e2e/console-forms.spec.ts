@@ -85,6 +85,8 @@ test('an English list item added through the form commits, and its translations 
   await page.goto(`${chatSite}/admin/edit?path=${path}`);
   const item = `Added through the form ${Date.now()}.`;
   await page.getByRole('button', { name: 'Add contribution' }).click();
+  // The new item takes the focus once it is drawn: typing before that would go nowhere (it did, on a loaded CI machine).
+  await expect(page.getByRole('textbox', { name: /^Contribution \d+$/ }).last()).toBeFocused();
   await page.keyboard.insertText(item);
   await expect(page.getByText('The whole tree is valid with this text.')).toBeVisible();
   await page
