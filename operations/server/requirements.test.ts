@@ -97,6 +97,20 @@ describe('readRequirements', () => {
     ]);
   });
 
+  it('reads ■ over a list of ・ items as the list’s name, and prose requirements beside a list of benefits', () => {
+    const ja = ['■必須要件', '・Python の実務経験', '', '■歓迎要件', '・英語力', '', '■待遇・福利厚生', '・リモート可'].join('\n');
+    assert.deepEqual(texts(ja), ['must: Python の実務経験', 'nice: 英語力']);
+    const prose = ['You have shipped LLM products to production. You know Python well.', '', 'Benefits', '- Remote work', '- 30 days of holiday'].join('\n');
+    assert.deepEqual(texts(prose), ['must: You have shipped LLM products to production.', 'must: You know Python well.']);
+  });
+
+  it('does not take a word that only looks like a plus for one', () => {
+    assert.deepEqual(
+      readRequirements('Requirements\n- Digital asset management\n- 熟悉最佳实践\n- Respects user preferences').map((r) => r.kind),
+      ['must', 'must', 'must'],
+    );
+  });
+
   it('keeps at most 30 requirements, each cut to 400 characters at a word', () => {
     const many = Array.from({ length: 40 }, (_, i) => `- Requirement number ${i} ${'word '.repeat(100)}`).join('\n');
     const read = readRequirements(many);

@@ -12,7 +12,7 @@ export interface ReadRequirement {
 
 /** Words of a heading or an item that make it a nice-to-have, in every locale (lower case, accents kept). */
 const NICE =
-  /nice[ -]to[ -]have|\bbonus|\bpreferred\b|\bpreferably\b|\bideally\b|\ba plus\b|is a plus|are a plus|would be (great|nice|a plus)|\bdesirable\b|\bassets?\b|un plus|un atout|\batouts?\b|idéalement|apprécié|souhaité|serait un plus|se valorar|valorable|deseable|es un plus|preferiblemente|idealmente|plusaĵ|prefere|avantaĝ|estus bonvena|优先|加分|更佳|者佳|尤佳|歓迎|尚可|望ましい|優遇|加分項|佳/u;
+  /nice[ -]to[ -]have|\bbonus|\bpreferred\b|\bpreferably\b|\bideally\b|\ba plus\b|is a plus|are a plus|would be (great|nice|a plus)|\bdesirable\b|\b(?:an|is an|are) assets?\b|un plus|un atout|\batouts?\b|idéalement|apprécié|souhaité|serait un plus|se valorar|valorable|deseable|es un plus|preferiblemente|idealmente|plusaĵ|\bprefere\b|avantaĝ|estus bonvena|优先|加分|更佳|者佳|尤佳|歓迎|尚可|望ましい|優遇|加分項/u;
 /** Headings of sections that describe the employer, the offer or how to apply: not requirements. */
 const SKIP =
   /about (us|the (company|team|role))|who we are|what we offer|we offer|benefits|perks|compensation|salary|how to apply|to apply|our (company|mission|values)|à propos|qui sommes|nous offrons|nous proposons|avantages|rémunération|pour postuler|sobre nosotros|quiénes somos|ofrecemos|beneficios|salario|cómo aplicar|pri ni|ni proponas|ni ofertas|avantaĝoj por vi|salajro|kiel kandidatiĝi|关于我们|公司简介|公司介紹|關於我們|福利|待遇|薪资|薪資|薪酬|我们提供|我們提供|应聘方式|應徵方式|会社概要|私たちについて|福利厚生|給与|待遇|応募方法|当社について/u;
@@ -52,6 +52,8 @@ function headingOf(line: string, opensBlock: boolean, next: string | undefined):
   const marked = HEADING.exec(line);
   if (marked) return (marked[1] ?? marked[2] ?? marked[3])!.trim();
   const text = line.trim();
+  // "■必須スキル" over a list of "・" items names the list, though ■ marks an item elsewhere
+  if (/^\s*[■◆]/.test(line) && text.length <= 40 && next !== undefined && BULLET.test(next) && !/^\s*[■◆]/.test(next)) return text.replace(/^[■◆]\s*/, '');
   if (BULLET.test(line)) return undefined;
   const short = text.length <= 60 && text.split(/\s+/).length <= 8;
   if (/[:：]$/.test(text) && short) return text.replace(/[:：]$/, '');
@@ -80,10 +82,24 @@ function clausesOf(sentence: string): string[] {
   return clauses.every((c) => c.length >= 6) ? clauses : [sentence];
 }
 
+/** How many list items lie in sections that are read (not about the employer or the offer). */
+function bulletsOutsideSkipped(lines: string[]): number {
+  let skipped = false;
+  let n = 0;
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const heading = headingOf(line, !lines[i - 1]?.trim(), lines[i + 1]);
+    if (heading !== undefined) skipped = SKIP.test(heading.toLowerCase());
+    else if (BULLET.test(line) && !skipped) n++;
+  }
+  return n;
+}
+
 /** The requirements of a job description, in its order, at most REQUIREMENTS_MAX. */
 export function readRequirements(description: string): ReadRequirement[] {
   const lines = description.replace(/\r\n?/g, '\n').split('\n');
-  const hasBullets = lines.filter((l) => BULLET.test(l)).length >= 2;
+  // Prose is read when the requirements are not a list; a list of benefits or perks (a section left out) does not count.
+  const hasBullets = bulletsOutsideSkipped(lines) >= 2;
   const items: Array<ReadRequirement & { bullet: boolean }> = [];
   let section: 'must' | 'nice' | 'skip' = 'must';
   let paragraph: string[] = [];
