@@ -288,7 +288,7 @@ export const formatters: Record<string, Formatter> = {
           .map((r) => {
             const lines = [`  ${mark[r.status]}  ${r.text}`];
             for (const e of r.evidence) lines.push(`      ${c.cyan(e.slug)}  “${e.quote}”`);
-            if (r.honestGap) lines.push(c.dim(`      In her own words: ${r.honestGap}`));
+            if (r.honestGap) lines.push(c.dim(`      In the subject’s words: ${r.honestGap}`));
             if (r.note) lines.push(c.dim(`      ${r.note}`));
             return lines.join('\n');
           })

@@ -59,7 +59,13 @@ export function matchReducer(state: MatchState, action: MatchAction): MatchState
         case 'done':
           return matchReducer(state, { type: 'done', result: event.output });
         case 'error':
-          return { ...state, phase: 'failed', stage: undefined, problem: { kind: 'unavailable' } };
+          // A refusal that comes after the stream began (a description with nothing to compare) is said as one.
+          return {
+            ...state,
+            phase: 'failed',
+            stage: undefined,
+            problem: event.code === 'bad_request' ? refusal(400, event, 0, 0) : { kind: 'unavailable' },
+          };
       }
     }
   }

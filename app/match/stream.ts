@@ -14,7 +14,7 @@ export type MatchEvent =
   | { type: 'stage'; stage: MatchStage }
   | { type: 'requirement'; index: number; requirement: RequirementData }
   | { type: 'done'; output: RoleMatchData }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string; errors?: Array<{ pointer?: string; message?: string }> };
 
 const stages: readonly MatchStage[] = ['reading', 'searching', 'checking'];
 const statuses: readonly MatchStatus[] = ['met', 'partial', 'gap'];
@@ -92,7 +92,12 @@ export function parseMatchEvent(line: string): MatchEvent | undefined {
       return output ? { type: 'done', output } : undefined;
     }
     case 'error':
-      return { type: 'error', code: text(value.code) ?? 'internal', message: text(value.message) ?? '' };
+      return {
+        type: 'error',
+        code: text(value.code) ?? 'internal',
+        message: text(value.message) ?? '',
+        ...(Array.isArray(value.errors) ? { errors: value.errors.filter(isObject).map((e) => ({ pointer: text(e.pointer), message: text(e.message) })) } : {}),
+      };
     default:
       return undefined;
   }

@@ -30,7 +30,8 @@ export function loader({ params, request }: LoaderFunctionArgs) {
 export async function action({ params, request, context }: ActionFunctionArgs) {
   const locale = pageLocale(params, request);
   const form = await request.formData();
-  const description = String(form.get('description') ?? '');
+  // A browser posts a text area's line breaks as CR LF; the field counted them as one character each.
+  const description = String(form.get('description') ?? '').replace(/\r\n?/g, '\n');
   const role = String(form.get('role') ?? '');
   try {
     const result = await callOperation<RoleMatchData>(

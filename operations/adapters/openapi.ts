@@ -283,7 +283,7 @@ function streamContent(op: AnyOperation, outputId: string, error: Json): Json {
         { type: 'object', properties: { type: { const: 'done' }, output: ref(outputId) }, required: ['type', 'output'], additionalProperties: false },
         {
           type: 'object',
-          properties: { type: { const: 'error' }, code: error.properties.code, message: error.properties.message },
+          properties: { type: { const: 'error' }, code: error.properties.code, message: error.properties.message, errors: error.properties.errors },
           required: ['type', 'code', 'message'],
           additionalProperties: false,
         },

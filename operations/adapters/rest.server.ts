@@ -114,7 +114,7 @@ export function operationEndpoints({ layer, corpus, authenticate, admit = (work)
     } catch (error) {
       if (!started) throw error;
       const failure = error instanceof AppError ? error : new AppError('internal', 'Something went wrong on our side; the server log has the details.');
-      line({ type: 'error', code: failure.code, message: failure.message });
+      line({ type: 'error', code: failure.code, message: failure.message, ...(failure.errors ? { errors: failure.errors } : {}) });
     }
     if (!res.destroyed) res.end();
   }

@@ -45,6 +45,8 @@ export interface AgentRequest {
    * writes it, for the task to check (no citation filter, no search of the last message as a question).
    */
   system?: string;
+  /** The most steps of the tool loop (AGENT_MAX_STEPS unless said). */
+  maxSteps?: number;
 }
 
 export interface Agent {
@@ -137,7 +139,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
         system: request.system ?? systemPrompt(ctx, request.locale),
         messages: request.messages,
         tools: toolSet,
-        stopWhen: stepCountIs(AGENT_MAX_STEPS),
+        stopWhen: stepCountIs(request.maxSteps ?? AGENT_MAX_STEPS),
         abortSignal: ctx.signal,
         maxRetries: 1,
         // A failure reaches the caller through the stream's error part below, worded and logged once as the request's
