@@ -93,8 +93,11 @@ interface Tally {
   misses: number;
   mets: number;
   extra: number;
+  /** the sum of |status − label| over read requirements, on the scale gap 0, partial 1, met 2 */
+  distance: number;
 }
-const tally = (): Tally => ({ labels: 0, read: 0, importance: 0, agree: 0, claims: 0, gaps: 0, misses: 0, mets: 0, extra: 0 });
+const tally = (): Tally => ({ labels: 0, read: 0, importance: 0, agree: 0, claims: 0, gaps: 0, misses: 0, mets: 0, extra: 0, distance: 0 });
+const rank = { gap: 0, partial: 1, met: 2 } as const;
 
 function score(t: Tally, d: Description, answer: Answer): void {
   const matched = new Set<unknown>();
@@ -109,6 +112,7 @@ function score(t: Tally, d: Description, answer: Answer): void {
     t.read++;
     if (got.kind === label.importance) t.importance++;
     if (got.status === label.expected) t.agree++;
+    t.distance += Math.abs(rank[got.status] - rank[label.expected]);
     if (label.expected === 'gap' && got.status === 'met') t.claims++;
     if (label.expected === 'met' && got.status === 'gap') t.misses++;
   }
@@ -147,10 +151,10 @@ console.log(
   `match evaluation: ${descriptions.length} job descriptions, ${descriptions.reduce((n, d) => n + d.requirements.length, 0)} labelled requirements\n`,
 );
 console.log('search-only form (no model)');
-const widths = [12, 8, 6, 11, 7, 14, 13, 6];
+const widths = [12, 8, 6, 11, 7, 9, 14, 13, 6];
 for (const set of ['development', 'held-out']) {
   console.log(`\n${set}${set === 'development' ? ' (tuned on)' : ' (never tuned on)'}`);
-  console.log(pad(['locale', 'labels', 'read', 'importance', 'status', 'gaps as met', 'met as gap', 'extra'], widths));
+  console.log(pad(['locale', 'labels', 'read', 'importance', 'status', 'distance', 'gaps as met', 'met as gap', 'extra'], widths));
   for (const locale of [...locales, 'all' as const]) {
     const t = bySearch.get(key(set, locale));
     if (!t) continue;
@@ -162,6 +166,7 @@ for (const set of ['development', 'held-out']) {
           share(t.read, t.labels),
           share(t.importance, t.read),
           share(t.agree, t.read),
+          t.read ? (t.distance / t.read).toFixed(2) : '—',
           `${t.claims}/${t.gaps} ${share(t.claims, t.gaps)}`,
           `${t.misses}/${t.mets} ${share(t.misses, t.mets)}`,
           String(t.extra),
@@ -230,4 +235,5 @@ console.log('\nscripted model (a measure of the check: the labels as its answer)
 console.log(`  honest answers kept as given: ${kept}/${honest} (${share(kept, honest)})`);
 console.log(`  invented quotes caught: ${caught}/${inventedGiven} (${share(caught, inventedGiven)}); invented quotes that reached the answer: ${leaked}`);
 console.log('\nread: labelled requirements found among those the form lists. importance: must/nice as labelled. status: met/partial/gap as labelled.');
+console.log('distance: how far the status is from the label on average (gap 0, partial 1, met 2): 0 is perfect, 2 the worst.');
 console.log('gaps as met: requirements the profile does not show that the form calls met. met as gap: the reverse. extra: listed, not labelled (duties).');
