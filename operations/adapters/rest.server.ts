@@ -101,15 +101,23 @@ export function operationEndpoints({ layer, corpus, authenticate, admit = (work)
     { options, cors, ...ctx }: Parameters<Implementation['invoke']>[2] & { options: Parameters<Implementation['invoke']>[3]; cors: Record<string, string> },
   ): Promise<void> {
     let started = false;
+    let budget: Record<string, string> = {};
     const line = (event: unknown) => {
       if (!started) {
         started = true;
-        res.writeHead(200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', ...cors });
+        res.writeHead(200, {
+          'Content-Type': 'application/x-ndjson; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'X-Accel-Buffering': 'no',
+          ...cors,
+          ...budget,
+        });
       }
       if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
     };
     try {
-      const { output } = await layer.invoke(op, raw, { ...ctx, progress: line }, options);
+      const admitted = (headers: Record<string, string>) => (budget = headers);
+      const { output } = await layer.invoke(op, raw, { ...ctx, progress: line, admitted }, options);
       line({ type: 'done', output });
     } catch (error) {
       if (!started) throw error;

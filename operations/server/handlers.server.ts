@@ -28,7 +28,7 @@ export function implementOperations(
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
   const { uiMessages, ...implementOptions } = options;
   // The agent's tools run through this very implementation, which is made just below (before any tool runs).
-  const runTool = async (op: AnyOperation, input: unknown, { progress: _, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
+  const runTool = async (op: AnyOperation, input: unknown, { progress: _, admitted: __, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
     (await implementation.invoke(op, input, { ...ctx, principal: anonymous })).output;
   const agent = createAgent({ models, corpus, operations, runTool });
   const searchOp = operationNamed('search_subject');

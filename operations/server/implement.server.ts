@@ -31,6 +31,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Where an operation that `streams` reports its progress (one event of its `streams` schema at a time). */
   progress?: (event: { type: string }) => void;
+  /** Told the rate-limit headers as soon as the call is admitted, before it runs (a stream sends them with its first line). */
+  admitted?: (headers: Record<string, string>) => void;
 }
 
 /** A handler returns what its output schema accepts; `invoke` checks it in development and tests. */
@@ -82,6 +84,7 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (op.auth === 'admin') authorize(ctx.principal);
         const input = parseOperationInput(op, raw, invokeOptions);
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip)).headers : {};
+        ctx.admitted?.(headers);
         const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
         const output = await handler(input, progress === ctx.progress ? ctx : { ...ctx, progress });
         if (options.checkOutputs) checkOutput(op, output);

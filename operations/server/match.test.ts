@@ -131,6 +131,8 @@ describe('match_role without a model: the search-only form', () => {
     const res = await post(service, { jobDescription: DESCRIPTION }, { Accept: 'application/x-ndjson' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/x-ndjson; charset=utf-8');
+    // The budget is known once the call is admitted, before the first line: it comes with the stream's headers.
+    assert.match(res.headers.get('ratelimit') ?? '', /^limit=20, remaining=19, reset=\d+$/);
     const events = await lines(res);
     assert.deepEqual(
       events.map((e) => e.type),
