@@ -122,19 +122,20 @@ function parseOperationInput(op: AnyOperation, raw: unknown, { names, addresses 
 /** Progress events checked against the operation's `streams` schema before they are passed on (development and tests). */
 function checkedProgress(op: AnyOperation, progress: (event: { type: string }) => void): (event: { type: string }) => void {
   return (event) => {
-    const result = op.streams!.safeParse(event);
-    if (!result.success) {
-      const problems = inputProblems(result.error).map((p) => `${p.pointer}: ${p.message}`);
-      throw new Error(`${op.name} reported progress that does not match its schema: ${problems.slice(0, 5).join('; ')}`);
-    }
+    mustMatch(op, op.streams!, event, 'reported progress');
     progress(event);
   };
 }
 
 /** An output that breaks its own schema is a bug here, not the caller's fault: 500, and the log says why. */
 function checkOutput(op: AnyOperation, output: unknown): void {
-  const result = op.output.safeParse(output);
+  mustMatch(op, op.output, output, 'answered with output');
+}
+
+/** Throws, naming the first problems, unless what the handler made (`what`) matches its schema. */
+function mustMatch(op: AnyOperation, schema: z.ZodType, value: unknown, what: string): void {
+  const result = schema.safeParse(value);
   if (result.success) return;
   const problems = inputProblems(result.error).map((p) => `${p.pointer}: ${p.message}`);
-  throw new Error(`${op.name} answered with output that does not match its schema: ${problems.slice(0, 5).join('; ')}`);
+  throw new Error(`${op.name} ${what} that does not match its schema: ${problems.slice(0, 5).join('; ')}`);
 }
