@@ -10,7 +10,7 @@ import { markdownToText } from '../content/markdown.ts';
 import { AppError, clipped } from '../contract/errors.ts';
 import { localeFacts } from '../contract/locales.ts';
 import { EVIDENCE_MAX, QUOTE_MAX, REQUIREMENT_MAX, REQUIREMENTS_MAX, type matchRole, type MatchEvent } from '../contract/match.ts';
-import { SEARCH_QUERY_MAX } from '../contract/public.ts';
+import { SEARCH_QUERY_MAX, type SearchResult } from '../contract/public.ts';
 import type { Locale, LensId } from '../contract/shared.ts';
 import type { Agent } from './agent.server.ts';
 import type { InputOf } from '../contract/define.ts';
@@ -23,15 +23,8 @@ type Output = z.input<(typeof matchRole)['output']>;
 type RequirementOut = Output['requirements'][number];
 type EvidenceOut = RequirementOut['evidence'][number];
 
-/** What one search of the profile gives (search_subject's results). */
-export interface Found {
-  slug: string;
-  kind: 'entry' | 'document';
-  /** The page of the passage's record, in the passage's locale. */
-  url: string;
-  passage: string;
-  confidence: number;
-}
+/** What one search of the profile gives: search_subject's results. */
+export type Found = z.output<typeof SearchResult>;
 
 export interface MatchDeps {
   corpus: Corpus;

@@ -5,7 +5,7 @@
 import type { Build } from '../build/corpus.ts';
 import { markdownToText } from '../content/markdown.ts';
 import type { Locale } from '../contract/shared.ts';
-import { shared } from './requirements.ts';
+import { cutAtWord, shared } from './requirements.ts';
 
 /** The text a quote is compared in: Unicode compatibility forms, straight quotes, no Markdown marks, single spaces, lower case. */
 export function normalisedForQuote(text: string): string {
@@ -137,20 +137,14 @@ export type QuoteCheck =
 
 /** Checks a quote of a record offered for a requirement (its content words, `words`): see QuoteCheck. */
 export function checkQuote(build: Build, slug: string, quote: string, max: number, words: ReadonlySet<string>): QuoteCheck {
-  if (CONTROL.test(quote.replace(/[\t\n\r]/g, ' '))) {
-    CONTROL.lastIndex = 0;
-    return { found: false };
-  }
-  CONTROL.lastIndex = 0;
-  let cut = quote
+  // (`search` neither uses nor moves the global pattern's lastIndex)
+  if (quote.replace(/[\t\n\r]/g, ' ').search(CONTROL) !== -1) return { found: false };
+  const tidied = quote
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^["'“”«»„]+|["'“”«»]+$/g, '')
     .replace(/^(\.\.\.|…)\s*|\s*(\.\.\.|…)$/g, '');
-  if (cut.length > max) {
-    const space = cut.lastIndexOf(' ', max);
-    cut = cut.slice(0, space > max / 2 ? space : max);
-  }
+  const cut = cutAtWord(tidied, max);
   const wanted = normalisedForQuote(cut);
   if (!wanted || tooShort(wanted)) return { found: false };
   for (const field of recordFields(build, slug) ?? []) {

@@ -59,7 +59,7 @@ function headingOf(line: string, opensBlock: boolean, next: string | undefined):
   if (/[:：]$/.test(text) && short) return text.replace(/[:：]$/, '');
   if (opensBlock && short && next !== undefined && !/[.!?。！？;；,，、]$/.test(text) && (BULLET.test(next) || next.trim() === '' || /^[【[]/.test(text)))
     return text;
-  if (/^【.+】$|^\[.+\]$|^■.+$/.test(text) && short) return text.replace(/^[【[■]|[】\]]$/g, '');
+  if (/^【.+】$|^\[.+\]$/.test(text) && short) return text.replace(/^[【[]|[】\]]$/g, '');
   return undefined;
 }
 
