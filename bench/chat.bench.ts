@@ -1,21 +1,10 @@
 // Chat time to first answer byte through /api/chat vs calling the scripted OpenAI-compatible server
 // directly, same run (issue "The agent", goal ≤ +10 ms).
 import { startFakeOpenAI } from '../testing/fake-openai.ts';
-import { median, percentile, printTable, startService } from './lib.ts';
+import { median, percentile, printTable, startService, timedStream } from './lib.ts';
 
-async function firstTextByte(url: string, init: RequestInit, isText: (chunk: string) => boolean): Promise<number> {
-  const start = performance.now();
-  const res = await fetch(url, init);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let elapsed = NaN;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (Number.isNaN(elapsed) && isText(decoder.decode(value, { stream: true }))) elapsed = performance.now() - start;
-  }
-  return elapsed;
-}
+/** Milliseconds to the first chunk of a streamed answer that `isText` accepts. */
+const firstTextByte = async (url: string, init: RequestInit, isText: (chunk: string) => boolean) => (await timedStream(url, init, isText)).first;
 
 export async function benchChat(options: { runs: number }) {
   const model = await startFakeOpenAI();

@@ -10,6 +10,27 @@ import { startServerProcess, type ServerProcess } from '../testing/server-proces
 
 export { freePort } from '../testing/server-process.ts';
 
+/**
+ * Reads a streamed answer to its end: milliseconds from the request to the first chunk `ready` accepts (given that
+ * chunk and everything read so far; NaN if none), and to the end.
+ */
+export async function timedStream(url: string, init: RequestInit, ready: (chunk: string, text: string) => boolean): Promise<{ first: number; end: number }> {
+  const start = performance.now();
+  const res = await fetch(url, init);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let first = NaN;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const chunk = decoder.decode(value, { stream: true });
+    text += chunk;
+    if (Number.isNaN(first) && ready(chunk, text)) first = performance.now() - start;
+  }
+  return { first, end: performance.now() - start };
+}
+
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -3,24 +3,7 @@
 // requirement and whole answer for the same description, without a model.
 import { readFileSync } from 'node:fs';
 import { startFakeOpenAI } from '../testing/fake-openai.ts';
-import { median, percentile, printTable, startService } from './lib.ts';
-
-/** Milliseconds from the request to the first chunk that `ready` accepts (given everything read so far), and to the end. */
-async function timed(url: string, init: RequestInit, ready: (text: string) => boolean): Promise<{ first: number; end: number }> {
-  const start = performance.now();
-  const res = await fetch(url, init);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let first = NaN;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (Number.isNaN(first) && ready(text)) first = performance.now() - start;
-  }
-  return { first, end: performance.now() - start };
-}
+import { median, percentile, printTable, startService, timedStream as timed } from './lib.ts';
 
 export async function benchMatch(options: { runs: number }) {
   const description = (
@@ -54,10 +37,10 @@ export async function benchMatch(options: { runs: number }) {
       const d = await timed(
         `${model.url}/chat/completions`,
         { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(completion) },
-        (t) => t.includes('\\n'),
+        (_, t) => t.includes('\\n'),
       );
-      const s = await timed(`${withModel.url}/api/v1/match`, post(ip, { jobDescription: description }), (t) => t.includes('"type":"requirement"'));
-      const p = await timed(`${plain.url}/api/v1/match`, post(ip, { jobDescription: description }), (t) => t.includes('"type":"requirement"'));
+      const s = await timed(`${withModel.url}/api/v1/match`, post(ip, { jobDescription: description }), (_, t) => t.includes('"type":"requirement"'));
+      const p = await timed(`${plain.url}/api/v1/match`, post(ip, { jobDescription: description }), (_, t) => t.includes('"type":"requirement"'));
       if (i >= 5) {
         direct.push(d.first);
         site.push(s.first);
