@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../operations/server/config.server.ts';
 import { remixWeb, startService, type RunningService } from '../server.ts';
 import type { WorkQueueOptions } from '../operations/server/work-queue.server.ts';
+import { assertOk, type adminHttp } from './admin-http.ts';
 
 export interface TestService extends RunningService {
   url: string;
@@ -49,4 +50,23 @@ export async function startTestService(
       if (owned) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Changes one entry's English key result on dev through the admin API (its translations go stale) and waits for the
+ * run the commit starts: the file's path and the commit.
+ */
+export async function changeKeyResult(
+  service: TestService,
+  api: ReturnType<typeof adminHttp>,
+  slug: string,
+  keyResult: string,
+): Promise<{ path: string; commit: string }> {
+  await service.services.pipeline.idle();
+  const file = assertOk(await api.get(`/api/admin/file?slug=${slug}&branch=dev`));
+  const content = file.content.replace(/^keyResult: .*$/m, `keyResult: ${JSON.stringify(keyResult)}`);
+  const commit = assertOk(await api.put({ path: file.path, content, message: `New key result for ${slug}`, branch: 'dev', sha: file.sha })).commit
+    .sha as string;
+  await service.services.pipeline.idle();
+  return { path: file.path as string, commit };
 }

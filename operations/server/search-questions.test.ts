@@ -8,8 +8,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../testing/fake-openai.ts';
-import { startTestService, type TestService } from '../../testing/service.ts';
-import { adminHttp, assertOk } from '../../testing/admin-http.ts';
+import { changeKeyResult, startTestService, type TestService } from '../../testing/service.ts';
+import { adminHttp } from '../../testing/admin-http.ts';
 import { questionKey } from '../build/passage-questions.ts';
 import { localeFacts, locales } from '../contract/locales.ts';
 
@@ -57,12 +57,7 @@ const search = async (base: string, q: string, locale?: string) => {
 
 /** Changes one entry's English on dev and waits for its run, then for the questions it asks for. */
 async function changeEnglish(slug: string, keyResult: string) {
-  await service.services.pipeline.idle();
-  const file = assertOk(await api.get(`/api/admin/file?slug=${slug}&branch=dev`));
-  const content = file.content.replace(/^keyResult: .*$/m, `keyResult: ${JSON.stringify(keyResult)}`);
-  const commit = assertOk(await api.put({ path: file.path, content, message: `New key result for ${slug}`, branch: 'dev', sha: file.sha })).commit
-    .sha as string;
-  await service.services.pipeline.idle();
+  const { commit } = await changeKeyResult(service, api, slug, keyResult);
   await service.services.questionsSettled();
   assert.equal(service.services.corpus.build('dev').commit, commit, 'the change is live on dev');
 }

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
-import { startTestService, type TestService } from '../../testing/service.ts';
+import { changeKeyResult, startTestService, type TestService } from '../../testing/service.ts';
 import { adminHttp, assertOk } from '../../testing/admin-http.ts';
 import { localeFacts } from '../contract/locales.ts';
 import type { TranslationLocale } from '../contract/shared.ts';
@@ -38,14 +38,9 @@ function translator(failing: readonly TranslationLocale[]) {
 
 /** Changes one entry's English on dev (its six translations go stale) and waits for the run it starts. */
 async function changeEnglish(slug: string, keyResult: string) {
-  await service.services.pipeline.idle();
-  const file = assertOk(await api.get(`/api/admin/file?slug=${slug}&branch=dev`));
-  const content = file.content.replace(/^keyResult: .*$/m, `keyResult: ${JSON.stringify(keyResult)}`);
-  const commit = assertOk(await api.put({ path: file.path, content, message: `New key result for ${slug}`, branch: 'dev', sha: file.sha })).commit
-    .sha as string;
-  await service.services.pipeline.idle();
+  const { path, commit } = await changeKeyResult(service, api, slug, keyResult);
   const run = service.services.pipeline.list('dev', 5).find((r) => r.commit === commit || r.sourceCommit === commit)!;
-  return { path: file.path as string, commit, run };
+  return { path, commit, run };
 }
 
 const i18n = (locale: string, path: string) => path.replace(/^content\//, `content/i18n/${locale}/`);
