@@ -1,11 +1,11 @@
 // The floors of the house and the directions imports may take between them, checked by `npm test`
-// (scripts/check-architecture.mjs). A lower floor never imports a higher one; nothing imports in a circle.
+// (testing/architecture.test.ts). A lower floor never imports a higher one; nothing imports in a circle.
 //
 //   server.ts                       composition: may use everything below
 //   app/ (web)   cli/ (terminal)    surfaces for people
 //   operations/adapters             HTTP edge, REST, MCP, OpenAPI, HTTP client
 //   operations/server               handlers, invoke, pipeline, agent, services
-//   operations/repo  operations/build
+//   operations/repo  operations/corpus
 //   operations/content
 //   operations/contract             the operation list: zod only
 //
@@ -14,7 +14,7 @@ const floor = (name, path) => ({ name, path });
 const floors = [
   floor('contract', '^operations/contract/'),
   floor('content', '^operations/content/'),
-  floor('build', '^operations/build/'),
+  floor('corpus', '^operations/corpus/'),
   floor('repo', '^operations/repo/'),
   floor('server', '^operations/server/'),
   floor('adapters', '^operations/adapters/'),
@@ -24,10 +24,10 @@ const floors = [
 const allowed = {
   contract: [],
   content: ['contract'],
-  build: ['contract', 'content'],
+  corpus: ['contract', 'content'],
   repo: ['contract', 'content'],
-  server: ['contract', 'content', 'build', 'repo'],
-  adapters: ['contract', 'content', 'build', 'repo', 'server'],
+  server: ['contract', 'content', 'corpus', 'repo'],
+  adapters: ['contract', 'content', 'corpus', 'repo', 'server'],
 };
 
 const notTest = '\\.test\\.tsx?$';
@@ -63,7 +63,7 @@ module.exports = {
       severity: 'error',
       comment: 'The web app and the CLI use operations through the gateway and the HTTP client, never handlers or services directly (types aside).',
       from: { path: '^(app|cli)/', pathNot: notTest },
-      to: { path: '^operations/(server|repo|build)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^operations/(server|repo|corpus)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'surfaces-are-apart',

@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import bm25 from 'wink-bm25-text-search';
 import { readContentDir } from '../operations/repo/local-repo.server.ts';
 import { loadContent } from '../operations/content/tree.ts';
-import { searchPassages } from '../operations/build/corpus.ts';
-import { createSearchIndex, type Passage } from '../operations/build/search.ts';
-import { analyse } from '../operations/build/analyse.ts';
+import { searchPassages } from '../operations/corpus/corpus.ts';
+import { createSearchIndex, type Passage } from '../operations/corpus/search.ts';
+import { analyse } from '../operations/corpus/analyse.ts';
 import { percentile, printTable, ratio } from './lib.ts';
 
 const words = (

@@ -1,6 +1,6 @@
 // `npm run eval:libraries`: the measurement issue 33's typo tolerance asked for before it is written by hand. Two
 // well-kept libraries (Orama 3, MiniSearch 7) with their own typo tolerance, beside the current BM25F index
-// (operations/build/search.ts), on the same passages of the demo content and the development questions
+// (operations/corpus/search.ts), on the same passages of the demo content and the development questions
 // (eval/questions.json): as written, with one typo and with one made-up word (eval/variants.ts). Prints per
 // engine recall@5, MRR@10 and no-answer accuracy, and p50/p95 query latency at 1× and 10× the content.
 //
@@ -24,9 +24,9 @@ import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import { readContentDir } from '../operations/repo/local-repo.server.ts';
 import { loadContent, formatProblem } from '../operations/content/tree.ts';
-import { createBuild } from '../operations/build/corpus.ts';
-import { createSearchIndex, FIELD_WEIGHTS, type Passage, type RelatedTerms } from '../operations/build/search.ts';
-import { analyse, scriptOf, stopWords } from '../operations/build/analyse.ts';
+import { createBuild } from '../operations/corpus/corpus.ts';
+import { createSearchIndex, FIELD_WEIGHTS, type Passage, type RelatedTerms } from '../operations/corpus/search.ts';
+import { analyse, scriptOf, stopWords } from '../operations/corpus/analyse.ts';
 import type { Locale } from '../operations/contract/shared.ts';
 import { generatePassages } from '../bench/search.bench.ts';
 import { percentile } from '../bench/lib.ts';
@@ -159,7 +159,7 @@ const current: Factory = async (from) => {
   return {
     name: 'vitae BM25F',
     tokenisation: 'analyse.ts in every locale',
-    typos: 'whatever operations/build/search.ts does in this tree',
+    typos: 'whatever operations/corpus/search.ts does in this tree',
     gated: true,
     search: (query, locale) => index.search(query, DEPTH, { locale }).map((h) => ({ ref: `${h.kind}:${h.slug}`, score: h.score })),
   };

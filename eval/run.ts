@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { readContentDir } from '../operations/repo/local-repo.server.ts';
 import { loadContent, formatProblem } from '../operations/content/tree.ts';
-import { createBuild } from '../operations/build/corpus.ts';
+import { createBuild } from '../operations/corpus/corpus.ts';
 import { locales } from '../operations/contract/locales.ts';
 import type { Locale } from '../operations/contract/shared.ts';
 import { firstHit, recallAt, summarise, type Outcome, type Summary } from './metrics.ts';

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { typoVariant, unknownWordVariant } from './variants.ts';
-import { editDistance } from '../operations/build/lexicon.ts';
+import { editDistance } from '../operations/corpus/lexicon.ts';
 
 describe('eval variants', () => {
   it('puts one edit in one word of five letters or more, never its first letter, the same every time', () => {

@@ -5,7 +5,7 @@
 // a typo only in a Latin word they hold: a slip of an input method picks another character, which no search
 // can be asked to read as the one meant; such questions have no typo variant (`undefined`).
 import type { Locale } from '../operations/contract/shared.ts';
-import { KEYBOARD_NEIGHBOURS } from '../operations/build/lexicon.ts';
+import { KEYBOARD_NEIGHBOURS } from '../operations/corpus/lexicon.ts';
 
 /** The made-up word an unknown-word variant adds, in the question's own script. */
 const UNKNOWN: Partial<Record<Locale, string>> = { ja: 'ズィクヴァルン', zh: '兹克瓦伦', 'zh-hant': '茲克瓦倫' };

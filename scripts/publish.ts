@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { branches, type Branch } from '../operations/contract/shared.ts';
 import { formatProblem, loadCommitContent } from '../operations/content/tree.ts';
-import { createBuild } from '../operations/build/corpus.ts';
+import { createBuild } from '../operations/corpus/corpus.ts';
 import { createGit } from '../operations/repo/git.server.ts';
 import { createContentRepo } from '../operations/repo/content-repo.server.ts';
 import { loadConfig } from '../operations/server/config.server.ts';

@@ -125,8 +125,8 @@ async function bundleService(require) {
   rmSync(workerBundle, { force: true });
   const { build: esbuild } = require('esbuild'); // build tooling (a dev dependency), like the Remix compiler
   const result = await esbuild({
-    // the service, and the worker thread that makes builds (loaded from beside it, operations/build/builder.server.ts)
-    entryPoints: { server: join(root, 'server.ts'), 'build-worker': join(root, 'operations', 'build', 'build-worker.ts') },
+    // the service, and the worker thread that makes builds (loaded from beside it, operations/server/builder.server.ts)
+    entryPoints: { server: join(root, 'server.ts'), 'build-worker': join(root, 'operations', 'corpus', 'build-worker.ts') },
     outdir: join(root, 'build'),
     outExtension: { '.js': '.mjs' },
     bundle: true,

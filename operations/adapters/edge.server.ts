@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { ownedBytes } from '../build/owned-bytes.ts';
+import { ownedBytes } from '../corpus/owned-bytes.ts';
 import helmet from 'helmet';
 import type { Duplex } from 'node:stream';
 import { AppError, type ErrorBody, type ErrorCode } from '../contract/errors.ts';

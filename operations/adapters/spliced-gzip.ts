@@ -5,7 +5,7 @@
 // each part's CRC is kept, and an answer's CRC is combined from them and the value's (as zlib's
 // crc32_combine does), so an answer costs a few copies whatever the page's size.
 import { crc32, constants as zlib, deflateRawSync, gunzipSync } from 'node:zlib';
-import { ownedBytes } from '../build/owned-bytes.ts';
+import { ownedBytes } from '../corpus/owned-bytes.ts';
 
 /** The gzip header: deflate, no name or time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);

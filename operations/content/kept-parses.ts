@@ -1,4 +1,4 @@
-// Parses remembered from a kept build's model: a restart loads a build from disk (operations/build/persist.ts)
+// Parses remembered from a kept build's model: a restart loads a build from disk (operations/corpus/persist.ts)
 // whose model already holds every file's parse, so validating the same files again need not parse them.
 import type { z } from 'zod';
 import { rememberParsedMarkdown } from './front-matter.ts';

@@ -12,7 +12,7 @@ import { renderToString } from 'react-dom/server';
 import { Markdown } from '../../app/markdown/Markdown.tsx';
 import { renderMarkdown } from '../../cli/markdown.ts';
 import { colours } from '../../cli/colour.ts';
-import { splitPassages } from '../build/passages.ts';
+import { splitPassages } from '../corpus/passages.ts';
 import { markdownLimits, markdownToText, markdownTree } from './markdown.ts';
 
 const MB = 1 << 20;

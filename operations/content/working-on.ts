@@ -1,4 +1,4 @@
-// What a build is working on, for its time budget: the build worker (operations/build/build-worker.ts) listens,
+// What a build is working on, for its time budget: the build worker (operations/corpus/build-worker.ts) listens,
 // so that a build stopped for running over its budget names the file it was on. The content checks, the passages
 // and the search index report each file or record as they come to it; where nothing listens, a report is a call.
 import type { Locale } from '../contract/shared.ts';

@@ -11,7 +11,7 @@ import { locate } from '../content/locate.ts';
 import { unifiedDiff } from '../content/unified-diff.ts';
 import { loadContentSliced, type ContentModel } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
-import { localeRecords } from '../build/corpus.ts';
+import { localeRecords } from '../corpus/corpus.ts';
 import { describeContentSchema, type UiMessages } from './content-schema.server.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';

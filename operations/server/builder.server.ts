@@ -15,12 +15,12 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { deserialize } from 'node:v8';
 import type { Problem } from '../contract/errors.ts';
 import type { ContentModel } from '../content/tree.ts';
-import type { Passage } from '../build/search.ts';
+import type { Passage } from '../corpus/search.ts';
 import { blobSha, type RepoFiles } from '../repo/change-checks.ts';
 import { REGULAR } from '../content/tree.ts';
-import type { KeptBuild } from '../build/persist.ts';
-import type { BuildReply, BuildRequest, BuildWorkerData, PreloadRequest } from '../build/build-worker.ts';
-import { progressBuffer, readProgress } from '../build/build-progress.ts';
+import type { KeptBuild } from '../corpus/persist.ts';
+import type { BuildReply, BuildRequest, BuildWorkerData, PreloadRequest } from '../corpus/build-worker.ts';
+import { progressBuffer, readProgress } from '../corpus/build-progress.ts';
 import { noPause, slicer, type Pause } from '../content/pause.ts';
 
 export interface BuildInput {
@@ -76,7 +76,7 @@ function startWorker(workerData: BuildWorkerData, limits?: ResourceLimits): Work
   const self = import.meta.url;
   if (self.endsWith('.ts')) {
     const tsx = import.meta.resolve('tsx/esm/api');
-    const entry = new URL('../build/build-worker.ts', self).href;
+    const entry = new URL('../corpus/build-worker.ts', self).href;
     return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, {
       eval: true,
       name: 'vitae-build',

@@ -5,7 +5,7 @@
 // and each requirement reaches `ctx.progress` as soon as it is checked (the site streams them).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Build } from '../build/corpus.ts';
+import type { Build } from '../corpus/corpus.ts';
 import { markdownToText } from '../content/markdown.ts';
 import { AppError, clipped } from '../contract/errors.ts';
 import { localeFacts } from '../contract/locales.ts';

@@ -3,8 +3,8 @@
 // provider's code is never loaded (the model SDKs are imported on first use: about 40 MB a process without chat does not need).
 import type { EmbeddingModel, LanguageModel, TranscriptionModel } from 'ai';
 import type { Config } from './config.server.ts';
-import type { EmbedTexts } from '../build/embeddings.ts';
-import { questionsFromOutput, questionsPrompt, QuestionsOutput, type GenerateQuestions } from '../build/passage-questions.ts';
+import type { EmbedTexts } from '../corpus/embeddings.ts';
+import { questionsFromOutput, questionsPrompt, QuestionsOutput, type GenerateQuestions } from '../corpus/passage-questions.ts';
 import { measuredLanguageModel, measuredTranscription, startModelRequest, type ModelFeature } from './model-metrics.server.ts';
 
 export interface Models {

@@ -2,9 +2,9 @@
 import { AppError } from '../contract/errors.ts';
 import type { publicReadOperations } from '../contract/public.ts';
 import { locales, type Locale } from '../contract/shared.ts';
-import type { Build } from '../build/corpus.ts';
-import { pageUrl } from '../build/corpus.ts';
-import { placeOf } from '../build/country.ts';
+import type { Build } from '../corpus/corpus.ts';
+import { pageUrl } from '../corpus/corpus.ts';
+import { placeOf } from '../corpus/country.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Corpus } from './services.server.ts';
 

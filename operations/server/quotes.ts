@@ -2,7 +2,7 @@
 // record it cites (in any of its locales), and when no sentence it lies in denies what it names ("she has not
 // trained foundation models" is the subject saying so, never proof of it). Used by match_role for the model's quotes
 // and for the sentences the search-only form picks.
-import type { Build } from '../build/corpus.ts';
+import type { Build } from '../corpus/corpus.ts';
 import { markdownToText } from '../content/markdown.ts';
 import type { Locale } from '../contract/shared.ts';
 import { cutAtWord, shared } from './requirements.ts';

@@ -2,7 +2,7 @@
 // that ask something of the candidate), must-haves and nice-to-haves told apart by the headings and words a job
 // advertisement uses for them in each locale, and the sections about the employer or the offer left out.
 import { REQUIREMENT_MAX, REQUIREMENTS_MAX } from '../contract/match.ts';
-import { isStopWord } from '../build/analyse.ts';
+import { isStopWord } from '../corpus/analyse.ts';
 import { locales } from '../contract/shared.ts';
 
 export interface ReadRequirement {

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../testing/fake-openai.ts';
 import { changeKeyResult, startTestService, type TestService } from '../../testing/service.ts';
 import { adminHttp } from '../../testing/admin-http.ts';
-import { questionKey } from '../build/passage-questions.ts';
+import { questionKey } from '../corpus/passage-questions.ts';
 import { localeFacts, locales } from '../contract/locales.ts';
 
 const TOKEN = 'search-questions-token-3b9e1f07';

@@ -6,11 +6,11 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
-import { createBuild, type Build } from '../build/corpus.ts';
+import { createBuild, type Build } from '../corpus/corpus.ts';
 import { slicer } from '../content/pause.ts';
-import { openBuildStore, restoreBuild } from '../build/persist.ts';
-import type { Passage } from '../build/search.ts';
-import { forgetTermCounts } from '../build/term-counts.ts';
+import { openBuildStore, restoreBuild } from '../corpus/persist.ts';
+import type { Passage } from '../corpus/search.ts';
+import { forgetTermCounts } from '../corpus/term-counts.ts';
 import { createBuilder } from './builder.server.ts';
 import { formatProblem, irregularProblems, loadContent, loadContentSliced, problemsOfContent } from '../content/tree.ts';
 import { rememberParses } from '../content/kept-parses.ts';
@@ -23,9 +23,9 @@ import { readJson, writeFileAtomic } from './files.server.ts';
 import { createPipeline, type Pipeline } from './pipeline.server.ts';
 import { createActionsPipeline, lastPublished, type GitHubEvent } from './actions-pipeline.server.ts';
 import { createModels, describeProviderError, type Models } from './models.server.ts';
-import { openEmbeddingCache, VectorIndex } from '../build/embeddings.ts';
-import { createHybridSearch } from '../build/hybrid.ts';
-import { createQuestionSearch, openQuestionCache, type GenerateQuestions, type QuestionCache } from '../build/passage-questions.ts';
+import { openEmbeddingCache, VectorIndex } from '../corpus/embeddings.ts';
+import { createHybridSearch } from '../corpus/hybrid.ts';
+import { createQuestionSearch, openQuestionCache, type GenerateQuestions, type QuestionCache } from '../corpus/passage-questions.ts';
 import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
 import { countedGitHubFetch, observeGitCommand, timedBuild } from './metrics.server.ts';
@@ -199,7 +199,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     }
   }
 
-  // Builds kept by commit (operations/build/persist.ts): a restart, or the pipeline after one, loads the build of
+  // Builds kept by commit (operations/corpus/persist.ts): a restart, or the pipeline after one, loads the build of
   // a commit it made before instead of making it again.
   // A build is written when the service is not answering yet (made at start) or no longer (at a stop): writing
   // serialises it on the main thread, which held requests for 0.2 s at 10× after every commit. After a crash the

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { locales } from '../contract/shared.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
-import { countryCode, placeOf } from '../build/country.ts';
+import { countryCode, placeOf } from '../corpus/country.ts';
 
 const TOKEN = 'site-test-token-0123456789abcdef';
 let service: TestService;

@@ -6,8 +6,23 @@ import { normalise, VectorIndex } from './embeddings.ts';
 import { createHybridSearch } from './hybrid.ts';
 import { CONFIDENT, type Passage, type SearchHit, type SearchIndex } from './search.ts';
 
-const passages: Passage[] = ['one', 'two'].map((slug) => ({ locale: 'en', slug, kind: 'entry', title: slug, text: `text of ${slug}`, url: `http://x/${slug}` }));
-const hit = (slug: string, confidence: number): SearchHit => ({ slug, kind: 'entry', title: slug, passage: `text of ${slug}`, url: `http://x/${slug}`, score: 1, confidence });
+const passages: Passage[] = ['one', 'two'].map((slug) => ({
+  locale: 'en',
+  slug,
+  kind: 'entry',
+  title: slug,
+  text: `text of ${slug}`,
+  url: `http://x/${slug}`,
+}));
+const hit = (slug: string, confidence: number): SearchHit => ({
+  slug,
+  kind: 'entry',
+  title: slug,
+  passage: `text of ${slug}`,
+  url: `http://x/${slug}`,
+  score: 1,
+  confidence,
+});
 
 /** A BM25 index that answers `hits` when unsure results are asked for, and the confident ones (above CONFIDENT) otherwise. */
 function lexical(hits: SearchHit[]): SearchIndex {
@@ -52,9 +67,15 @@ describe('hybrid search', () => {
     // No BM25 match; passage one lies at a cosine of 0.8 from the query.
     const near = new VectorIndex([normalise([0.8, 0.6, 0]), normalise([0, 1, 0])]);
     const found = async (minSimilarity?: number) =>
-      (await createHybridSearch({ bm25: lexical([]), passages, vectors: near, embedQuery: async () => [[1, 0, 0]], ...(minSimilarity === undefined ? {} : { minSimilarity }) }).search('q', 5)).map(
-        (h) => h.slug,
-      );
+      (
+        await createHybridSearch({
+          bm25: lexical([]),
+          passages,
+          vectors: near,
+          embedQuery: async () => [[1, 0, 0]],
+          ...(minSimilarity === undefined ? {} : { minSimilarity }),
+        }).search('q', 5)
+      ).map((h) => h.slug);
     assert.deepEqual(await found(), ['one'], 'at the default, 0.6');
     assert.deepEqual(await found(0.85), []);
     assert.deepEqual(await found(0.5), ['one']);

@@ -79,7 +79,9 @@ export type BuildReply =
 
 /** SearchIndexData as the worker sends it. */
 export type WireIndexData = Omit<SearchIndexData, 'locales'> & {
-  locales: Array<Omit<SearchIndexData['locales'][number], 'engine'> & { engine: Omit<SearchIndexData['locales'][number]['engine'], 'terms'> & { terms: string } }>;
+  locales: Array<
+    Omit<SearchIndexData['locales'][number], 'engine'> & { engine: Omit<SearchIndexData['locales'][number]['engine'], 'terms'> & { terms: string } }
+  >;
 };
 
 /** What the service starts the worker with (builder.server.ts). */
@@ -124,7 +126,17 @@ const spent = new Map<string, number>();
 const visits = new Map<string, number>();
 
 listenWorkingOn((item) => {
-  if (item === lastItem || (item && lastItem && typeof item === 'object' && typeof lastItem === 'object' && item.slug === lastItem.slug && item.kind === lastItem.kind && item.locale === lastItem.locale)) return;
+  if (
+    item === lastItem ||
+    (item &&
+      lastItem &&
+      typeof item === 'object' &&
+      typeof lastItem === 'object' &&
+      item.slug === lastItem.slug &&
+      item.kind === lastItem.kind &&
+      item.locale === lastItem.locale)
+  )
+    return;
   lastItem = item;
   const path = item === null ? null : pathOf(item);
   if (path === pathNow) return;
@@ -163,7 +175,6 @@ const files = new Map<string, string>();
 /** The passages of the builds sent last, by commit and site address (the bases of the next requests). */
 const sent = new Map<string, Passage[]>();
 const SENT_KEPT = 2;
-
 
 async function handle(request: BuildRequest): Promise<BuildReply> {
   if (request.resetTexts) blobs.clear();
@@ -311,7 +322,11 @@ port.on('message', (message: BuildRequest | PreloadRequest) => {
         ? [
             ...reply.parts.map((part) => part.buffer as ArrayBuffer),
             ...(reply.reuse ? [reply.reuse.from.buffer as ArrayBuffer] : []),
-            ...new Set(reply.search.locales.flatMap(({ passages, engine }) => [passages, engine.offsets, engine.docs, engine.scores, engine.idfs].map((a) => a.buffer as ArrayBuffer))),
+            ...new Set(
+              reply.search.locales.flatMap(({ passages, engine }) =>
+                [passages, engine.offsets, engine.docs, engine.scores, engine.idfs].map((a) => a.buffer as ArrayBuffer),
+              ),
+            ),
           ]
         : [];
     port.postMessage(reply, transfer);

@@ -4,7 +4,16 @@
 import { locales } from '../contract/vocabulary.ts';
 
 /** Common short forms that are not the CLDR display name. */
-const aliases: Record<string, string> = { usa: 'US', 'u.s.': 'US', 'u.s.a.': 'US', uk: 'GB', 'great britain': 'GB', england: 'GB', scotland: 'GB', wales: 'GB' };
+const aliases: Record<string, string> = {
+  usa: 'US',
+  'u.s.': 'US',
+  'u.s.a.': 'US',
+  uk: 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+};
 
 let byName: Map<string, string> | undefined;
 function names(): Map<string, string> {

@@ -66,7 +66,10 @@ describe('the embeddings cache', () => {
     const cache = await openEmbeddingCache(file, 'fake-embed');
     await cache.vectorsOf(['one', 'two'], embed);
     const whole = (await stat(file)).size;
-    await appendFile(file, Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 64, 0])); // a header whose vector never came
+    await appendFile(
+      file,
+      Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 64, 0]),
+    ); // a header whose vector never came
     const reopened = await openEmbeddingCache(file, 'fake-embed');
     assert.equal(reopened.size, 2);
     assert.equal((await stat(file)).size, whole);

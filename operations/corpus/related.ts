@@ -22,7 +22,9 @@ const relatedGroupsOf = new WeakMap<RelatedTerms, Map<Locale, Map<string, string
 function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
   const lists = new Map<Locale, string[][][]>();
   for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
-    const analysed = groups.map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0)).filter((g) => g.length > 1);
+    const analysed = groups
+      .map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0))
+      .filter((g) => g.length > 1);
     const targets: Locale[] = locale === 'zh' || locale === 'zh-hant' ? ['zh', 'zh-hant'] : [locale];
     for (const target of targets) lists.set(target, [...(lists.get(target) ?? []), ...analysed]);
   }

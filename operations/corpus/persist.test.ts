@@ -12,7 +12,7 @@ import { loadContent } from '../content/tree.ts';
 import { createBuild, searchPassages, type Build } from './corpus.ts';
 import { bm25FromData, createBm25 } from './bm25.ts';
 import { createSearchIndex, searchIndexFromData, type SearchIndex } from './search.ts';
-import { tokenize } from './tokenize.ts';
+import { analyse } from './analyse.ts';
 import { encode, keptOf, openBuildStore, readKept, restoreBuild, FORMAT_VERSION, type KeptBuild } from './persist.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
@@ -86,7 +86,7 @@ describe('the search index as data', () => {
       { title: 'evaluation', text: 'a harness that evaluates retrieval for hotel search' },
       { title: 'meetup', text: 'a web meetup in Osaka' },
     ];
-    const index = await createBm25(docs, (t) => tokenize(t), { fieldWeights: { title: 2, text: 1 } });
+    const index = await createBm25(docs, (t) => analyse(t, 'en'), { fieldWeights: { title: 2, text: 1 } });
     const again = await bm25FromData(deserialize(serialize(index.toData())) as ReturnType<typeof index.toData>);
     assert.equal(again.size, index.size);
     assert.equal(again.maxIdf, index.maxIdf);
@@ -125,7 +125,11 @@ describe('a kept build', () => {
     assert.deepEqual(restoredThere.locales, there.locales);
     assert.deepEqual(answers(restoredThere.search), answers(there.search));
     assert.ok(restoredThere.passages && restoredThere.passages.length === made.search.size, 'passages are kept for hybrid search when asked');
-    assert.ok(answers(restoredThere.search).flat().every((hit) => hit.url.startsWith('http://dev.site')));
+    assert.ok(
+      answers(restoredThere.search)
+        .flat()
+        .every((hit) => hit.url.startsWith('http://dev.site')),
+    );
   });
 
   it('lends its passages when its content’s are made again (a build worker warming up), instead of splitting every entry', async () => {
@@ -246,7 +250,13 @@ describe('pruning kept builds', () => {
       await store.prune([commits[0]!, commits[2]!]);
       assert.deepEqual(
         (await readdir(dir)).sort(),
-        [`${commits[0]}-v${FORMAT_VERSION}.bin`, `${commits[2]}-v${FORMAT_VERSION}.bin`, `${commits[4]}-v${FORMAT_VERSION}.bin`, `${commits[5]}-v${FORMAT_VERSION}.bin`, freshTemp.slice(dir.length + 1)].sort(),
+        [
+          `${commits[0]}-v${FORMAT_VERSION}.bin`,
+          `${commits[2]}-v${FORMAT_VERSION}.bin`,
+          `${commits[4]}-v${FORMAT_VERSION}.bin`,
+          `${commits[5]}-v${FORMAT_VERSION}.bin`,
+          freshTemp.slice(dir.length + 1),
+        ].sort(),
       );
 
       // loading a build makes it the most recent
@@ -260,4 +270,3 @@ describe('pruning kept builds', () => {
     }
   });
 });
-

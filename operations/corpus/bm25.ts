@@ -315,7 +315,7 @@ export function topK(ids: Int32Array, n: number, score: ArrayLike<number>, k: nu
     const id = ids[j]!;
     if (heap.length < k) {
       heap.push(id);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (!weaker(heap[i]!, heap[parent]!)) break;
         [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];

@@ -26,7 +26,10 @@ const slugs = (query: string, locale: Locale, limit = 5) => build.search.search(
 function finds(query: string, locale: Locale, wanted: string | readonly string[]) {
   const found = slugs(query, locale);
   const list = typeof wanted === 'string' ? [wanted] : wanted;
-  assert.ok(found.some((slug) => list.includes(slug)), `${locale} "${query}" should find ${list.join(' or ')}; found ${found.join(', ') || 'nothing'}`);
+  assert.ok(
+    found.some((slug) => list.includes(slug)),
+    `${locale} "${query}" should find ${list.join(' or ')}; found ${found.join(', ') || 'nothing'}`,
+  );
 }
 
 /** Asserts `varied` finds, in its top five, the best record `plain` finds. */
@@ -71,7 +74,7 @@ describe('typo tolerance', () => {
   ];
   for (const [locale, written, typed] of cases) it(`${locale}: "${typed}" finds what "${written}" finds`, () => holds(written, typed, locale));
 
-  it('ranks a typo\'s reading below the word spelt right', () => {
+  it("ranks a typo's reading below the word spelt right", () => {
     const right = build.search.search('evaluation harness', 1, { locale: 'en' })[0]!;
     const typed = build.search.search('evaluatoin harness', 1, { locale: 'en' })[0]!;
     assert.equal(typed.slug, right.slug);
@@ -181,9 +184,23 @@ describe('places and organisations one level up', () => {
   });
 
   // the records located there (by their location field), or working in the industry
-  const inLisbon = ['head-of-devrel-blockharbor', 'head-of-ai-orbitale', 'ai-transformation-lead-northwind-hale', 'concierge-copilot', 'wallet-onboarding-kit', 'ai-commons-lisbon-mentor', 'genai-readiness-assessment'];
+  const inLisbon = [
+    'head-of-devrel-blockharbor',
+    'head-of-ai-orbitale',
+    'ai-transformation-lead-northwind-hale',
+    'concierge-copilot',
+    'wallet-onboarding-kit',
+    'ai-commons-lisbon-mentor',
+    'genai-readiness-assessment',
+  ];
   const inJapan = ['hotel-systems-coordinator', 'front-office-supervisor-harbour-crown', 'pms-channel-bridge', 'kansai-web-meetup', 'kansai-nights-photo-zine'];
-  const inNetherlands = ['it-support-engineer-lumen', 'helpdesk-knowledge-base', 'integration-engineer-partnerlink', 'engineering-manager-tessera-health', 'clinical-notes-summariser'];
+  const inNetherlands = [
+    'it-support-engineer-lumen',
+    'helpdesk-knowledge-base',
+    'integration-engineer-partnerlink',
+    'engineering-manager-tessera-health',
+    'clinical-notes-summariser',
+  ];
   const cases: Array<[Locale, string, readonly string[]]> = [
     ['en', 'Has she lived and worked in Portugal?', inLisbon],
     ['en', 'Any experience in the travel industry?', ['head-of-ai-orbitale', 'integration-engineer-partnerlink']],
@@ -204,4 +221,3 @@ describe('places and organisations one level up', () => {
     assert.equal(RelatedTermsFile.safeParse({ places: { Porto: { in: ['PT', '039'] } }, groups: {} }).success, true);
   });
 });
-

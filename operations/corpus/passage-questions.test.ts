@@ -6,14 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  createQuestionSearch,
-  openQuestionCache,
-  questionKey,
-  questionsFromOutput,
-  questionsPrompt,
-  type GenerateQuestions,
-} from './passage-questions.ts';
+import { createQuestionSearch, openQuestionCache, questionKey, questionsFromOutput, questionsPrompt, type GenerateQuestions } from './passage-questions.ts';
 import { CONFIDENT, createSearchIndex, type Passage } from './search.ts';
 
 let dir: string;

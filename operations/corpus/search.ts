@@ -272,7 +272,8 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
     const parts: Part[] = other
       ? [part(wordsIn(other), other, 1, { typing }), part(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
       : [part(wordsIn(primary), primary, 1, { typing })];
-    if (script === 'han' || script === 'kana') for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT, false));
+    if (script === 'han' || script === 'kana')
+      for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT, false));
     if (primary !== 'en') {
       // The English text is matched by the query's words that are not stop words of its own language.
       const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
@@ -319,7 +320,10 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       // (obtenus, obtenu); another is a guess that may be wrong ("salaire" read as "salari", employees; "automotive"
       // as "automation"), and holds less of the question.
       if (typos.length) concepts[i]!.hold = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION) ? 1 : TYPO_HOLD;
-      for (const [list, w] of [[typos, TYPO_WEIGHT], [completions, PREFIX_WEIGHT]] as const) {
+      for (const [list, w] of [
+        [typos, TYPO_WEIGHT],
+        [completions, PREFIX_WEIGHT],
+      ] as const) {
         for (const t of list) {
           concepts[i]!.related.push([t]);
           if (!terms.has(t)) terms.set(t, w);
@@ -394,10 +398,12 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
     return best;
   }
 
-
   return {
     size: passages.length,
-    toData: () => ({ size: passages.length, locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })) }),
+    toData: () => ({
+      size: passages.length,
+      locales: [...indexes].map(([locale, { engine, passages: ids }]) => ({ locale, passages: ids, engine: engine.toData() })),
+    }),
     search(query, limit, options = {}) {
       const parts = plan(query, options.locale);
       let n = 0;
@@ -468,7 +474,11 @@ const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
   fr: /[çœèêëîïû]|\b(?:qu|l|d|j|n|c)['’]\p{L}/iu,
 };
 
-const foldWord = (word: string) => word.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+const foldWord = (word: string) =>
+  word
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
 /** The words of a Latin-script query, lowercased and without accents (segmented in windows: linear in a long query). */
 function latinWords(query: string): string[] {
   const out: string[] = [];
@@ -485,4 +495,3 @@ function languageFit(tokens: Iterable<string>, words: readonly string[], query: 
   if (LATIN_HINTS[locale]?.test(query)) fit += 2;
   return fit;
 }
-

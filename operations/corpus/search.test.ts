@@ -8,8 +8,7 @@ import { createBuild, searchPassages } from './corpus.ts';
 import { createSearchIndex, createSearchIndexData, FIELD_WEIGHTS, type Passage } from './search.ts';
 import { splitPassages } from './passages.ts';
 import { createBm25 } from './bm25.ts';
-import { tokenize } from './tokenize.ts';
-import { foldHan } from './analyse.ts';
+import { analyse, foldHan } from './analyse.ts';
 
 const { model } = loadContent(await readContentDir(resolve('content')));
 const build = await createBuild(model!, { commit: 'test', siteUrl: 'http://site' });
@@ -53,7 +52,10 @@ describe('search quality', () => {
     const results = build.search.search('AI', 50);
     assert.equal(new Set(results.map((r) => `${r.kind}:${r.slug}`)).size, results.length);
     assert.ok(results.length <= 50);
-    assert.deepEqual(results.map((r) => r.score), [...results].map((r) => r.score).sort((a, b) => b - a));
+    assert.deepEqual(
+      results.map((r) => r.score),
+      [...results].map((r) => r.score).sort((a, b) => b - a),
+    );
     assert.equal(build.search.search('AI', 3).length, 3);
   });
 
@@ -105,21 +107,21 @@ describe('search quality', () => {
   });
 });
 
-describe('tokenize', () => {
-  // Each language's analysis is tested in analyse.test.ts; here, that tokenize is it.
+describe('analyse', () => {
+  // Each language's analysis is tested in analyse.test.ts; here, one locale's words at a time.
   it('folds case and accents and stems Latin words (English by default)', () => {
-    assert.deepEqual(tokenize('Évaluations'), tokenize('evaluation'));
-    assert.deepEqual(tokenize('Hotels'), tokenize('hotel'));
-    assert.deepEqual(tokenize('évaluations', 'fr'), tokenize('evaluation', 'fr'));
+    assert.deepEqual(analyse('Évaluations', 'en'), analyse('evaluation', 'en'));
+    assert.deepEqual(analyse('Hotels', 'en'), analyse('hotel', 'en'));
+    assert.deepEqual(analyse('évaluations', 'fr'), analyse('evaluation', 'fr'));
   });
   it('segments Japanese and Chinese into words and bigrams, traditional characters folded to simplified', () => {
-    const ja = tokenize('機械学習の評価', 'ja');
+    const ja = analyse('機械学習の評価', 'ja');
     assert.ok(ja.includes(foldHan('評価')), ja.join(' '));
     assert.ok(ja.includes('学习'), ja.join(' '));
-    assert.ok(tokenize('临床笔记摘要', 'zh').length >= 2);
+    assert.ok(analyse('临床笔记摘要', 'zh').length >= 2);
   });
   it('drops stop words', () => {
-    assert.deepEqual(tokenize('the and of'), []);
+    assert.deepEqual(analyse('the and of', 'en'), []);
   });
 });
 
@@ -137,7 +139,14 @@ describe('createSearchIndex', () => {
       { locale: 'en' as const, slug: 'b', kind: 'entry' as const, title: 'Photo zine', text: 'Night photographs of a city', url: 'v' },
     ];
     const plain = await createSearchIndex(passages);
-    const related = await createSearchIndex(passages, { related: { en: [['recruiter', 'reception'], ['receptionist', 'reception']] } });
+    const related = await createSearchIndex(passages, {
+      related: {
+        en: [
+          ['recruiter', 'reception'],
+          ['receptionist', 'reception'],
+        ],
+      },
+    });
     assert.deepEqual(plain.search('receptionist', 5), []);
     assert.deepEqual(
       related.search('receptionist', 5).map((h) => h.slug),
@@ -164,7 +173,14 @@ describe('createSearchIndex', () => {
     const filler = Array.from({ length: 60 }, (_, i) => `filler${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`).join(' ');
     const passages = [
       { locale: 'en' as const, slug: 'long', kind: 'entry' as const, title: 'Long', text: `harbour ${filler}`, url: 'u' },
-      ...Array.from({ length: 2000 }, (_, i) => ({ locale: 'en' as const, slug: i === 0 ? 'long' : `r${i}`, kind: 'entry' as const, title: 'Short', text: 'harbour', url: 'v' })),
+      ...Array.from({ length: 2000 }, (_, i) => ({
+        locale: 'en' as const,
+        slug: i === 0 ? 'long' : `r${i}`,
+        kind: 'entry' as const,
+        title: 'Short',
+        text: 'harbour',
+        url: 'v',
+      })),
     ];
     const slugs = (await createSearchIndex(passages)).search('harbour', 50).map((h) => h.slug);
     assert.equal(slugs.length, 50);
@@ -190,7 +206,7 @@ describe('rebuilds', () => {
     Promise.all(
       [...new Set(passages.map((p) => p.locale))].map(async (locale) => {
         const docs = passages.filter((p) => p.locale === locale).map((p) => ({ title: p.title, meta: p.meta ?? '', text: p.text }));
-        return { locale, engine: (await createBm25(docs, (text) => tokenize(text, locale), { fieldWeights: FIELD_WEIGHTS })).toData() };
+        return { locale, engine: (await createBm25(docs, (text) => analyse(text, locale), { fieldWeights: FIELD_WEIGHTS })).toData() };
       }),
     );
 
@@ -200,7 +216,11 @@ describe('rebuilds', () => {
       (ps) => ps,
       (ps) => ps.map((p, i) => (i % 97 === 5 ? { ...p, text: `${p.text} harbour lighthouse ${i}` } : p)),
       (ps) => ps.filter((_, i) => i % 13 !== 0),
-      (ps) => [...ps.slice(0, 40), { locale: 'fr', slug: 'nouveau', kind: 'entry', title: 'Un phare', meta: 'port', text: 'Le gardien du phare', url: 'u' }, ...ps.slice(40)],
+      (ps) => [
+        ...ps.slice(0, 40),
+        { locale: 'fr', slug: 'nouveau', kind: 'entry', title: 'Un phare', meta: 'port', text: 'Le gardien du phare', url: 'u' },
+        ...ps.slice(40),
+      ],
       (ps) => ps.map((p) => (p.locale === 'ja' ? { ...p, title: `${p.title} 灯台` } : p)),
     ];
     for (const [n, step] of steps.entries()) {

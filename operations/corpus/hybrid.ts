@@ -58,7 +58,8 @@ export function createHybridSearch({
       if (!vector) return undefined;
       const normalised = normalise(vector);
       // A vector the passages' cannot be compared with (the model changed behind its name) finds nothing: a failure.
-      if (normalised.length !== vectors.dims) throw new Error(`the embeddings model answered ${normalised.length} dimensions for the question, ${vectors.dims} for the passages`);
+      if (normalised.length !== vectors.dims)
+        throw new Error(`the embeddings model answered ${normalised.length} dimensions for the question, ${vectors.dims} for the passages`);
       queries.set(query, normalised);
       if (queries.size > QUERY_CACHE) queries.delete(queries.keys().next().value!);
       return normalised;

@@ -257,7 +257,11 @@ const CHECK_CHUNK = 8 << 20;
  * build worker warming up needs the model and the passages only, from a file the service loaded and checked).
  */
 export async function readKept(file: string, expected: { format: number; code: string; commit: string }): Promise<KeptBuild>;
-export async function readKept(file: string, expected: { format: number; code: string; commit: string }, options: { index: false }): Promise<Omit<KeptBuild, 'search'>>;
+export async function readKept(
+  file: string,
+  expected: { format: number; code: string; commit: string },
+  options: { index: false },
+): Promise<Omit<KeptBuild, 'search'>>;
 export async function readKept(
   file: string,
   expected: { format: number; code: string; commit: string },
@@ -290,7 +294,12 @@ export async function readKept(
     if (header.code !== expected.code) throw new Error('made by another version of the code');
     if (header.commit !== expected.commit) throw new Error(`it is the build of ${String(header.commit)}`);
     const { parts } = header;
-    if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((n) => Number.isSafeInteger(n) && n >= 0) || parts[0]! + parts[1]! + parts[2]! !== header.bytes) {
+    if (
+      !Array.isArray(parts) ||
+      parts.length !== 3 ||
+      !parts.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+      parts[0]! + parts[1]! + parts[2]! !== header.bytes
+    ) {
       throw new Error('its header is corrupt');
     }
     const [restLength, passagesLength, indexLength] = parts as [number, number, number];
@@ -353,7 +362,7 @@ let fingerprint: Promise<string> | undefined;
 /**
  * What identifies the code that makes builds: the format version, V8's version (the serialisation), the
  * package's version and lock file (the dependencies that analyse text), and the code itself — the bundle this
- * module was compiled into (build/server.mjs, with build/build-worker.mjs), or, run from the sources, the files of operations/build,
+ * module was compiled into (build/server.mjs, with build/build-worker.mjs), or, run from the sources, the files of operations/corpus,
  * operations/content and operations/contract. So an upgrade, or a change to how text is analysed, never
  * loads a build the running code would not make.
  */
@@ -367,10 +376,10 @@ export function codeFingerprint(): Promise<string> {
     }
     if (!here.endsWith('.ts') || !root) {
       hash.update(await readFile(here));
-      // the worker thread that makes builds is bundled beside it (operations/build/builder.server.ts)
+      // the worker thread that makes builds is bundled beside it (operations/server/builder.server.ts)
       hash.update(await readFile(join(dirname(here), 'build-worker.mjs')).catch(() => ''));
     } else {
-      for (const folder of ['operations/build', 'operations/content', 'operations/contract']) {
+      for (const folder of ['operations/corpus', 'operations/content', 'operations/contract']) {
         const names = (await readdir(join(root, folder))).filter((n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n)).sort();
         for (const name of names) hash.update(`${folder}/${name}\n`).update(await readFile(join(root, folder, name)));
       }

@@ -94,7 +94,7 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
     try {
       // One write a batch, so that appends of two processes do not interleave; continued if the system wrote less.
       const bytes = encodeRecords(list);
-      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done)).bytesWritten;
+      for (let done = 0; done < bytes.length;) done += (await handle.write(bytes, done)).bytesWritten;
       await handle.sync();
     } finally {
       await handle.close();
@@ -142,7 +142,12 @@ export async function openEmbeddingCache(file: string, model: string): Promise<E
     },
   };
 
-  async function vectorsFor(texts: readonly string[], keys: Buffer[], embed: EmbedTexts, { batch = 96, signal }: { batch?: number; signal?: AbortSignal } = {}) {
+  async function vectorsFor(
+    texts: readonly string[],
+    keys: Buffer[],
+    embed: EmbedTexts,
+    { batch = 96, signal }: { batch?: number; signal?: AbortSignal } = {},
+  ) {
     const missing = new Map<string, { text: string; key: Buffer }>();
     const others = new Set<Promise<void>>(); // texts another call is embedding now (main and dev built at once)
     texts.forEach((text, i) => {

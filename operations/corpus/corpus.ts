@@ -45,10 +45,10 @@ export interface Build {
   passages?: readonly Passage[];
   /**
    * With a model (SEARCH_QUESTIONS): `search` and the index of the questions each passage answers, generated once by
-   * the model (operations/build/passage-questions.ts). Hybrid search, when on, fuses this one with the embeddings.
+   * the model (operations/corpus/passage-questions.ts). Hybrid search, when on, fuses this one with the embeddings.
    */
   questions?: SearchIndex;
-  /** With EMBEDDING_MODEL: BM25 and embeddings fused (operations/build/hybrid.ts); `search` alone otherwise. */
+  /** With EMBEDDING_MODEL: BM25 and embeddings fused (operations/corpus/hybrid.ts); `search` alone otherwise. */
   hybrid?: HybridSearch;
 }
 
@@ -138,7 +138,8 @@ function rebased(index: SearchIndex, from: string, to: string): SearchIndex {
     size: index.size,
     // The data holds no URL (passages are made again with the site's), so it is the sibling's as it is.
     ...(index.toData ? { toData: index.toData } : {}),
-    search: (query, limit, options) => index.search(query, limit, options).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
+    search: (query, limit, options) =>
+      index.search(query, limit, options).map((hit) => ({ ...hit, url: hit.url.startsWith(from) ? to + hit.url.slice(from.length) : hit.url })),
   };
 }
 
@@ -226,7 +227,16 @@ function* localeViewSteps(
       evidence.entries++;
       evidence[entry.kind === 'project' ? 'projects' : entry.kind]++;
     }
-    lenses.push({ id, title: fields.title, pitch: body, honestGaps: fields.honestGaps, evidence, url: pageUrl(siteUrl, locale, `/lenses/${id}`), locale, translated });
+    lenses.push({
+      id,
+      title: fields.title,
+      pitch: body,
+      honestGaps: fields.honestGaps,
+      evidence,
+      url: pageUrl(siteUrl, locale, `/lenses/${id}`),
+      locale,
+      translated,
+    });
   }
 
   const documents = new Map<DocumentName, DocumentRecord>();
@@ -324,7 +334,10 @@ function entryRecordOf(model: ContentModel, file: EntryFile, locale: Locale, sit
   return record;
 }
 
-const recordsOf = new WeakMap<object, Map<string, { body: string; slug: string; kind: string; translation: TranslationFile | undefined; record: EntryRecord }>>();
+const recordsOf = new WeakMap<
+  object,
+  Map<string, { body: string; slug: string; kind: string; translation: TranslationFile | undefined; record: EntryRecord }>
+>();
 
 /**
  * An entry's passages, the ones made before when its record and the names of its lenses and skills are the same

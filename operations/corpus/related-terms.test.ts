@@ -20,8 +20,14 @@ describe('related terms', () => {
     const broken = new Map(files).set(RELATED_TERMS_PATH, JSON.stringify({ groups: { en: [['lonely']], xx: [] } }));
     const { model, problems } = loadContent(broken);
     assert.equal(model, undefined);
-    assert.ok(problems.some((p) => p.path === RELATED_TERMS_PATH && /at least 2/.test(p.message)), JSON.stringify(problems));
-    assert.ok(problems.some((p) => p.path === RELATED_TERMS_PATH && /xx/.test(`${p.pointer} ${p.message}`)), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => p.path === RELATED_TERMS_PATH && /at least 2/.test(p.message)),
+      JSON.stringify(problems),
+    );
+    assert.ok(
+      problems.some((p) => p.path === RELATED_TERMS_PATH && /xx/.test(`${p.pointer} ${p.message}`)),
+      JSON.stringify(problems),
+    );
   });
 
   it('are optional, and what the subject adds is applied at query time', async () => {

@@ -51,7 +51,7 @@ export const stopWords = {
   ),
   fr: words(
     'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +
-      "s y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles " +
+      's y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles ' +
       'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes ' +
       'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont ' +
       'sait savez savoir peut peuvent pouvoir pourrait',
@@ -71,7 +71,41 @@ export const stopWords = {
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
-const ZH_STOP_BIGRAMS = new Set(['什么', '哪些', '怎么', '如何', '多少', '是否', '没有', '可以', '哪里', '这个', '那个', '一些', '关于', '曾经', '已经', '请问', '为什', '之处', '方面', '哪几', '几种', '真正', '怎样', '多大', '多久', '多长', '几个', '几年', '哪个', '哪家', '哪种', '什么样', '彼女']);
+const ZH_STOP_BIGRAMS = new Set([
+  '什么',
+  '哪些',
+  '怎么',
+  '如何',
+  '多少',
+  '是否',
+  '没有',
+  '可以',
+  '哪里',
+  '这个',
+  '那个',
+  '一些',
+  '关于',
+  '曾经',
+  '已经',
+  '请问',
+  '为什',
+  '之处',
+  '方面',
+  '哪几',
+  '几种',
+  '真正',
+  '怎样',
+  '多大',
+  '多久',
+  '多长',
+  '几个',
+  '几年',
+  '哪个',
+  '哪家',
+  '哪种',
+  '什么样',
+  '彼女',
+]);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 
 /** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
@@ -201,7 +235,28 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
   fr: words('candidat candidate candidats candidates personne sujet postulant postulante intéressé intéressée concernée concerné'),
   es: words('candidato candidata candidatos candidatas persona sujeto postulante aspirante interesado interesada'),
   eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
-  han: ['候选人', '候選人', '应聘者', '應聘者', '求职者', '求職者', '应征者', '應徵者', '这个人', '這個人', '这位', '這位', '此人', '本人', '候補者', '応募者', 'この人', 'この方', '彼女', '彼'],
+  han: [
+    '候选人',
+    '候選人',
+    '应聘者',
+    '應聘者',
+    '求职者',
+    '求職者',
+    '应征者',
+    '應徵者',
+    '这个人',
+    '這個人',
+    '这位',
+    '這位',
+    '此人',
+    '本人',
+    '候補者',
+    '応募者',
+    'この人',
+    'この方',
+    '彼女',
+    '彼',
+  ],
 };
 
 /**
@@ -211,7 +266,9 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
  * of a question, as PERSON_WORDS are.
  */
 export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
-  en: words('experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure'),
+  en: words(
+    'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure',
+  ),
   fr: words('expérience expériences expérimentée expérimenté travaillé secteur secteurs industrie industries domaine domaines parcours familière familier'),
   es: words('experiencia experiencias experimentada experimentado trabajado sector sectores industria industrias ámbito campo trayectoria familiarizada'),
   eo: words('sperto spertoj sperton spertojn sperta laboris sektoro sektoron industrio industrion kampo kampon'),
@@ -285,7 +342,7 @@ export const segmentation = { windows: 0, longest: 0 };
  */
 export function* wordSegments(text: string, locale: Locale, size = SEGMENT_WINDOW): Generator<Intl.SegmentData> {
   const words = segmenter(locale);
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = windowEnd(text, start, size);
     segmentation.windows++;
     if (end - start > segmentation.longest) segmentation.longest = end - start;
