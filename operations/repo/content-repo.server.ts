@@ -1,32 +1,36 @@
-// Validated, atomic commits to the content repository through git plumbing and a private index:
-// blobs → tree → commit → `update-ref` with the old value (compare-and-swap). No working tree exists,
-// so a crash can leave unreferenced objects at worst, never a half-applied change.
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { AppError, clipped, type Problem } from '../contract/errors.ts';
-import { limits } from '../contract/limits.ts';
+// The content repository as the admin operations and the pipeline see it, written once over the GitBackend port
+// (git-backend.ts): per-branch locks, the write checks (change-checks.ts), validate-and-commit with its retry on a
+// branch that moved, the promotion of dev to main, history's cursor and the caches of what never changes under a
+// sha. A backend only reads and moves refs; createContentRepo is this over the local git repository, and
+// createGitHubRepo (github-repo.server.ts) this over the GitHub API.
+import { AppError, type Problem } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { irregularProblems, loadContentSliced, REGULAR } from '../content/tree.ts';
+import { REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { assertContentDir, assertWritablePath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import {
-  fileDiffs,
+  blobSha,
   checkBase,
   checkPaths,
+  fileDiffs,
   filesAfter,
   invalidChange,
   problemsOfChange,
-  problemsWith as problemsOf,
+  problemsWith,
   reviewChange,
   withTranslationsOfDeleted,
   type ChangeReview,
   type FileChange,
+  type RepoFiles,
 } from './change-checks.ts';
+import type { FileVersion, GitBackend, HistoryCommit } from './git-backend.ts';
 import type { Git } from './git.server.ts';
-import { hashObjects, listTree, readBlobs, resolveBranch, type TreeFile } from './local-repo.server.ts';
+import { createLocalBackend } from './local-backend.server.ts';
+import type { TreeFile } from './local-repo.server.ts';
 
 export type { ChangeReview, FileChange } from './change-checks.ts';
+export { COMPARE_COMMITS, listedCommit, type FileVersion, type HistoryCommit } from './git-backend.ts';
 
 export interface CommitOutcome {
   branch: Branch;
@@ -36,41 +40,11 @@ export interface CommitOutcome {
   changed: boolean;
 }
 
-export interface HistoryCommit {
-  sha: string;
-  parents: string[];
-  message: string;
-  author: string;
-  time: string;
-  files: string[];
-}
-
-export interface FileVersion {
-  commit: string;
-  text: string | null;
-}
-
 export interface Comparison {
   aheadBy: number;
   commits: HistoryCommit[];
   /** Each changed file's text on both sides (null where it does not exist). */
   files: Array<{ path: string; before: string | null; after: string | null }>;
-}
-
-/** How many commits a comparison lists at most (aheadBy still counts them all). */
-export const COMPARE_COMMITS = limits.comparedCommits;
-
-/**
- * A commit as history shows it, within the lengths the contract states: a commit made elsewhere may have a subject
- * of any length, or an octopus merge's dozens of parents (the first is the one history follows).
- */
-export function listedCommit(commit: HistoryCommit): HistoryCommit {
-  return {
-    ...commit,
-    parents: commit.parents.slice(0, limits.parents),
-    message: clipped(commit.message, limits.commitMessageRead),
-    author: clipped(commit.author, limits.author),
-  };
 }
 
 export interface PromoteOutcome extends CommitOutcome {
@@ -116,368 +90,219 @@ export interface ContentRepo {
   recentCommits(branch: Branch, count: number): Promise<string[]>;
 }
 
-const ZERO = '0000000000000000000000000000000000000000';
-
+/** The content repository over the local bare git repository. */
 export function createContentRepo(git: Git): ContentRepo {
-  const withLock = createKeyedLock();
-  // A commit's files never change: kept per commit (the last few), and a commit made here is entered from
-  // its parent's files and the change, so neither a writer nor the build after it reads the tree again.
-  const filesCache = new Map<string, { tree: TreeFile[]; texts: Map<string, string> }>();
+  return createRepo(createLocalBackend(git));
+}
+
+/** How often a commit is tried again on a branch that moved under it (leaving the files it touches alone) before a 409. */
+const COMMIT_ATTEMPTS = 5;
+
+interface Policy {
+  backend: GitBackend;
+  withLock: ReturnType<typeof createKeyedLock>;
+  /**
+   * A commit's files never change: kept per commit (the last few), and a commit made here is entered from its
+   * parent's files and the change, so neither a writer nor the build after it reads the tree again.
+   */
+  files: Map<string, RepoFiles>;
   /** When a commit last changed each path, per commit (the last few): shared, so never changed. */
-  const timesCache = new Map<string, Map<string, Date>>();
-  const remember = (commit: string, files: { tree: TreeFile[]; texts: Map<string, string> }) => {
-    filesCache.set(commit, files);
-    if (filesCache.size > 8) filesCache.delete(filesCache.keys().next().value!);
-    return files;
-  };
+  times: Map<string, Map<string, Date>>;
+}
 
-  async function head(branch: Branch): Promise<string> {
-    const sha = await resolveBranch(git, branch);
-    if (!sha) throw new AppError('repo_not_configured', `The content repository has no branch "${branch}".`);
-    return sha;
-  }
-
-  /** The full sha of a commit named by a (possibly abbreviated) sha; 404 when there is none. */
-  async function commitOf(ref: string): Promise<string> {
-    const { stdout, code } = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { okCodes: [1, 128] });
-    if (code !== 0) throw new AppError('not_found', `No commit "${ref}" in the content repository.`);
-    return stdout.toString('utf8').trim();
-  }
-
-  function parseCursor(cursor: string): [string, number] {
-    const match = /^([0-9a-f]{40}):(\d{1,7})$/.exec(cursor);
-    if (!match)
-      throw new AppError('bad_request', 'cursor is not one this service gave out; pass the `next` of the page before.', {
-        errors: [{ pointer: '/cursor', message: 'unknown cursor' }],
-      });
-    return [match[1]!, Number(match[2])];
-  }
-
-  /** Commits from `git log`, each with the files it changed against its first parent. */
-  async function log(args: string[], path?: string): Promise<HistoryCommit[]> {
-    const out = await git.text([
-      'log',
-      '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s',
-      '--name-only',
-      '--diff-merges=first-parent',
-      '--no-renames',
-      ...args,
-      '--',
-      path ?? 'content',
-    ]);
-    return out
-      .split('\x1e')
-      .filter(Boolean)
-      .map((block) => {
-        const [header, ...names] = block.split('\n');
-        const [sha, parents, author, time, message] = header!.split('\x1f');
-        return listedCommit({
-          sha: sha!,
-          parents: parents ? parents.split(' ') : [],
-          author: author!,
-          time: time!,
-          message: message ?? '',
-          files: names.filter(Boolean),
-        });
-      });
-  }
-
-  async function filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }> {
-    const cached = filesCache.get(commit);
-    if (cached) return cached;
-    const tree = await listTree(git, commit);
-    const regular = tree.filter((e) => REGULAR.has(e.mode));
-    // The texts of the commit read last, by blob sha: a tree read after another (main's and dev's at a start, a
-    // push's) reads only the blobs that differ. Decoded in slices: 18k texts at once held requests for 100 ms.
-    const known = new Map<string, string>();
-    const last = [...filesCache.values()].at(-1);
-    if (last) {
-      for (const e of last.tree) {
-        const text = last.texts.get(e.path);
-        if (text !== undefined) known.set(e.sha, text);
-      }
-    }
-    const blobs = await readBlobs(
-      git,
-      regular.filter((e) => !known.has(e.sha)).map((e) => e.sha),
-    );
-    const pause = slicer();
-    const texts = new Map<string, string>();
-    for (const e of regular) {
-      if (texts.size % 1024 === 0) await pause();
-      let text = known.get(e.sha);
-      if (text === undefined) known.set(e.sha, (text = blobs.get(e.sha)!.toString('utf8')));
-      texts.set(e.path, text);
-    }
-    return remember(commit, { tree, texts });
-  }
-
-  /** Problems of the whole tree at `commit` with `changes` applied (irregular files included). */
-  async function problemsWith(commit: string, changes: FileChange[]): Promise<Problem[]> {
-    return problemsOf(await filesAt(commit), changes);
-  }
-
-  /** Builds a tree from `base` with changes applied, using a private index file. */
-  async function writeTreeWith(base: string, changes: FileChange[]): Promise<{ tree: string; blobs: Map<string, string> }> {
-    const writes = changes.filter((c) => !c.delete);
-    const shas = await hashObjects(
-      git,
-      writes.map((c) => Buffer.from(c.content!, 'utf8')),
-    );
-    const blobs = new Map(writes.map((c, i) => [c.path, shas[i]!]));
-    const index = join(git.gitDir, `vitae-index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-    const env = { GIT_INDEX_FILE: index };
-    try {
-      await git.run(['read-tree', base], { env });
-      const lines = changes.map((c) => (c.delete ? `0 ${ZERO}\t${c.path}` : `100644 ${blobs.get(c.path)}\t${c.path}`));
-      await git.run(['update-index', '--index-info'], { input: lines.join('\n') + '\n', env });
-      return { tree: await git.text(['write-tree'], { env }), blobs };
-    } finally {
-      await rm(index, { force: true });
-    }
-  }
-
-  async function casUpdate(branch: Branch, next: string, expected: string): Promise<void> {
-    const args = ['update-ref', '-m', 'vitae', `refs/heads/${branch}`, next, expected];
-    const { code } = await git.run(args, { okCodes: [128, 1] });
-    if (code === 0) return;
-    if ((await resolveBranch(git, branch)) !== expected) {
-      throw new AppError('repo_error', `The branch ${branch} moved while committing; nothing was written. Try again.`, { status: 409 });
-    }
-    // The branch did not move, so git failed for another reason (a lock file, a full disk): the update is a
-    // compare-and-swap, so trying once more is safe, and if it fails again that is a 502 in git's own words.
-    await git.run(args);
-  }
-
+/** The content repository over any backend: the policy, written once. */
+export function createRepo(backend: GitBackend): ContentRepo {
+  const p: Policy = { backend, withLock: createKeyedLock(), files: new Map(), times: new Map() };
+  const filesOfHead = async (branch: Branch) => filesAt(p, await backend.head(branch));
   return {
-    head,
-    filesAt,
-
-    async committedAt(commit: string): Promise<Date> {
-      return new Date(await git.text(['show', '-s', '--format=%cI', commit]));
+    head: (branch) => backend.head(branch),
+    filesAt: (commit) => filesAt(p, commit),
+    committedAt: async (commit) => new Date((await backend.meta(commit)).committedAt),
+    fileTimes: (commit) => fileTimes(p, commit),
+    recentCommits: async (branch, count) => backend.recentCommits(await backend.head(branch), count),
+    listFiles: async (branch, dir) =>
+      (await treeAt(p, await backend.head(branch))).filter((e) => REGULAR.has(e.mode) && (e.path === dir || e.path.startsWith(`${dir}/`))),
+    readFile: (branch, path, ref) => readFile(p, branch, path, ref),
+    history: (branch, options) => history(p, branch, options),
+    fileVersions: async function* (branch, path, limit) {
+      yield* backend.fileVersions(await backend.head(branch), path, limit);
     },
-
-    async fileTimes(commit: string): Promise<Map<string, Date>> {
-      const known = timesCache.get(commit);
-      if (known) return known;
-      // A commit whose first parent's times are known: those, with what it changed at its own time (a commit at
-      // a time reads one diff, not the whole history, which at 100× the demo's content listed 20k paths per build).
-      const [parents = '', date = ''] = (await git.text(['log', '-1', '--format=%P%x1f%cI', commit])).trim().split('\x1f');
-      const parent = parents.split(' ')[0];
-      const base = parent ? timesCache.get(parent) : undefined;
-      const times = new Map<string, Date>(base);
-      if (base) {
-        const time = new Date(date);
-        const changed = await git.text(['diff-tree', '-r', '--no-renames', '--name-only', '-z', parent!, commit, '--', 'content/']);
-        for (const name of changed.split('\0')) if (name.trim()) times.set(name.trim(), time);
-      } else {
-        const out = await git.text([
-          'log',
-          '--first-parent',
-          '--diff-merges=first-parent',
-          '--no-renames',
-          '--name-only',
-          '-z',
-          '--format=%x1e%cI',
-          commit,
-          '--',
-          'content/',
-        ]);
-        for (const record of out.split('\x1e')) {
-          const [date, ...names] = record.split('\0');
-          if (!date) continue;
-          const time = new Date(date);
-          for (const name of names.map((n) => n.trim())) if (name && !times.has(name)) times.set(name, time);
-        }
-      }
-      timesCache.set(commit, times);
-      if (timesCache.size > 8) timesCache.delete(timesCache.keys().next().value!);
-      return times;
-    },
-
-    async recentCommits(branch: Branch, count: number): Promise<string[]> {
-      return (await git.text(['rev-list', '--first-parent', `--max-count=${count}`, `refs/heads/${branch}`])).split('\n').filter(Boolean);
-    },
-
-    async listFiles(branch: Branch, dir: string): Promise<TreeFile[]> {
-      const { tree } = await filesAt(await head(branch));
-      return tree.filter((e) => REGULAR.has(e.mode) && (e.path === dir || e.path.startsWith(`${dir}/`)));
-    },
-
-    async readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }> {
-      const commit = ref ? await commitOf(ref) : await head(branch);
-      const { tree, texts } = await filesAt(commit);
-      const entry = tree.find((e) => e.path === path);
-      if (!entry) throw new AppError('not_found', `No file "${path}" on ${ref ? `commit ${ref.slice(0, 7)}` : branch}.`);
-      if (!REGULAR.has(entry.mode)) throw new AppError('forbidden_path', `"${path}" is a symlink or submodule and is not readable as content.`);
-      return { sha: entry.sha, content: texts.get(path)!, commit };
-    },
-
-    async history(branch: Branch, { path, cursor, limit }: { path?: string; cursor?: string; limit: number }) {
-      // A cursor is the page's starting commit and how many commits precede it in that walk, so pages stay
-      // consistent while the branch moves on.
-      const [start, skip] = cursor ? parseCursor(cursor) : [await head(branch), 0];
-      // A cursor of the right shape whose commit this repository has not (made up, or from another repository)
-      // is the caller's mistake, said as one, not git's or GitHub's complaint.
-      if (cursor) await commitOf(start).catch(() => parseCursor(''));
-      const commits = await log([`--skip=${skip}`, `--max-count=${limit + 1}`, start], path);
-      const more = commits.length > limit;
-      return { commits: commits.slice(0, limit), next: more ? `${start}:${skip + limit}` : null };
-    },
-
-    async *fileVersions(branch: Branch, path: string, limit: number): AsyncIterable<FileVersion> {
-      // Each commit that changed the file and the blob it left (all zeros: deleted), in one log; the blobs in one read.
-      const out = await git.text([
-        'log',
-        `--max-count=${limit}`,
-        '--format=%x1e%H',
-        '--raw',
-        '--no-abbrev',
-        '--no-renames',
-        '--diff-merges=first-parent',
-        await head(branch),
-        '--',
-        path,
-      ]);
-      const versions = out
-        .split('\x1e')
-        .filter(Boolean)
-        .map((block) => {
-          const [commit, ...raw] = block.trim().split('\n');
-          const blob = raw.map((line) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) \w+\t(.+)$/.exec(line)).find((m) => m?.[2] === path)?.[1];
-          return { commit: commit!, blob: blob && !/^0+$/.test(blob) ? blob : null };
-        });
-      const blobs = await readBlobs(
-        git,
-        versions.flatMap((v) => (v.blob ? [v.blob] : [])),
-      );
-      for (const { commit, blob } of versions) yield { commit, text: blob ? blobs.get(blob)!.toString('utf8') : null };
-    },
-
-    async compare(base: Branch, target: Branch): Promise<Comparison> {
-      const [from, to] = await Promise.all([head(base), head(target)]);
-      const mergeBase = (await git.run(['merge-base', from, to], { okCodes: [1] })).stdout.toString('utf8').trim();
-      const aheadBy = Number(await git.text(['rev-list', '--count', `${from}..${to}`]));
-      const commits = aheadBy ? await log([`--max-count=${COMPARE_COMMITS}`, `${from}..${to}`]) : [];
-      // Files as head changed them since the branches diverged: what merging head into base brings.
-      const before = mergeBase ? (await filesAt(mergeBase)).texts : new Map<string, string>();
-      const after = (await filesAt(to)).texts;
-      return { aheadBy, commits, files: fileDiffs(before, after) };
-    },
-
-    async validate(branch: Branch, changes: FileChange[]): Promise<Problem[]> {
-      return problemsOfChange(await filesAt(await head(branch)), changes);
-    },
-
-    async review(branch: Branch, changes: FileChange[]): Promise<ChangeReview> {
-      return reviewChange(await filesAt(await head(branch)), changes);
-    },
-
-    /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
-    commit(branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
-      // Before the lock, what needs no tree; a deletion's full check (a file name, or an entry that is not a file)
-      // needs the tree, and is made inside (checkPaths).
-      for (const change of asked) (change.delete ? assertContentDir : assertWritablePath)(change.path);
-      return withLock(branch, async () => {
-        const base = await head(branch);
-        const parent = await filesAt(base);
-        const { tree } = parent;
-        checkPaths(asked, tree);
-        checkBase(asked, tree);
-        const changes = withTranslationsOfDeleted(asked, tree);
-        const problems = await problemsOf(parent, changes);
-        if (problems.length) throw invalidChange(problems);
-        const { tree: newTree, blobs } = await writeTreeWith(base, changes);
-        const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : blobs.get(c.path)! }));
-        if (newTree === (await git.text(['rev-parse', `${base}^{tree}`]))) {
-          return { branch, commit: { sha: base, message: await git.text(['log', '-1', '--format=%s', base]) }, files, changed: false };
-        }
-        const commit = await git.text(['commit-tree', newTree, '-p', base, '-m', message]);
-        await casUpdate(branch, commit, base);
-        remember(commit, filesAfter(parent, changes, blobs));
-        return { branch, commit: { sha: commit, message }, files, changed: true };
-      });
-    },
-
-    /** Merges dev into main: fast-forward when possible, else a merge commit; conflicts change nothing. */
-    promote(message: string | undefined): Promise<PromoteOutcome> {
-      return withLock('main', async () => {
-        const main = await head('main');
-        const dev = await head('dev');
-        const isAncestor = async (a: string, b: string) => (await git.run(['merge-base', '--is-ancestor', a, b], { okCodes: [1] })).code === 0;
-        // The files a promotion changes on main, with their new blob shas (null when deleted).
-        const changedFiles = async (from: string, to: string) => {
-          const rows = (await git.text(['diff-tree', '-r', '--no-commit-id', '--name-status', from, to]))
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => {
-              const [status, path] = line.split('\t');
-              return { path: path!, deleted: status === 'D' };
-            });
-          const kept = rows.filter((r) => !r.deleted);
-          const shas = kept.length ? (await git.text(['rev-parse', ...kept.map((r) => `${to}:${r.path}`)])).split('\n') : [];
-          return rows.map((r) => ({ path: r.path, sha: r.deleted ? null : shas[kept.indexOf(r)]! }));
-        };
-        if (main === dev || (await isAncestor(dev, main))) {
-          return {
-            branch: 'main',
-            commit: { sha: main, message: await git.text(['log', '-1', '--format=%s', main]) },
-            files: [],
-            changed: false,
-            merged: false,
-            fastForward: false,
-          };
-        }
-        if (await isAncestor(main, dev)) {
-          const problems = await problemsWith(dev, []);
-          if (problems.length) throw new AppError('invalid', 'dev is not valid content; fix it before promoting.', { errors: problems });
-          await casUpdate('main', dev, main);
-          return {
-            branch: 'main',
-            commit: { sha: dev, message: await git.text(['log', '-1', '--format=%s', dev]) },
-            files: await changedFiles(main, dev),
-            changed: true,
-            merged: true,
-            fastForward: true,
-          };
-        }
-        const merge = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', main, dev], { okCodes: [1] });
-        const lines = merge.stdout.toString('utf8').trim().split('\n');
-        if (merge.code === 1) {
-          const paths = [...new Set(lines.slice(1).filter(Boolean))];
-          throw new AppError(
-            'repo_error',
-            `dev and main both changed ${paths.join(', ')}; resolve the conflict on dev (make it match main where needed) and promote again. Nothing was changed.`,
-            { status: 409, details: { conflicts: paths } },
-          );
-        }
-        const tree = lines[0]!;
-        const texts = new Map<string, string>();
-        const merged = await listTree(git, tree);
-        // Every blob of the merge is one of the two sides' but for a file both changed: read only those.
-        const known = new Map<string, string>();
-        for (const side of await Promise.all([filesAt(main), filesAt(dev)]))
-          for (const e of side.tree) if (side.texts.has(e.path)) known.set(e.sha, side.texts.get(e.path)!);
-        const blobs = await readBlobs(
-          git,
-          merged.filter((e) => REGULAR.has(e.mode) && !known.has(e.sha)).map((e) => e.sha),
-        );
-        for (const e of merged) if (REGULAR.has(e.mode)) texts.set(e.path, known.get(e.sha) ?? blobs.get(e.sha)!.toString('utf8'));
-        const { problems } = await loadContentSliced(texts, slicer());
-        problems.push(...irregularProblems(merged)); // a symlink on dev must not reach main through a merge either
-        if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
-        const text = message ?? 'Promote dev to main';
-        const commit = await git.text(['commit-tree', tree, '-p', main, '-p', dev, '-m', text]);
-        await casUpdate('main', commit, main);
-        return {
-          branch: 'main',
-          commit: { sha: commit, message: text },
-          files: await changedFiles(main, commit),
-          changed: true,
-          merged: true,
-          fastForward: false,
-        };
-      });
-    },
+    compare: (base, target) => compare(p, base, target),
+    validate: async (branch, changes) => problemsOfChange(await filesOfHead(branch), changes),
+    review: async (branch, changes) => reviewChange(await filesOfHead(branch), changes),
+    commit: (branch, changes, message) => commitChanges(p, branch, changes, message),
+    promote: (message) => p.withLock('main', () => promote(p, message)),
   };
+}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T, max = 8): T {
+  cache.set(key, value);
+  if (cache.size > max) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/**
+ * Every file under content/ at a commit. The texts of the files read last (and of the commits `alongside`, when
+ * they are kept) are known by blob sha: a tree read after another (main's and dev's at a start, a push's, a
+ * merge of two kept sides) asks the backend only for the blobs that differ. Entered in slices: 18k texts at once
+ * held requests for 100 ms.
+ */
+async function filesAt(p: Policy, commit: string, alongside: string[] = []): Promise<RepoFiles> {
+  const cached = p.files.get(commit);
+  if (cached) return cached;
+  const tree = await p.backend.tree(commit);
+  const regular = tree.filter((e) => REGULAR.has(e.mode));
+  const known = new Map<string, string>();
+  const sides = [...alongside.map((sha) => p.files.get(sha)), [...p.files.values()].at(-1)];
+  for (const side of sides) {
+    if (!side) continue;
+    for (const e of side.tree) {
+      const text = side.texts.get(e.path);
+      if (text !== undefined) known.set(e.sha, text);
+    }
+  }
+  const read = await p.backend.texts(regular.filter((e) => !known.has(e.sha)).map((e) => e.sha));
+  const pause = slicer();
+  const texts = new Map<string, string>();
+  for (const e of regular) {
+    if (texts.size % 1024 === 0) await pause();
+    texts.set(e.path, known.get(e.sha) ?? read.get(e.sha)!);
+  }
+  return remember(p.files, commit, { tree, texts });
+}
+
+/** A commit's entries without their texts: a listing or one file's read need not read every blob. */
+async function treeAt(p: Policy, commit: string): Promise<TreeFile[]> {
+  return p.files.get(commit)?.tree ?? p.backend.tree(commit);
+}
+
+async function readFile(p: Policy, branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }> {
+  const commit = ref ? await p.backend.resolveCommit(ref) : await p.backend.head(branch);
+  const entry = (await treeAt(p, commit)).find((e) => e.path === path);
+  if (!entry) throw new AppError('not_found', `No file "${path}" on ${ref ? `commit ${ref.slice(0, 7)}` : branch}.`);
+  if (!REGULAR.has(entry.mode)) throw new AppError('forbidden_path', `"${path}" is a symlink or submodule and is not readable as content.`);
+  const content = p.files.get(commit)?.texts.get(path) ?? (await p.backend.texts([entry.sha])).get(entry.sha)!;
+  return { sha: entry.sha, content, commit };
+}
+
+async function fileTimes(p: Policy, commit: string): Promise<Map<string, Date>> {
+  const known = p.times.get(commit);
+  if (known) return known;
+  return remember(p.times, commit, await p.backend.fileTimes(commit, (sha) => p.times.get(sha)));
+}
+
+function parseCursor(cursor: string): [string, number] {
+  const match = /^([0-9a-f]{40}):(\d{1,7})$/.exec(cursor);
+  if (!match)
+    throw new AppError('bad_request', 'cursor is not one this service gave out; pass the `next` of the page before.', {
+      errors: [{ pointer: '/cursor', message: 'unknown cursor' }],
+    });
+  return [match[1]!, Number(match[2])];
+}
+
+async function history(p: Policy, branch: Branch, { path, cursor, limit }: { path?: string; cursor?: string; limit: number }) {
+  // A cursor is the page's starting commit and how many commits precede it in that walk, so pages stay
+  // consistent while the branch moves on.
+  const [start, skip] = cursor ? parseCursor(cursor) : [await p.backend.head(branch), 0];
+  // A cursor of the right shape whose commit this repository has not (made up, or from another repository)
+  // is the caller's mistake, said as one, not git's or GitHub's complaint.
+  if (cursor) await p.backend.resolveCommit(start).catch(() => parseCursor(''));
+  const { commits, more } = await p.backend.log(start, { ...(path ? { path } : {}), skip, limit });
+  return { commits, next: more ? `${start}:${skip + limit}` : null };
+}
+
+async function compare(p: Policy, base: Branch, target: Branch): Promise<Comparison> {
+  const [from, to] = await Promise.all([p.backend.head(base), p.backend.head(target)]);
+  const divergence = await p.backend.compare(from, to);
+  // Files as head changed them since the branches diverged: what merging head into base brings.
+  const { mergeBase } = divergence;
+  const before = mergeBase ? (await filesAt(p, mergeBase)).texts : new Map<string, string>();
+  const after = (await filesAt(p, to)).texts;
+  return { aheadBy: divergence.aheadBy, commits: await divergence.commits(), files: fileDiffs(before, after) };
+}
+
+const subject = (message: string) => message.split('\n')[0]!;
+
+/** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
+function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
+  // Before the lock, what needs no tree; a deletion's full check (a file name, or an entry that is not a file)
+  // needs the tree, and is made inside (checkPaths).
+  for (const change of asked) (change.delete ? assertContentDir : assertWritablePath)(change.path);
+  return p.withLock(branch, async () => {
+    let base = await p.backend.head(branch);
+    let parent = await filesAt(p, base);
+    checkPaths(asked, parent.tree);
+    checkBase(asked, parent.tree);
+    const shas = new Map(asked.filter((c) => !c.delete).map((c) => [c.path, blobSha(c.content!)]));
+    for (let attempt = 1; ; attempt++) {
+      // The translations a deleted source takes with it, as the tree committed onto has them.
+      const changes = withTranslationsOfDeleted(asked, parent.tree);
+      const files = changes.map((c) => ({ path: c.path, sha: c.delete ? null : shas.get(c.path)! }));
+      const problems = await problemsWith(parent, changes);
+      if (problems.length) throw invalidChange(problems);
+      const current = new Map(parent.tree.map((e) => [e.path, e.sha]));
+      if (changes.every((c) => (c.delete ? !current.has(c.path) : current.get(c.path) === shas.get(c.path)))) {
+        return { branch, commit: { sha: base, message: subject((await p.backend.meta(base)).message) }, files, changed: false };
+      }
+      const after = filesAfter(parent, changes, shas);
+      const result = await p.backend.commit({ branch, base, changes, shas, message, after });
+      if ('made' in result) {
+        remember(p.files, result.made, after);
+        return { branch, commit: { sha: result.made, message }, files, changed: true };
+      }
+      // Someone else's commit moved the branch: build on it only if it left every file we were asked to touch as we read it.
+      const next = await filesAt(p, result.movedTo);
+      const now = new Map(next.tree.map((e) => [e.path, e.sha]));
+      const touched = asked.find((c) => current.get(c.path) !== now.get(c.path));
+      if (touched || attempt >= COMMIT_ATTEMPTS) {
+        throw new AppError(
+          'repo_error',
+          touched
+            ? `The branch ${branch} moved while committing and "${touched.path}" changed there; nothing was written. Read it again and reapply your change.`
+            : `The branch ${branch} kept moving while committing; nothing was written. Try again.`,
+          { status: 409, ...(touched ? { details: { path: touched.path, currentSha: now.get(touched.path) ?? null } } : {}) },
+        );
+      }
+      base = result.movedTo;
+      parent = next;
+    }
+  });
+}
+
+const mainMoved = () => new AppError('repo_error', 'The branch main moved while promoting; nothing was changed. Try again.', { status: 409 });
+
+/** Merges dev into main (under main's lock): a fast-forward when possible, else a merge commit; conflicts change nothing. */
+async function promote(p: Policy, message: string | undefined): Promise<PromoteOutcome> {
+  const { backend } = p;
+  const [main, dev] = await Promise.all([backend.head('main'), backend.head('dev')]);
+  const divergence = await backend.compare(main, dev);
+  if (divergence.aheadBy === 0) {
+    const commit = { sha: main, message: subject((await backend.meta(main)).message) };
+    return { branch: 'main', commit, files: [], changed: false, merged: false, fastForward: false };
+  }
+  if (divergence.behindBy === 0) {
+    const problems = await problemsWith(await filesAt(p, dev), []);
+    if (problems.length) throw new AppError('invalid', 'dev is not valid content; fix it before promoting.', { errors: problems });
+    if ((await backend.moveRef('main', dev, main)) !== 'moved') throw mainMoved();
+    const commit = { sha: dev, message: subject((await backend.meta(dev)).message) };
+    return { branch: 'main', commit, files: await divergence.files(), changed: true, merged: true, fastForward: true };
+  }
+  const text = message ?? 'Promote dev to main';
+  const merged = await backend.merge(main, dev, text, async (merge) => {
+    // Every blob of the merge is one of the two sides' but for a file both changed: those kept are not read again.
+    const problems = await problemsWith(await filesAt(p, merge, [main, dev]), []);
+    if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
+    if ((await backend.moveRef('main', merge, main)) !== 'moved') throw mainMoved();
+    return merge;
+  });
+  if ('conflicts' in merged) {
+    const paths = merged.conflicts;
+    throw new AppError(
+      'repo_error',
+      `dev and main both changed ${paths.join(', ') || 'the same files'}; resolve the conflict on dev (make it match main where needed) and promote again. Nothing was changed.`,
+      { status: 409, details: { conflicts: paths } },
+    );
+  }
+  const files = await (await backend.compare(main, merged.value)).files();
+  return { branch: 'main', commit: { sha: merged.value, message: text }, files, changed: true, merged: true, fastForward: false };
 }

@@ -1,7 +1,8 @@
 // The content repository below HTTP, on both backends — `local` (a bare git repository) and `github` (the
-// GitHub emulator over a real bare git repository) — as one suite: the compare-and-swap that protects an
-// outside push racing a commit, a repository that is not there as 502, content stored byte for byte, and the
-// files of a commit made here. What only one backend can meet (git's lock files, what a crash leaves behind,
+// GitHub emulator over a real bare git repository) — as one suite, since the policy above the GitBackend port is
+// one: the compare-and-swap that protects an outside push racing a commit (and the retry onto a push that left our
+// files alone), a repository that is not there as 502, content stored byte for byte, and the files of a commit made
+// here. What only one backend can meet (git's lock files, what a crash leaves behind,
 // the fsync settings) is tested for it alone; the github backend's faults are in github-repo.test.ts.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,6 +124,20 @@ for (const backend of [local, githubBackend()]) {
         const retry = await reopen().commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours'), sha }], 'ours');
         assert.deepEqual(outside.parents(retry.commit.sha), [pushed]);
         assert.equal(outside.show('main', 'content/skills/ours.md'), skillFile('Ours'));
+      });
+
+      it('builds on a push that lands before the branch moves and leaves our files alone: one commit on top of it', async () => {
+        const { repo, outside, raceBeforeRefUpdate } = await backend.fresh();
+        let pushed = '';
+        raceBeforeRefUpdate(() => {
+          pushed = outside.commitOutside('main', [{ path: 'content/skills/theirs.md', content: skillFile('Theirs') }], 'outside push');
+        });
+        const outcome = await repo.commit('main', [{ path: 'content/skills/ours.md', content: skillFile('Ours') }], 'ours');
+        assert.ok(pushed, 'the push happened mid-commit');
+        assert.deepEqual(outside.parents(outcome.commit.sha), [pushed]);
+        assert.equal(outside.head(), outcome.commit.sha);
+        assert.deepEqual(outside.changes(outcome.commit.sha), ['A content/skills/ours.md']);
+        assert.equal((await repo.readFile('main', 'content/skills/theirs.md')).content, skillFile('Theirs'), 'the push is kept');
       });
 
       it('answers 409 for a stale base sha, and writes nothing', async () => {
