@@ -1,7 +1,7 @@
 // Zod schemas of every file kind in the content tree. Validation, the build and the admin schema
 // operation all use these, so what the editor is told is exactly what the build enforces.
 import { z } from 'zod';
-import type { VocabularyName } from '../contract/content-schema.ts';
+import type { VocabularyName } from '../contract/vocabulary.ts';
 import { limits, translatedMax } from '../contract/limits.ts';
 import { DocumentName, LensId, lensIds, Slug, Tag, tags, locales } from '../contract/shared.ts';
 

@@ -1,102 +1,36 @@
 // The content tree as data: every file parsed and checked on its own, then the whole tree checked for
 // references (skills, translations, unique slugs). The result is a model or a list of problems. A tree is
 // checked from the tree checked before it, so the work is that of the files that differ and what refers to them.
-import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import { limits } from '../contract/limits.ts';
-import { documentNames, translationLocales, type DocumentName, type Kind, type LensId, type Locale, type TranslationLocale } from '../contract/shared.ts';
-import { lineOfKey, parseJsonFile, parseMarkdownFile } from './front-matter.ts';
-import { locate, RELATED_TERMS_PATH, translationPath, type Located } from './locate.ts';
+import { documentNames, translationLocales } from '../contract/shared.ts';
+import { lineOfKey } from './front-matter.ts';
+import { checkFile, type CheckedTree, type FileCheck } from './file-check.ts';
+import { locate, translationPath, type Located } from './locate.ts';
+import type { ContentFiles, EntryFields, LoadResult, TranslationFile } from './model.ts';
 import { insertionPoint, mergeSteps, pathOrder, sortSteps } from './path-order.ts';
-import { corpusFolders, fileKinds, RelatedTermsFile, SiteFile, type FileKind, type PlaceTable } from './schema.ts';
-import { hashOfParsed } from './source-hash.ts';
+import { corpusFolders, type FileKind } from './schema.ts';
+import { modelSteps } from './tree-model.ts';
 import { structureProblems } from './translation-structure.ts';
 import type { Pause } from './pause.ts';
 import { workingOn } from './working-on.ts';
 
 export { locate, RELATED_TERMS_PATH, type Located } from './locate.ts';
-
-/** path (relative to the repository root, e.g. `content/brief.md`) → file text */
-export type ContentFiles = ReadonlyMap<string, string>;
-
-export type EntryFields = z.output<typeof fileKinds.entry.fields>;
-export type LensFields = z.output<typeof fileKinds.lens.fields>;
-export type SkillFields = z.output<typeof fileKinds.skill.fields>;
-export type DocumentFields = z.output<typeof fileKinds.document.fields>;
-export type BriefFields = z.output<typeof fileKinds.brief.fields>;
-export type Site = z.output<typeof SiteFile>;
-export type RelatedTerms = z.output<typeof RelatedTermsFile>['groups'];
-
-export interface SourceFile<F> {
-  path: string;
-  fields: F;
-  body: string;
-  hash: string;
-}
-export interface EntryFile extends SourceFile<EntryFields> {
-  slug: string;
-  kind: Kind;
-}
-export interface TranslationFile {
-  path: string;
-  locale: TranslationLocale;
-  sourcePath: string;
-  fields: Record<string, unknown> & { source: string };
-  body: string;
-  /** The English changed since this translation was made. */
-  stale: boolean;
-}
-
-export interface ContentModel {
-  site: Site;
-  brief: SourceFile<BriefFields>;
-  entries: Map<string, EntryFile>;
-  lenses: Map<LensId, SourceFile<LensFields>>;
-  skills: Map<string, SourceFile<SkillFields>>;
-  documents: Map<DocumentName, SourceFile<DocumentFields>>;
-  /** sourcePath → locale → translation */
-  translations: Map<string, Map<Locale, TranslationFile>>;
-  /** Related words search adds to a query (content/search/related-terms.json; none when the file is absent). */
-  relatedTerms: RelatedTerms;
-  /** Places and organisations an entry's location and organisation stand for (the same file's `places` and `organisations`). */
-  places: PlaceTable;
-}
-
-export interface LoadResult {
-  model?: ContentModel;
-  problems: Problem[];
-}
-
-/**
- * One file's own check: where it sits, its parse, and the problems found in it alone. A function of its path and
- * text only, so a tree's checks carry over to the next tree for every file that did not change.
- */
-interface FileCheck {
-  text: string;
-  where: Located;
-  /** The parse (front matter, or the JSON file's data) when it has no problems of its own. */
-  fields?: Record<string, unknown>;
-  body: string;
-  problems: readonly Problem[];
-  /** A valid source file (entry, lens, skill, document, brief) as the model holds it, shared by every model with this text. */
-  file?: SourceFile<object> | EntryFile;
-}
-
-/**
- * A content tree, checked: each file's own check, and the whole tree's problems by the path they are about. A
- * tree is checked from the last one checked and the files that differ, so a commit's validation parses the files it
- * changes and checks again only what refers to them (the entries naming a skill, a source's translations, the files
- * sharing a slug), not the other 18k files of 100× the demo's content. Never changed once made.
- */
-interface CheckedTree {
-  checks: ReadonlyMap<string, FileCheck>;
-  /** Every path, in the order files are read (and the model lists them). */
-  order: readonly string[];
-  /** Valid entries' paths, by each skill they name. */
-  skillUsers: ReadonlyMap<string, ReadonlySet<string>>;
-  /** The whole tree's problems, by the path each is about (only paths with problems). */
-  problems: ReadonlyMap<string, readonly Problem[]>;
-}
+export type {
+  BriefFields,
+  ContentFiles,
+  ContentModel,
+  DocumentFields,
+  EntryFields,
+  EntryFile,
+  LensFields,
+  LoadResult,
+  RelatedTerms,
+  Site,
+  SkillFields,
+  SourceFile,
+  TranslationFile,
+} from './model.ts';
 
 /** Where problems of the whole tree (rather than of one file) are told. */
 const CONTENT_ROOT = 'content';
@@ -208,37 +142,6 @@ function* checkSteps(files: ContentFiles, base: CheckedTree): Generator<void, Ch
   return tree;
 }
 
-function checkFile(path: string, text: string): FileCheck {
-  checkCounts.files++;
-  workingOn(path);
-  const where = locate(path);
-  if (where.kind === 'unknown') return { text, where, body: '', problems: [{ path, message: `unexpected file: ${where.reason}` }] };
-  // A file pushed from elsewhere is held to what a write through the service is (and what an answer may hold of it).
-  if (text.length > limits.contentFile)
-    return { text, where, body: '', problems: [{ path, message: `a content file is at most ${limits.contentFile} characters (512 kB); this one has ${text.length}` }] };
-  switch (where.kind) {
-    case 'site':
-    case 'related-terms': {
-      const parsed = parseJsonFile(path, text, where.kind === 'site' ? SiteFile : RelatedTermsFile);
-      return { text, where, fields: parsed.data, body: '', problems: parsed.problems };
-    }
-    case 'translation': {
-      const source = locate(where.sourcePath) as Extract<Located, { kind: FileKind }>;
-      const parsed = parseMarkdownFile(path, text, fileKinds[source.kind].translation);
-      return { text, where, fields: parsed.data, body: parsed.body.trim(), problems: parsed.problems };
-    }
-  }
-  const parsed = parseMarkdownFile(path, text, fileKinds[where.kind].fields);
-  if (!parsed.data) return { text, where, body: parsed.body, problems: parsed.problems };
-  const body = parsed.body.trim();
-  if (!body) return { text, where, body, problems: [{ path, pointer: '/body', message: `the body (${fileKinds[where.kind].body}) must not be empty` }] };
-  const fields = parsed.data as Record<string, unknown>;
-  const hash = hashOfParsed(where.kind, fields, body);
-  const file =
-    where.kind === 'entry' ? { path, fields: fields as EntryFields, body, hash, slug: where.id, kind: where.entryKind! } : { path, fields, body, hash };
-  return { text, where, fields, body, problems: [], file };
-}
-
 const slugKinds = new Set<Located['kind']>(['entry', 'lens', 'skill']);
 
 /** The paths a slug can have: an entry of each kind, a lens, a skill. */
@@ -295,6 +198,7 @@ function* applySteps(base: CheckedTree, changes: ReadonlyArray<readonly [string,
   for (const [path, text] of changes) {
     if (++n % 64 === 0) yield;
     const before = get(path);
+    if (text !== undefined) checkCounts.files++;
     const after = text === undefined ? undefined : checkFile(path, text);
     own.set(path, after);
     if (before && !after) removed.add(path);
@@ -417,69 +321,6 @@ function problemsOf({ problems }: { problems: ReadonlyMap<string, readonly Probl
   const lead = new Set(first.filter((path) => problems.has(path)));
   const rest = [...problems.keys()].filter((path) => !lead.has(path)).sort((a, b) => pathOrder.compare(a, b));
   return [...lead, ...rest].flatMap((path) => problems.get(path)!);
-}
-
-/** A valid tree's model (made once per tree). */
-const models = new WeakMap<CheckedTree, ContentModel>();
-/** Each translation's file in a model, by whether it is stale (a model's are shared with the next's). */
-const translationFiles = new WeakMap<FileCheck, [TranslationFile?, TranslationFile?]>();
-
-function* modelSteps(tree: CheckedTree): Generator<void, ContentModel> {
-  const known = models.get(tree);
-  if (known) return known;
-  const { checks } = tree;
-  const entries = new Map<string, EntryFile>();
-  const lenses = new Map<LensId, SourceFile<LensFields>>();
-  const skills = new Map<string, SourceFile<SkillFields>>();
-  const documents = new Map<DocumentName, SourceFile<DocumentFields>>();
-  const translations = new Map<string, Map<Locale, TranslationFile>>();
-  let n = 0;
-  for (const path of tree.order) {
-    if (++n % 1024 === 0) yield;
-    const check = checks.get(path)!;
-    const { where } = check;
-    switch (where.kind) {
-      case 'entry':
-        entries.set(where.id, check.file as EntryFile);
-        break;
-      case 'lens':
-        lenses.set(where.id as LensId, check.file as SourceFile<LensFields>);
-        break;
-      case 'skill':
-        skills.set(where.id, check.file as SourceFile<SkillFields>);
-        break;
-      case 'document':
-        documents.set(where.id as DocumentName, check.file as SourceFile<DocumentFields>);
-        break;
-      case 'translation': {
-        const fields = check.fields as TranslationFile['fields'];
-        const stale = fields.source !== checks.get(where.sourcePath)!.file!.hash;
-        let pair = translationFiles.get(check);
-        if (!pair) translationFiles.set(check, (pair = []));
-        const file = (pair[+stale] ??= { path, locale: where.locale, sourcePath: where.sourcePath, fields, body: check.body, stale });
-        let byLocale = translations.get(where.sourcePath);
-        if (!byLocale) translations.set(where.sourcePath, (byLocale = new Map()));
-        byLocale.set(where.locale, file);
-        break;
-      }
-    }
-  }
-  const model: ContentModel = {
-    site: checks.get('content/site.json')!.fields as Site,
-    brief: checks.get('content/brief.md')!.file as SourceFile<BriefFields>,
-    entries,
-    lenses,
-    skills,
-    documents,
-    translations,
-    relatedTerms: (checks.get(RELATED_TERMS_PATH)?.fields as { groups: RelatedTerms } | undefined)?.groups ?? {},
-    places: {
-      places: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.places ?? {},
-      organisations: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.organisations ?? {},
-    },
-  };
-  models.set(tree, model);
-  return model;
 }
 
 /** The git modes of a regular file; anything else in a tree (a symlink, a submodule) is refused. */

@@ -4,13 +4,9 @@ import { z } from 'zod';
 import { defineOperation } from './define.ts';
 import { limits } from './limits.ts';
 import { Branch, documentNames, kinds, lensIds, locales, PlainText, Slug, tags } from './shared.ts';
+import type { VocabularyName } from './vocabulary.ts';
 
-/**
- * The vocabularies a field's values come from. A field that takes them says so in its JSON Schema as
- * `"x-vocabulary": "<name>"` (on the array for a list), and `vocabulary.<name>` lists the values with their labels.
- */
-export const vocabularyNames = ['tags', 'lenses', 'skills', 'kinds', 'locales', 'documents'] as const;
-export type VocabularyName = (typeof vocabularyNames)[number];
+export { vocabularyNames, type VocabularyName } from './vocabulary.ts';
 
 // What the schema describes is the code's own (file kinds, their fields, enums): these bounds leave it room to grow.
 const FILE_KINDS_MAX = 20;

@@ -4,14 +4,16 @@ import { z } from 'zod';
 import { errorTable, type ErrorCode } from './errors.ts';
 import { limits } from './limits.ts';
 import { branches, documentNames, kinds, lensIds, locales, tags } from './vocabulary.ts';
+import type * as vocabulary from './vocabulary.ts';
 
 export { branches, documentNames, kinds, lensIds, locales, tags };
-export type Locale = (typeof locales)[number];
-export type Kind = (typeof kinds)[number];
-export type Tag = (typeof tags)[number];
-export type LensId = (typeof lensIds)[number];
-export type DocumentName = (typeof documentNames)[number];
-export type Branch = (typeof branches)[number];
+// vocabulary.ts's own types, under the names that here also hold their zod enums.
+export type Locale = vocabulary.Locale;
+export type Kind = vocabulary.Kind;
+export type Tag = vocabulary.Tag;
+export type LensId = vocabulary.LensId;
+export type DocumentName = vocabulary.DocumentName;
+export type Branch = vocabulary.Branch;
 
 export const Locale = z.enum(locales).describe('Locale of translated fields; records without a current translation fall back to English.');
 /** The locales a source file is translated into: every one but English. */

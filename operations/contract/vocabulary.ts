@@ -28,6 +28,19 @@ export type DocumentName = (typeof documentNames)[number];
 export type Branch = (typeof branches)[number];
 
 /**
+ * The vocabularies a field's values come from. A field that takes them says so in its JSON Schema as
+ * `"x-vocabulary": "<name>"` (on the array for a list), and admin_schema's `vocabulary.<name>` lists the values with
+ * their labels.
+ */
+export const vocabularyNames = ['tags', 'lenses', 'skills', 'kinds', 'locales', 'documents'] as const;
+export type VocabularyName = (typeof vocabularyNames)[number];
+/** A vocabulary's value with its label for people (a tag in the site's English words, a lens by its title). */
+export interface VocabularyTerm {
+  value: string;
+  label: string;
+}
+
+/**
  * The `source` a translation records before anyone has translated it: a new translation starts as a copy of its
  * English recording this, so it stays stale (the site shows the English, the translate stage may translate it) until
  * it is translated and marked current with the English's hash.

@@ -12,11 +12,12 @@
 // service pushed a commit, and otherwise every `pollMs` as a fallback, with ETags: an unchanged list costs a
 // 304, which GitHub does not count against the rate limit. A run that has not started has no jobs worth asking
 // for (its stages are all queued), and the jobs of a run under way are asked for with their ETag too.
-import { Octokit } from '@octokit/rest';
 import type { Branch } from '../contract/shared.ts';
 import { branches } from '../contract/shared.ts';
-import type { Run, RunStatus, Stage, StageName, StageStatus } from './pipeline.server.ts';
-import { countedGitHubFetch } from './metrics.server.ts';
+import type { Run } from './pipeline.server.ts';
+import { actionsClient, createRunReader, SHA, STAGES, webBase } from './actions-runs.server.ts';
+
+export { runRecord } from './actions-runs.server.ts';
 
 export interface ActionsPipelineOptions<B> {
   token: string;
@@ -46,103 +47,6 @@ export interface GitHubEvent {
   after?: string;
 }
 
-interface ApiRun {
-  id: number;
-  head_branch: string | null;
-  head_sha: string;
-  status: string | null;
-  conclusion: string | null;
-  html_url: string;
-  created_at: string;
-}
-interface ApiJob {
-  id: number;
-  name: string;
-  status: string;
-  conclusion: string | null;
-  started_at: string | null;
-  completed_at: string | null;
-  steps?: Array<{ name: string; conclusion: string | null }>;
-}
-
-const STAGES: StageName[] = ['translate', 'build', 'deploy'];
-
-/** A run's jobs, why a failed one failed, and the note of a translate job that fell short (by job id). */
-interface JobsOfRun {
-  jobs: ApiJob[];
-  why: string[];
-  notes: Map<number, string>;
-}
-const SHA = /\b[0-9a-f]{40}\b/;
-
-/** The web address of a repository's pages, from the API's address (github.com, GitHub Enterprise, an emulator). */
-function webBase(apiUrl: string): string {
-  if (/^https:\/\/api\.github\.com\/?$/.test(apiUrl)) return 'https://github.com';
-  return apiUrl.replace(/\/api\/v3\/?$/, '').replace(/\/+$/, '');
-}
-
-function runStatus(run: { status: string | null; conclusion: string | null }): RunStatus {
-  if (run.status !== 'completed') return run.status === 'in_progress' ? 'running' : 'queued';
-  if (run.conclusion === 'success') return 'success';
-  if (run.conclusion === 'cancelled' || run.conclusion === 'skipped') return 'cancelled';
-  return 'failure';
-}
-function stageStatus(job: ApiJob): StageStatus {
-  if (job.status !== 'completed') return job.status === 'in_progress' ? 'running' : 'queued';
-  if (job.conclusion === 'success') return 'success';
-  if (job.conclusion === 'skipped') return 'skipped';
-  if (job.conclusion === 'cancelled') return 'cancelled';
-  return 'failure';
-}
-
-/**
- * The workflow's steps that say translate could not make every translation (the job stays green so the run publishes
- * what was made): the stage's status, and the job's warning annotation is its note (scripts/publish.ts writes both).
- */
-const TRANSLATE_SHORTFALL: Record<string, 'partial' | 'failure'> = { 'Some translations failed': 'partial', 'No translation was made': 'failure' };
-
-/** The translate job's own status when it fell short (a shortfall step ran), else undefined. */
-const shortfallOf = (job: ApiJob) => job.steps?.map((s) => (s.conclusion === 'success' ? TRANSLATE_SHORTFALL[s.name] : undefined)).find(Boolean);
-
-/**
- * A run record from a workflow run and its jobs (stages = jobs; the deploy job's name carries the commit it publishes).
- * `notes`: a translate job's warnings (each translation that failed), by job id.
- */
-export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: string[] = [], notes = new Map<number, string>()): Run & { url: string } {
-  const stages: Stage[] = STAGES.map((name) => {
-    const job = jobs.find((j) => j.name.split(' ')[0] === name);
-    if (!job) return { name, status: run.status === 'completed' ? 'cancelled' : 'queued', startedAt: null, finishedAt: null };
-    const stage: Stage = { name, status: stageStatus(job), startedAt: job.started_at, finishedAt: job.completed_at };
-    // translate ran, but its Translate step was skipped: no model secret is set in the repository.
-    if (name === 'translate' && stage.status === 'success' && job.steps?.find((s) => s.name === 'Translate')?.conclusion === 'skipped') {
-      stage.status = 'skipped';
-      stage.note = 'no model provider configured for the workflow (the secret OPENAI_API_KEY or the variable OPENAI_BASE_URL)';
-    }
-    const shortfall = name === 'translate' && stage.status === 'success' ? shortfallOf(job) : undefined;
-    if (shortfall) {
-      stage.status = shortfall;
-      stage.note = notes.get(job.id) ?? 'some translations could not be made; the run on GitHub says which';
-    }
-    return stage;
-  });
-  const deployed = SHA.exec(jobs.find((j) => j.name.startsWith('deploy'))?.name ?? '')?.[0];
-  const status = runStatus(run);
-  const failed = stages.find((s) => s.status === 'failure');
-  return {
-    id: String(run.id),
-    branch,
-    commit: deployed ?? run.head_sha,
-    ...(deployed && deployed !== run.head_sha ? { sourceCommit: run.head_sha } : {}),
-    status,
-    stages,
-    createdAt: run.created_at,
-    ...(status === 'failure'
-      ? { error: failed ? `${failed.name} failed: ${why.length ? why.slice(0, 5).join('; ') : 'see the run on GitHub'}` : `the run ended: ${run.conclusion}` }
-      : {}),
-    url: run.html_url,
-  };
-}
-
 /**
  * The commit the branch's newest successful run published (its deploy job's commit), or undefined when no run
  * succeeded yet (or the workflow has none: GitHub answers 404 for a workflow never pushed): what a new instance
@@ -155,13 +59,7 @@ export async function lastPublished(
   branch: Branch,
 ): Promise<string | undefined> {
   const [owner, repo] = options.repository.split('/') as [string, string];
-  const octokit = new Octokit({
-    auth: options.token,
-    baseUrl: options.apiUrl,
-    userAgent: 'vitae-actions',
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    request: { fetch: countedGitHubFetch('actions') },
-  });
+  const octokit = actionsClient(options);
   const workflow = options.workflow ?? 'publish.yml';
   for (let attempt = 1; ; attempt++) {
     try {
@@ -200,34 +98,20 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   const redact = (text: string) => text.split(options.token).join('[token]');
   // An upstream may echo what it was sent (a proxy's error page, an API's message): nothing logged carries the token.
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
-  const octokit = new Octokit({
-    auth: options.token,
-    baseUrl: options.apiUrl,
-    userAgent: 'vitae-actions',
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    request: { fetch: countedGitHubFetch('actions') },
-  });
+  const reader = createRunReader({ octokit: actionsClient(options), owner, repo, workflow, redact });
   const buildPauseMs = options.buildPauseMs ?? 1000;
   const readGapMs = options.readGapMs ?? 200;
-  const lastRead = new Map<Branch, number>();
   const actionsPage = `${webBase(options.apiUrl)}/${options.repository}/actions/workflows/${workflow}`;
 
   const runs = new Map<Branch, Run[]>(branches.map((b) => [b, []]));
   /** Commits this service knows were pushed but whose run GitHub has not listed yet. */
   const pending = new Map<Branch, Map<string, Run>>(branches.map((b) => [b, new Map()]));
-  const listEtags = new Map<Branch, string>();
-  /** Jobs of completed runs never change: kept, with the annotations that say why a failed one failed (or translate fell short). */
-  const finishedJobs = new Map<number, JobsOfRun>();
-  /** Jobs of runs under way, with the ETag to ask again with. */
-  const runningJobs = new Map<number, { etag: string; jobs: ApiJob[] }>();
   /** The newest run whose commit this instance tried to deploy, per branch (one attempt per run). */
   const attempted = new Map<Branch, number>();
   /** When the last build of a branch may be followed by the next (its end plus the pause), and the read that waits for then. */
   const nextBuild = new Map<Branch, number>();
   const deferred = new Map<Branch, NodeJS.Timeout>();
   const listeners = new Set<(run: Run) => void>();
-  const refreshing = new Map<Branch, Promise<void>>();
-  const again = new Set<Branch>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -235,81 +119,12 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     for (const listener of listeners) listener(run);
   };
 
-  async function jobsOf(run: ApiRun): Promise<JobsOfRun> {
-    const kept = finishedJobs.get(run.id);
-    if (kept) return kept;
-    // Not started yet (queued, waiting, pending, requested): every job is queued, which runRecord says without them.
-    if (run.status !== 'in_progress' && run.status !== 'completed') return { jobs: [], why: [], notes: new Map() };
-    const known = runningJobs.get(run.id);
-    let jobs: ApiJob[];
-    try {
-      const res = await octokit.rest.actions.listJobsForWorkflowRun({
-        owner,
-        repo,
-        run_id: run.id,
-        per_page: 100,
-        headers: known ? { 'if-none-match': known.etag } : {},
-      });
-      jobs = res.data.jobs;
-      if (run.status !== 'completed' && res.headers.etag) runningJobs.set(run.id, { etag: res.headers.etag, jobs });
-    } catch (error) {
-      if ((error as { status?: number }).status !== 304 || !known) throw error;
-      jobs = known.jobs;
-    }
-    const annotations = (job: ApiJob) =>
-      octokit.rest.checks
-        .listAnnotations({ owner, repo, check_run_id: job.id, per_page: 20 })
-        .then((res) => res.data)
-        .catch(() => [] as Array<{ path: string; start_line: number; message: string | null; annotation_level: string | null }>);
-    const why: string[] = [];
-    // A failed job's error annotations (the ::error lines of scripts/publish.ts: file, line, message); a job is a check run.
-    for (const job of jobs.filter((j) => j.conclusion === 'failure')) {
-      for (const note of await annotations(job))
-        if (note.annotation_level === 'failure' && note.message) why.push(redact(`${note.path ? `${note.path}:${note.start_line}: ` : ''}${note.message}`));
-    }
-    // A translate job that fell short: its warning names each translation that failed.
-    const notes = new Map<number, string>();
-    for (const job of jobs.filter((j) => j.name.split(' ')[0] === 'translate' && j.conclusion === 'success' && shortfallOf(j))) {
-      const warnings = (await annotations(job)).filter((note) => note.annotation_level === 'warning' && note.message);
-      if (warnings.length) notes.set(job.id, redact(warnings.map((note) => note.message).join('\n')));
-    }
-    const found = { jobs, why, notes };
-    if (run.status === 'completed') {
-      finishedJobs.set(run.id, found);
-      runningJobs.delete(run.id);
-    }
-    return found;
-  }
-
   async function readRuns(branch: Branch): Promise<boolean> {
-    let data: { workflow_runs: ApiRun[] };
-    try {
-      const etag = listEtags.get(branch);
-      const res = await octokit.rest.actions.listWorkflowRuns({
-        owner,
-        repo,
-        workflow_id: workflow,
-        branch,
-        per_page: 20,
-        headers: etag ? { 'if-none-match': etag } : {},
-      });
-      if (res.headers.etag) listEtags.set(branch, res.headers.etag);
-      data = res.data;
-    } catch (error) {
-      if ((error as { status?: number }).status === 304) return false;
-      throw error;
-    }
+    const records = await reader.read(branch);
+    if (!records) return false;
     const before = new Map(runs.get(branch)!.map((r) => [r.id, JSON.stringify(r)]));
-    const records: Run[] = [];
-    for (const run of data.workflow_runs) {
-      if (run.head_branch !== branch) continue;
-      const { jobs, why, notes } = await jobsOf(run);
-      records.push(runRecord(branch, run, jobs, why, notes));
-    }
     runs.set(branch, records);
-    // What no branch lists any more is not asked for again.
-    const listed = new Set(branches.flatMap((b) => runs.get(b)!.map((r) => Number(r.id))));
-    for (const cache of [finishedJobs, runningJobs]) for (const id of cache.keys()) if (!listed.has(id)) cache.delete(id);
+    reader.forget(new Set(branches.flatMap((b) => runs.get(b)!.map((r) => Number(r.id)))));
     // A commit GitHub now lists a run for needs no placeholder.
     for (const commit of pending.get(branch)!.keys())
       if (records.some((r) => r.commit === commit || r.sourceCommit === commit)) pending.get(branch)!.delete(commit);
@@ -323,17 +138,9 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
    * never deployed, and an older run that finishes after a newer one was deployed changes nothing.
    */
   async function follow(branch: Branch) {
-    const succeeded = runs
-      .get(branch)!
-      .filter((r) => r.status === 'success')
-      .sort((a, b) => Number(b.id) - Number(a.id));
-    const newest = succeeded[0];
-    if (!newest) return;
-    const id = Number(newest.id);
     const previous = attempted.get(branch) ?? 0;
-    // After a restart nothing was attempted yet: the newest successful run of the commit served is the floor.
-    const serving = succeeded.find((r) => r.commit === options.live(branch));
-    if (id <= Math.max(previous, serving ? Number(serving.id) : 0) || options.live(branch) === newest.commit) return;
+    const newest = newerSuccess(runs.get(branch)!, previous, options.live(branch));
+    if (!newest) return;
     const wait = (nextBuild.get(branch) ?? -Infinity) - Date.now();
     if (wait > 0) {
       // Runs finishing one after another: read again after the pause and build the newest by then.
@@ -347,7 +154,7 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
       }
       return;
     }
-    attempted.set(branch, id);
+    attempted.set(branch, Number(newest.id));
     const started = Date.now();
     try {
       await options.deploy(branch, await options.build(branch, newest.commit));
@@ -363,49 +170,20 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     }
   }
 
-  /** Reads the branch's runs (at most one read at a time per branch; a request meanwhile reads once more after it). */
-  function refresh(branch: Branch): Promise<void> {
-    const current = refreshing.get(branch);
-    if (current) {
-      again.add(branch);
-      return current;
+  const reads = serialReads(readGapMs, async (branch) => {
+    try {
+      await readRuns(branch);
+      await follow(branch);
+    } catch (error) {
+      log(`[vitae] ${branch}: could not read the Actions runs: ${(error as Error).message.split('\n')[0]}`);
     }
-    const work = (async () => {
-      do {
-        // Reads of a branch start at least readGapMs apart: what is asked meanwhile (this service's commit, the
-        // push webhook, the run's `requested` and `completed` webhooks come within moments) is one read.
-        const wait = (lastRead.get(branch) ?? -Infinity) + readGapMs - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        again.delete(branch);
-        lastRead.set(branch, Date.now());
-        try {
-          await readRuns(branch);
-          await follow(branch);
-        } catch (error) {
-          log(`[vitae] ${branch}: could not read the Actions runs: ${(error as Error).message.split('\n')[0]}`);
-        }
-      } while (again.has(branch) && !stopped);
-    })().finally(() => refreshing.delete(branch));
-    refreshing.set(branch, work);
-    return work;
-  }
-
-  function placeholder(branch: Branch, commit: string): Run {
-    return {
-      id: `pending-${commit.slice(0, 12)}`,
-      branch,
-      commit,
-      status: 'queued',
-      stages: STAGES.map((name) => ({ name, status: 'queued', startedAt: null, finishedAt: null })),
-      createdAt: new Date().toISOString(),
-      url: actionsPage,
-    };
-  }
+  });
+  const refresh = reads.refresh;
 
   async function enqueue(branch: Branch, commit: string): Promise<Run> {
     const known = runs.get(branch)!.find((r) => r.commit === commit || r.sourceCommit === commit) ?? pending.get(branch)!.get(commit);
     if (known) return known;
-    const run = placeholder(branch, commit);
+    const run = placeholderRun(branch, commit, actionsPage);
     pending.get(branch)!.set(commit, run);
     tell(run);
     void refresh(branch);
@@ -414,9 +192,9 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
 
   /** Resolves when no read is under way and no build waits for its turn (runs may still be queued or running). */
   async function settle(): Promise<void> {
-    while (refreshing.size || deferred.size) {
-      await Promise.all([...refreshing.values()]);
-      if (deferred.size && !refreshing.size) await new Promise((r) => setTimeout(r, 50));
+    while (reads.underWay.size || deferred.size) {
+      await Promise.all([...reads.underWay.values()]);
+      if (deferred.size && !reads.underWay.size) await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -459,10 +237,11 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
     refresh,
     async stop(): Promise<void> {
       stopped = true;
+      reads.stop();
       clearInterval(timer);
       for (const waiting of deferred.values()) clearTimeout(waiting);
       deferred.clear();
-      await Promise.all([...refreshing.values()]);
+      await Promise.all([...reads.underWay.values()]);
     },
     settle,
     /** Resolves when no read is under way, no build waits for its turn, and no run of either branch is queued or running. */
@@ -478,3 +257,69 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
 }
 
 export type ActionsPipeline = ReturnType<typeof createActionsPipeline>;
+
+/**
+ * The branch's newest successful run, when it is newer than `attempted` (the newest run this instance tried to
+ * deploy) and than the run of the commit served (`live`); else undefined.
+ */
+function newerSuccess(records: readonly Run[], attempted: number, live: string): Run | undefined {
+  const succeeded = records.filter((r) => r.status === 'success').sort((a, b) => Number(b.id) - Number(a.id));
+  const newest = succeeded[0];
+  if (!newest) return undefined;
+  // After a restart nothing was attempted yet: the newest successful run of the commit served is the floor.
+  const serving = succeeded.find((r) => r.commit === live);
+  if (Number(newest.id) <= Math.max(attempted, serving ? Number(serving.id) : 0) || live === newest.commit) return undefined;
+  return newest;
+}
+
+/** What a pushed commit shows until GitHub lists its run: every stage queued, linked to the workflow's runs. */
+function placeholderRun(branch: Branch, commit: string, url: string): Run {
+  return {
+    id: `pending-${commit.slice(0, 12)}`,
+    branch,
+    commit,
+    status: 'queued',
+    stages: STAGES.map((name) => ({ name, status: 'queued', startedAt: null, finishedAt: null })),
+    createdAt: new Date().toISOString(),
+    url,
+  };
+}
+
+/**
+ * Reads of a branch's runs: at most one at a time per branch, and a request meanwhile reads once more after it.
+ * Reads of a branch start at least `gapMs` apart: what is asked meanwhile (this service's commit, the push webhook,
+ * the run's `requested` and `completed` webhooks come within moments) is one read.
+ */
+function serialReads(gapMs: number, read: (branch: Branch) => Promise<void>) {
+  const lastRead = new Map<Branch, number>();
+  const underWay = new Map<Branch, Promise<void>>();
+  const again = new Set<Branch>();
+  let stopped = false;
+  function refresh(branch: Branch): Promise<void> {
+    const current = underWay.get(branch);
+    if (current) {
+      again.add(branch);
+      return current;
+    }
+    const work = (async () => {
+      do {
+        const wait = (lastRead.get(branch) ?? -Infinity) + gapMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        again.delete(branch);
+        lastRead.set(branch, Date.now());
+        await read(branch);
+      } while (again.has(branch) && !stopped);
+    })().finally(() => underWay.delete(branch));
+    underWay.set(branch, work);
+    return work;
+  }
+  return {
+    refresh,
+    /** The reads under way, by branch. */
+    underWay: underWay as ReadonlyMap<Branch, Promise<void>>,
+    /** A read under way does not read again. */
+    stop() {
+      stopped = true;
+    },
+  };
+}

@@ -174,25 +174,7 @@ export function createBuilder(
   /** The request's files and texts as a change to what the worker holds (`generation`: of the worker it was worked out for). */
   async function changeFor(input: BuildInput, pause: Pause) {
     const at = generation;
-    const shaOf = new Map(input.files.tree.map((entry) => [entry.path, entry.sha]));
-    const texts: Array<[string, string]> = [];
-    // The worker forgets what it holds once that is much more than a tree: memory stays about two commits' text.
-    const resetTexts = held.size > 2 * input.files.texts.size + 256;
-    const adding = new Set<string>();
-    const files: BuildRequest['files'] = { reset: sentFiles.size === 0, set: [], removed: [] };
-    const now = new Map<string, string>();
-    for (const [path, text] of input.files.texts) {
-      if (now.size % 2048 === 0) await pause();
-      const sha = shaOf.get(path) ?? blobSha(text);
-      now.set(path, sha);
-      if (sentFiles.get(path) !== sha) files.set.push([path, sha]);
-      if ((resetTexts || !held.has(sha)) && !adding.has(sha)) {
-        adding.add(sha);
-        texts.push([sha, text]);
-      }
-    }
-    for (const path of sentFiles.keys()) if (!now.has(path)) files.removed.push(path);
-    return { generation: at, files, texts, resetTexts, now };
+    return { generation: at, ...(await changeAgainst(input, held, sentFiles, pause)) };
   }
 
   async function send(input: BuildInput & { base?: MakeInput['base']; kept?: BuildRequest['kept'] }, warm: boolean, pause: Pause): Promise<BuildReply> {
@@ -206,20 +188,7 @@ export function createBuilder(
     if (resetTexts) held = new Set();
     for (const [sha] of texts) held.add(sha);
     sentFiles = now;
-    const request: BuildRequest = {
-      id: nextId++,
-      commit: input.commit,
-      committedAt: input.committedAt.toISOString(),
-      siteUrl: input.siteUrl,
-      files,
-      texts,
-      resetTexts,
-      irregular: input.files.tree.filter((entry) => !REGULAR.has(entry.mode)),
-      ...(warm ? { warm: true } : {}),
-      ...(warm && input.kept ? { kept: input.kept } : {}),
-      key: keyOf(input.commit, input.siteUrl),
-      ...(input.base ? { base: keyOf(input.base.commit, input.base.siteUrl) } : {}),
-    };
+    const request = requestOf(nextId++, input, { files, texts, resetTexts }, warm);
     counts.requests++;
     counts.texts += texts.length;
     const target = running();
@@ -246,21 +215,7 @@ export function createBuilder(
       if (kept) target.postMessage({ preload: kept } satisfies PreloadRequest);
     },
     make(input, pause = noPause) {
-      return serial(async () => {
-        const reply = await send(input, false, pause);
-        if (reply.type === 'invalid') return { problems: reply.problems };
-        if (reply.type === 'failed') throw new Error(`the build of ${input.commit.slice(0, 7)} failed: ${reply.message}`);
-        if (reply.type !== 'built') throw new Error(`the build worker answered ${reply.type} to a build`);
-        const base = reply.reuse ? input.base : undefined;
-        if (reply.reuse && (!base || reply.reuse.base !== keyOf(base.commit, base.siteUrl))) throw new Error('the build worker answered with another base');
-        const kept = await decodeParts(reply.parts, input, reply.reuse && base ? { from: reply.reuse.from, passages: base.passages } : undefined, pause);
-        const search: KeptBuild['search'] = { ...reply.search, locales: [] };
-        for (const l of reply.search.locales) {
-          await pause();
-          search.locales.push({ ...l, engine: { ...l.engine, terms: l.engine.terms ? l.engine.terms.split('\0') : [] } });
-        }
-        return { kept: { ...kept, search } };
-      });
+      return serial(async () => keptOfReply(await send(input, false, pause), input, pause));
     },
     warm(input) {
       return serial(async () => {
@@ -275,6 +230,69 @@ export function createBuilder(
       await stopping?.terminate();
     },
   };
+}
+
+/**
+ * The request's files and texts as a change to what the worker holds: `held`, the blob shas it holds, and `sentFiles`,
+ * the files of the last request it was sent (path → blob sha). `now` is what `sentFiles` becomes once this is sent.
+ */
+async function changeAgainst(input: BuildInput, held: ReadonlySet<string>, sentFiles: ReadonlyMap<string, string>, pause: Pause) {
+  const shaOf = new Map(input.files.tree.map((entry) => [entry.path, entry.sha]));
+  const texts: Array<[string, string]> = [];
+  // The worker forgets what it holds once that is much more than a tree: memory stays about two commits' text.
+  const resetTexts = held.size > 2 * input.files.texts.size + 256;
+  const adding = new Set<string>();
+  const files: BuildRequest['files'] = { reset: sentFiles.size === 0, set: [], removed: [] };
+  const now = new Map<string, string>();
+  for (const [path, text] of input.files.texts) {
+    if (now.size % 2048 === 0) await pause();
+    const sha = shaOf.get(path) ?? blobSha(text);
+    now.set(path, sha);
+    if (sentFiles.get(path) !== sha) files.set.push([path, sha]);
+    if ((resetTexts || !held.has(sha)) && !adding.has(sha)) {
+      adding.add(sha);
+      texts.push([sha, text]);
+    }
+  }
+  for (const path of sentFiles.keys()) if (!now.has(path)) files.removed.push(path);
+  return { files, texts, resetTexts, now };
+}
+
+/** The request that sends `change` to the worker for `input` (a build, or with `warm` a warm-up). */
+function requestOf(
+  id: number,
+  input: BuildInput & { base?: MakeInput['base']; kept?: BuildRequest['kept'] },
+  change: Pick<BuildRequest, 'files' | 'texts' | 'resetTexts'>,
+  warm: boolean,
+): BuildRequest {
+  return {
+    id,
+    commit: input.commit,
+    committedAt: input.committedAt.toISOString(),
+    siteUrl: input.siteUrl,
+    ...change,
+    irregular: input.files.tree.filter((entry) => !REGULAR.has(entry.mode)),
+    ...(warm ? { warm: true } : {}),
+    ...(warm && input.kept ? { kept: input.kept } : {}),
+    key: keyOf(input.commit, input.siteUrl),
+    ...(input.base ? { base: keyOf(input.base.commit, input.base.siteUrl) } : {}),
+  };
+}
+
+/** A build's reply as the kept build, or its content's problems; `pause` is awaited while decoding it. */
+async function keptOfReply(reply: BuildReply, input: MakeInput, pause: Pause): Promise<{ kept: KeptBuild } | { problems: Problem[] }> {
+  if (reply.type === 'invalid') return { problems: reply.problems };
+  if (reply.type === 'failed') throw new Error(`the build of ${input.commit.slice(0, 7)} failed: ${reply.message}`);
+  if (reply.type !== 'built') throw new Error(`the build worker answered ${reply.type} to a build`);
+  const base = reply.reuse ? input.base : undefined;
+  if (reply.reuse && (!base || reply.reuse.base !== keyOf(base.commit, base.siteUrl))) throw new Error('the build worker answered with another base');
+  const kept = await decodeParts(reply.parts, input, reply.reuse && base ? { from: reply.reuse.from, passages: base.passages } : undefined, pause);
+  const search: KeptBuild['search'] = { ...reply.search, locales: [] };
+  for (const l of reply.search.locales) {
+    await pause();
+    search.locales.push({ ...l, engine: { ...l.engine, terms: l.engine.terms ? l.engine.terms.split('\0') : [] } });
+  }
+  return { kept: { ...kept, search } };
 }
 
 /**

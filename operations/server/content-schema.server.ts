@@ -2,7 +2,7 @@
 // the build use (operations/content/schema.ts): each file kind's fields and JSON Schema, and every vocabulary with
 // labels for people. The schemas never change at run time; the labels of lenses, skills and documents are the branch's.
 import { z } from 'zod';
-import type { VocabularyName } from '../contract/content-schema.ts';
+import type { VocabularyName, VocabularyTerm } from '../contract/vocabulary.ts';
 import { limits } from '../contract/limits.ts';
 import { localeFacts } from '../contract/locales.ts';
 import { documentNames, kinds, lensIds, locales, tags } from '../contract/shared.ts';
@@ -116,7 +116,7 @@ function describeFileKinds() {
 }
 
 /** Each vocabulary's values with their labels: the UI's words for tags and kinds, the branch's titles and names for the rest. */
-function vocabularyOf(model: ContentModel, messages: UiMessages): Record<VocabularyName, Array<{ value: string; label: string }>> {
+function vocabularyOf(model: ContentModel, messages: UiMessages): Record<VocabularyName, VocabularyTerm[]> {
   const term = (value: string, label: string | undefined) => ({ value, label: label ?? value });
   return {
     tags: tags.map((tag) => term(tag, messages[`tag.${tag}`])),

@@ -55,18 +55,13 @@ const now = () => new Date().toISOString();
 
 export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>, log: (line: string) => void = () => {}) {
   const dir = join(dataDir, 'runs');
-  const runs = new Map<string, Run>();
   const listeners = new Set<(run: Run) => void>();
   const working = new Set<Branch>();
   let counter = 0;
   /** Set by stop(): no queued run is taken, and a running one ends at its next stage boundary. */
   let stopping = false;
 
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (!name.endsWith('.json')) continue;
-    const run = await readJson<Run | null>(join(dir, name), null);
-    if (run?.id) runs.set(run.id, run);
-  }
+  const runs = await readRuns(dir);
 
   async function save(run: Run) {
     await writeFileAtomic(join(dir, `${run.id}.json`), JSON.stringify(run, null, 2));
@@ -142,7 +137,6 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
   async function execute(run: Run) {
     run.status = 'running';
     await save(run);
-    let commit = run.commit;
     let build: B | undefined;
     for (const stage of run.stages) {
       // Stopping: a run that has not built yet ends here, marked interrupted and queued again for the next
@@ -164,31 +158,10 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
       stage.startedAt = now();
       await save(run);
       try {
-        if (stage.name === 'translate') {
-          const result = await steps.translate(run.branch, commit);
-          stage.status = result.status;
-          if (result.note) stage.note = result.note;
-          if (result.commit) {
-            // The translations were committed on top: that commit is what this run builds and deploys.
-            run.sourceCommit ??= run.commit;
-            commit = result.commit;
-            run.commit = commit;
-          }
-        } else if (stage.name === 'build') {
-          build = await steps.build(run.branch, commit);
-          stage.status = 'success';
-        } else {
-          await steps.deploy(run.branch, build!);
-          stage.status = 'success';
-        }
+        build = await runStage(steps, run, stage, build);
         stage.finishedAt = now();
       } catch (error) {
-        stage.status = 'failure';
-        stage.finishedAt = now();
-        stage.note = (error as Error).message;
-        for (const later of run.stages) if (later.status === 'queued') later.status = 'cancelled';
-        run.status = 'failure';
-        run.error = `${stage.name} failed: ${(error as Error).message}`;
+        failStage(run, stage, error as Error);
         log(`[vitae] run ${run.id} on ${run.branch} failed: ${run.error}`);
         await save(run);
         return;
@@ -256,3 +229,49 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
 }
 
 export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;
+
+/** The run records kept under `dir`, by id. */
+async function readRuns(dir: string): Promise<Map<string, Run>> {
+  const runs = new Map<string, Run>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const run = await readJson<Run | null>(join(dir, name), null);
+    if (run?.id) runs.set(run.id, run);
+  }
+  return runs;
+}
+
+/**
+ * Does one stage of `run` and sets its status; `build` is the build stage's result, which deploy takes. The translate
+ * stage may commit translations on top: that commit becomes the run's, and is what it builds and deploys.
+ */
+async function runStage<B>(steps: PipelineSteps<B>, run: Run, stage: Stage, build: B | undefined): Promise<B | undefined> {
+  if (stage.name === 'translate') {
+    const result = await steps.translate(run.branch, run.commit);
+    stage.status = result.status;
+    if (result.note) stage.note = result.note;
+    if (result.commit) {
+      run.sourceCommit ??= run.commit;
+      run.commit = result.commit;
+    }
+    return build;
+  }
+  if (stage.name === 'build') {
+    const made = await steps.build(run.branch, run.commit);
+    stage.status = 'success';
+    return made;
+  }
+  await steps.deploy(run.branch, build!);
+  stage.status = 'success';
+  return build;
+}
+
+/** Marks `stage` failed with `error`, the stages after it cancelled and the run failed. */
+function failStage(run: Run, stage: Stage, error: Error): void {
+  stage.status = 'failure';
+  stage.finishedAt = now();
+  stage.note = error.message;
+  for (const later of run.stages) if (later.status === 'queued') later.status = 'cancelled';
+  run.status = 'failure';
+  run.error = `${stage.name} failed: ${error.message}`;
+}

@@ -1,0 +1,250 @@
+// How a query is read against the per-locale indexes (search.ts): which locales' text it is matched against and with
+// what weight, its words in each (a word no passage holds read as the nearest words they do, the last word of a
+// query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
+// confidence. A plan is made once per query; search.ts ranks with it.
+import type { Locale } from '../contract/shared.ts';
+import { analyseQueryWords, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { editDistance, Lexicon } from './lexicon.ts';
+import type { Bm25Index } from './bm25.ts';
+import { relatedGroups, type RelatedTerms } from './related.ts';
+
+/** A related word weighs this much of the word it stands for in the ranking. */
+const RELATED_WEIGHT = 0.5;
+/** Passages in English, when the query is in another language, weigh this much: they match, but the query's own language comes first. */
+const ENGLISH_WEIGHT = 0.7;
+/** Passages in another Chinese or Japanese locale than the query's (the same characters, once folded). */
+const HAN_WEIGHT = 0.85;
+/** A word spelt one or two letters away from the query's (a typo read as what was meant) weighs this much of it in the ranking. */
+const TYPO_WEIGHT = 0.6;
+/** A word the last word of a query being typed begins (search as you type) weighs this much of it in the ranking. */
+const PREFIX_WEIGHT = 0.5;
+/** How much of a word a record holds when it holds only a guess at what a typo of it meant. */
+const TYPO_HOLD = 0.5;
+/** A reading the word as typed begins with, but for at most this many letters, is an ending the stemmer did not cut (obtenus, obtenu). */
+const INFLECTION = 3;
+
+export interface LocaleIndex {
+  engine: Bm25Index;
+  /** local document → passage */
+  passages: Int32Array;
+  /** Its terms by spelling, for typos and prefixes (made at the first query that needs it). */
+  lexicon?: Lexicon;
+}
+
+interface Concept {
+  /** The tokens of one word of the query (a Han word's bigrams, or a single token). */
+  own: string[];
+  /** Related words or phrases that stand for the word, each as its tokens. */
+  related: string[][];
+  /** How much of the word a record holding only a related word holds: 1, or less when the word is known only as a typo's reading. */
+  hold: number;
+}
+
+/** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
+export interface ResolvedConcept {
+  /** Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the known words' mean. */
+  weight: number;
+  /** The documents holding each of its tokens (undefined: none does). */
+  own: Array<Int32Array | undefined>;
+  /** Per related word or phrase that some document could hold in full, the documents holding each of its tokens. */
+  related: Int32Array[][];
+  hold: number;
+}
+
+type QueryWord = ReturnType<typeof analyseQueryWords>[number];
+
+export interface Part {
+  locale: Locale;
+  weight: number;
+  /** Tokens and their weights in the ranking. */
+  terms: Array<[string, number]>;
+  concepts: Concept[];
+  resolved: ResolvedConcept[];
+}
+
+/** What a search adds to the passages' own words: the related words, and the subject's name (a word a question uses for the person). */
+export interface QueryWords {
+  related?: RelatedTerms;
+  /** The subject's name as written (site.json): its words, and spellings one letter from them, are stop words of a question. */
+  name?: string;
+}
+
+/** Plans queries over `indexes` with the related words and the subject's name `words` gives. */
+export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, words: QueryWords): (query: string, locale: Locale | undefined) => Part[] {
+  const related = relatedGroups(words.related ?? {});
+  // The subject's name, folded: "What has Noah built?" asks about Noa, as "What has the candidate built?" does.
+  const nameWords = (words.name ?? '')
+    .split(/[\s\p{P}]+/u)
+    .map((w) => foldWord(w))
+    .filter((w) => w.length >= 3);
+  const isName = (typed: string) => nameWords.some((name) => editDistance(typed, name, 1) <= 1);
+
+  /** Which locales' text to match, with what weight, and the query's tokens in each. */
+  function plan(query: string, locale: Locale | undefined): Part[] {
+    const script = scriptOf(query);
+    const candidates: Locale[] =
+      script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
+    const analysed = new Map<Locale, QueryWord[]>();
+    const wordsIn = (l: Locale) => {
+      let words = analysed.get(l);
+      if (!words) analysed.set(l, (words = analyseQueryWords(query, l)));
+      return words;
+    };
+    // The last word of a query still being typed (no space or mark after it) is also looked up as a prefix.
+    const typing = /[\p{L}\p{N}]$/u.test(query);
+    let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
+    if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
+      const words = script === 'latin' ? latinWords(query) : [];
+      let best = -1;
+      for (const candidate of candidates) {
+        const fit = languageFit(new Set(wordsIn(candidate).flatMap((w) => w.tokens)), words, query, candidate, indexes.get(candidate)?.engine);
+        if (fit > best) [best, primary] = [fit, candidate];
+      }
+    }
+    // A Latin query asked in a locale of another script (a product name on the Japanese site, say) is that
+    // locale's text first: its pages hold such words too, and are the ones its reader should be shown.
+    const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
+    // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
+    const parts: Part[] = other
+      ? [part(wordsIn(other), other, 1, { typing }), part(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
+      : [part(wordsIn(primary), primary, 1, { typing })];
+    if (script === 'han' || script === 'kana')
+      for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT, false));
+    if (primary !== 'en') {
+      // The English text is matched by the query's words that are not stop words of its own language.
+      const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
+      const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
+      parts.push(part(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false));
+    }
+    return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
+  }
+
+  /** A part of the plan: the query's tokens in one locale's text, with the related words, corrected spellings and completions they bring. */
+  /** `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being typed. */
+  function part(words: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false): Part {
+    const byKey = new Map<string, QueryWord>();
+    for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
+    let unique = [...byKey.values()];
+    const index = indexes.get(locale);
+    const engine = index?.engine;
+    // A Latin word no passage holds is read as the words the passages hold near it (a typo, as Meilisearch and
+    // Typesense read one), or dropped when it is a stop word mistyped; the last word of a query being typed
+    // also stands for the words it begins.
+    const spellings = new Map<QueryWord, { typos: string[]; completions: string[] }>();
+    if (index && engine && spelling) {
+      const lexicon = (index.lexicon ??= new Lexicon(engine.toData().terms, (t) => engine.postings(t) !== undefined));
+      unique = unique.filter((word, i) => {
+        if (word.typed === undefined) return true;
+        if (isName(word.typed)) return false;
+        const token = word.tokens[0]!;
+        const known = engine.postings(token) !== undefined || related.get(locale)?.has(token);
+        const typos = known ? [] : lexicon.near(word.typed, token, locale);
+        if (typos === null) return false;
+        // (a word the index holds whole is taken as finished: its completions would only add noise and time)
+        const completions = spelling.typing && !known && i === unique.length - 1 ? lexicon.completions(token).filter((t) => t !== token) : [];
+        if (typos.length || completions.length) spellings.set(word, { typos, completions });
+        return true;
+      });
+    }
+    const concepts: Concept[] = unique.map(({ tokens }) => ({ own: tokens, related: [], hold: 1 }));
+    // A word weighs one in the ranking, however many bigrams it has.
+    const terms = new Map<string, number>();
+    for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
+    unique.forEach((word, i) => {
+      const { typos = [], completions = [] } = spellings.get(word) ?? {};
+      // A reading the word as typed begins with, but for an ending, is the same word the stemmer cut otherwise
+      // (obtenus, obtenu); another is a guess that may be wrong ("salaire" read as "salari", employees; "automotive"
+      // as "automation"), and holds less of the question.
+      if (typos.length) concepts[i]!.hold = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION) ? 1 : TYPO_HOLD;
+      for (const [list, w] of [
+        [typos, TYPO_WEIGHT],
+        [completions, PREFIX_WEIGHT],
+      ] as const) {
+        for (const t of list) {
+          concepts[i]!.related.push([t]);
+          if (!terms.has(t)) terms.set(t, w);
+        }
+      }
+    });
+    // Related words come with the query's own words and with the spellings its typos were read as.
+    const typoOf = new Map<string, Concept>();
+    unique.forEach((word, i) => {
+      for (const t of spellings.get(word)?.typos ?? []) typoOf.set(t, concepts[i]!);
+    });
+    const ownTokens = new Set([...concepts.flatMap((c) => c.own), ...typoOf.keys()]);
+    const groups = new Set<string[][]>();
+    for (const t of ownTokens) for (const group of related.get(locale)?.get(t) ?? []) groups.add(group);
+    for (const group of groups) {
+      const present = group.filter((member) => member.every((t) => ownTokens.has(t)));
+      if (!present.length) continue;
+      const others = group.filter((member) => !present.includes(member));
+      for (const member of present) {
+        for (const concept of concepts) {
+          // a related word stands for a whole word of the query (公司 does not stand for 航空公司)
+          const stands = concept.own.every((t) => member.includes(t)) || (member.length === 1 && typoOf.get(member[0]!) === concept);
+          if (stands) concept.related.push(...others.filter((other) => !concept.related.includes(other)));
+        }
+      }
+      for (const t of others.flat()) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
+    }
+    const resolved = engine ? resolveConcepts(concepts, engine) : [];
+    return { locale, weight, terms: [...terms], concepts, resolved };
+  }
+
+  return plan;
+}
+
+/** The concepts resolved in one locale's index: their documents and weights (a word no passage holds weighs the known words' mean). */
+function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): ResolvedConcept[] {
+  const resolved = concepts.map(({ own, related, hold }): ResolvedConcept => {
+    const postings = own.map((t) => engine.postings(t));
+    // a phrase stands for the word only where all its words are ("business model" is not "large language model")
+    const standIns = related.flatMap((member) => {
+      const docs = member.map((t) => engine.postings(t));
+      return docs.every((d) => d !== undefined) ? [docs] : [];
+    });
+    const known = postings.some((p) => p !== undefined) || standIns.length > 0;
+    // a word known only through its stand-ins (a typo's corrections) weighs what they do
+    const weight = postings.some((p) => p !== undefined)
+      ? postings.reduce((sum, p) => sum + (p ? p.idf : engine.maxIdf), 0) / own.length
+      : known
+        ? Math.max(...standIns.map((docs) => docs.reduce((sum, p) => sum + p.idf, 0) / docs.length))
+        : Number.NaN;
+    return { weight, own: postings.map((p) => p?.docs), related: standIns.map((docs) => docs.map((p) => p.docs)), hold };
+  });
+  // A word no passage of this locale holds (nor any spelling near it) weighs what the question's known words do on
+  // average, not the most a word can: it does not veto a question ("the subject", a misspelt name), but a question
+  // whose known words are not more than its unknown ones ("salary expectations") is still no match.
+  const knownWeights = resolved.filter((r) => !Number.isNaN(r.weight)).map((r) => r.weight);
+  const unknownWeight = knownWeights.length ? knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length : engine.maxIdf;
+  for (const r of resolved) if (Number.isNaN(r.weight)) r.weight = unknownWeight;
+  return resolved;
+}
+
+const LATIN_HINTS: Partial<Record<Locale, RegExp>> = {
+  eo: /[ĉĝĥĵŝŭ]|\b[cghjsu]x|\b(?:cxu|ĉu)\b/i,
+  es: /[ñ¿¡]/,
+  fr: /[çœèêëîïû]|\b(?:qu|l|d|j|n|c)['’]\p{L}/iu,
+};
+
+const foldWord = (word: string) =>
+  word
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
+/** The words of a Latin-script query, lowercased and without accents (segmented in windows: linear in a long query). */
+function latinWords(query: string): string[] {
+  const out: string[] = [];
+  for (const { segment, isWordLike } of wordSegments(query, 'en')) if (isWordLike) out.push(foldWord(segment));
+  return out;
+}
+
+/** How well a query fits a language: its tokens that the language's text holds, its stop words, its letters. */
+function languageFit(tokens: Iterable<string>, words: readonly string[], query: string, locale: Locale, engine: Bm25Index | undefined): number {
+  let fit = 0;
+  if (engine) for (const token of tokens) if (engine.postings(token)) fit++;
+  const stops = stopWords[locale as keyof typeof stopWords] as ReadonlySet<string> | undefined;
+  if (stops) for (const word of words) if (stops.has(word)) fit++;
+  if (LATIN_HINTS[locale]?.test(query)) fit += 2;
+  return fit;
+}
