@@ -4,19 +4,23 @@
 // each file's base sha — once, whether by the button or by Ctrl+Enter. A file that moved on the branch meanwhile
 // (409) opens the three-way merge. Nothing is written that the editor did not see here.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { useActionData, useFetcher, useNavigate } from '@remix-run/react';
+import { useActionData, useFetcher } from '@remix-run/react';
 import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { adminCommitChanges } from '../../operations/contract/admin.ts';
 import { troubleFromBody, type Trouble } from '../admin/api.ts';
 import { asChanges, saveChange, useChangeSet, useDraftMessage, type PendingChange } from '../admin/change-set.ts';
-import { ConflictResolver } from '../admin/ConflictResolver.tsx';
-import { DiffView } from '../admin/DiffView.tsx';
 import { useChangeSetCheck } from '../admin/change-set-check.ts';
+import { DeletedWithEnglish, ProblemsInOtherFiles } from '../admin/ChangeSetEffects.tsx';
+import { CommitMessageField, CommitState } from '../admin/CommitFields.tsx';
+import { ConflictResolver } from '../admin/ConflictResolver.tsx';
+import { ReviewItem } from '../admin/ReviewItem.tsx';
+import { CommittedNotice, DiscardedNotice } from '../admin/ReviewNotices.tsx';
 import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.server.ts';
-import { ConsoleLink, consoleHref, formErrors, ProblemElsewhere, Shortcut, TimeAgo, TroubleNotice, useBranch, useHydrated } from '../admin/ui.tsx';
+import { ConsoleLink, formErrors, Shortcut, TroubleNotice, useBranch, useHydrated } from '../admin/ui.tsx';
+import { useCommitAnswer, useCommitKeys, useCommitWhenReady } from '../admin/use-commit-flow.ts';
 
 /** The commit form: the message is the operation's own field schema; the changes travel as JSON. */
 const CommitForm = z.object({
@@ -53,7 +57,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ReviewPage() {
   const branch = useBranch();
   const hydrated = useHydrated();
-  const navigate = useNavigate();
   const { changes, discard, clear } = useChangeSet(branch);
   const list = useMemo(() => Object.values(changes).sort((a, b) => a.path.localeCompare(b.path)), [changes]);
   const fetcher = useFetcher<typeof action>();
@@ -62,13 +65,8 @@ export default function ReviewPage() {
   const [layout, setLayout] = useState<'split' | 'unified'>('split');
   const [conflictPath, setConflictPath] = useState<string | null>(null);
   const [discarded, setDiscarded] = useState<PendingChange | null>(null);
-  const [committed, setCommitted] = useState<{ sha: string; message: string } | null>(null);
   const [message, setMessage] = useDraftMessage(branch);
-  const [commitWhenReady, setCommitWhenReady] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const lastHandled = useRef<unknown>(null);
-  /** One submission per commit: set when one leaves, cleared when its answer is a failure. */
-  const inFlight = useRef(false);
   const check = useChangeSetCheck(branch, list);
   // conform validates the form with the operation's own schema; the message itself is kept by the page (and in
   // this browser), not by conform, so nothing typed is lost to a re-mounted field. Not on blur: conform validates
@@ -84,69 +82,20 @@ export default function ReviewPage() {
   const outcome = data?.outcome;
   const trouble: Trouble | null = outcome && !outcome.ok ? troubleFromBody(outcome.status, outcome.body, outcome.retryAfter) : null;
   const submitting = fetcher.state !== 'idle';
+  const { committed, inFlight } = useCommitAnswer(data, { branch, clear, setMessage, onConflict: setConflictPath });
   // Committable once this very set was checked: valid, or with a file that moved (the commit then opens the merge).
   const checked = check.of === list && (check.state === 'valid' || check.state === 'moved');
   const ready = list.length > 0 && checked && !submitting && !committed && !conflictPath;
+  const commitWhenReady = useCommitWhenReady(formRef, check, list, ready);
+  useCommitKeys(formRef, () => setConflictPath(null));
 
-  // A commit's answer: on success the committed edits leave the change set and the publish screen follows the run.
-  useEffect(() => {
-    if (!data || lastHandled.current === data) return;
-    lastHandled.current = data;
-    if (!outcome) {
-      inFlight.current = false; // the form itself was refused (its errors are shown at the field)
-      return;
-    }
-    if (outcome.ok) {
-      setCommitted({ sha: outcome.value.commit.sha, message: outcome.value.commit.message });
-      setMessage('');
-      clear(outcome.value.files.map((f) => f.path));
-      navigate(consoleHref('/admin/publish', branch, { commit: outcome.value.commit.sha }));
-      return;
-    }
-    inFlight.current = false;
-    if (outcome.status === 409 && typeof outcome.body.path === 'string') setConflictPath(outcome.body.path);
-  }, [data, outcome, clear, navigate, branch, setMessage]);
-
-  useEffect(() => {
-    if (!commitWhenReady || check.of !== list) return;
-    setCommitWhenReady(false);
-    if (ready) formRef.current?.requestSubmit();
-  }, [commitWhenReady, check.of, list, ready]);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.metaKey || event.ctrlKey) && event.key === 'Enter') {
-        event.preventDefault();
-        if (!event.repeat) formRef.current?.requestSubmit();
-      }
-      if (event.key === 'Escape') setConflictPath(null);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
-
-  const problemsOf = (path: string) => [...(trouble?.problems ?? []), ...(check.problems ?? [])].filter((p) => p.path === path);
+  const problems = [...(trouble?.problems ?? []), ...(check.problems ?? [])];
   const conflict = conflictPath ? changes[conflictPath] : undefined;
   const cascade = check.files?.filter((f) => f.cascade) ?? [];
   // Problems the change set causes in files it does not change (entries naming a skill it breaks…).
   const listed = new Set(list.map((c) => c.path));
-  const elsewhere = [...(trouble?.problems ?? []), ...(check.problems ?? [])].filter((p) => p.path && !listed.has(p.path));
 
-  if (committed) {
-    return (
-      <div className="console-page">
-        <div className="notice" role="status">
-          <p>
-            Committed <code>{committed.sha.slice(0, 7)}</code> to {branch}: “{committed.message}”.
-          </p>
-          <ConsoleLink className="button small" to="/admin/publish" query={{ commit: committed.sha }}>
-            Follow its publish run
-          </ConsoleLink>
-        </div>
-      </div>
-    );
-  }
-
+  if (committed) return <CommittedNotice committed={committed} branch={branch} />;
   return (
     <div className="console-page">
       <div className="page-head">
@@ -159,23 +108,7 @@ export default function ReviewPage() {
               : 'Nothing to commit: your change set is empty.'}
         </p>
       </div>
-      {discarded ? (
-        <div className="notice" role="status">
-          <p>
-            Discarded your edit to <code>{discarded.path}</code>.
-          </p>
-          <button
-            type="button"
-            className="button ghost small"
-            onClick={() => {
-              saveChange(branch, discarded);
-              setDiscarded(null);
-            }}
-          >
-            Undo
-          </button>
-        </div>
-      ) : null}
+      {discarded ? <DiscardedNotice discarded={discarded} onUndo={() => (saveChange(branch, discarded), setDiscarded(null))} /> : null}
       {hydrated && !list.length ? (
         <p>
           <ConsoleLink to="/admin" className="button small">
@@ -203,83 +136,23 @@ export default function ReviewPage() {
               onResolved={(base, content) => {
                 saveChange(branch, { path: conflict.path, base, content });
                 setConflictPath(null);
-                setCommitWhenReady(true); // again, on the new base and with the same message, once the set is checked
+                commitWhenReady(); // again, on the new base and with the same message, once the set is checked
               }}
             />
           ) : null}
           <ol className="review-list">
-            {list.map((change) => {
-              const status = change.content === null ? 'deleted' : change.base.content === null ? 'added' : 'modified';
-              const problems = problemsOf(change.path);
-              return (
-                <li key={change.path} className="review-item">
-                  <div className="review-head">
-                    <h2>
-                      <span className={`status status-${status}`}>{status}</span> <code>{change.path}</code>
-                    </h2>
-                    <span className="muted">
-                      edited <TimeAgo when={change.updatedAt} />
-                    </span>
-                    <ConsoleLink to="/admin/edit" query={{ path: change.path }} className="button ghost small">
-                      Edit
-                    </ConsoleLink>
-                    <button
-                      type="button"
-                      className="button ghost small"
-                      onClick={() => {
-                        setDiscarded(change);
-                        discard(change.path);
-                      }}
-                    >
-                      Discard
-                    </button>
-                  </div>
-                  {problems.length ? (
-                    <ul className="problem-list" role="alert">
-                      {problems.map((p, i) => (
-                        <li key={i}>
-                          {p.line ? `Line ${p.line}: ` : ''}
-                          {p.message}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                  <DiffView
-                    before={change.base.content ?? ''}
-                    after={change.content ?? ''}
-                    path={change.path}
-                    layout={layout}
-                    label={`Changes to ${change.path}`}
-                  />
-                </li>
-              );
-            })}
+            {list.map((change) => (
+              <ReviewItem
+                key={change.path}
+                change={change}
+                problems={problems.filter((p) => p.path === change.path)}
+                layout={layout}
+                onDiscard={() => (setDiscarded(change), discard(change.path))}
+              />
+            ))}
           </ol>
-          {elsewhere.length ? (
-            <section className="elsewhere" aria-labelledby="elsewhere-title">
-              <h2 id="elsewhere-title">Problems the change causes in other files</h2>
-              <ul className="problem-list">
-                {elsewhere.map((p, i) => (
-                  <li key={i}>
-                    <ProblemElsewhere problem={p} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
-          {cascade.length ? (
-            <section className="cascade" aria-labelledby="cascade-title">
-              <h2 id="cascade-title">Deleted with their English</h2>
-              <p className="muted">A translation goes with the file it translates, in the same commit.</p>
-              <ul>
-                {cascade.map((f) => (
-                  <li key={f.path}>
-                    <span className="status status-deleted">deleted</span> <code>{f.path}</code>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <ProblemsInOtherFiles problems={problems.filter((p) => p.path && !listed.has(p.path))} />
+          <DeletedWithEnglish files={cascade} />
           <fetcher.Form
             method="post"
             {...formProps}
@@ -294,33 +167,8 @@ export default function ReviewPage() {
             }}
           >
             <input type="hidden" name="changes" value={JSON.stringify(asChanges(list))} />
-            <label htmlFor={fields.message.id}>Commit message</label>
-            <textarea
-              id={fields.message.id}
-              name={fields.message.name}
-              value={message}
-              onChange={(event) => setMessage(event.target.value)}
-              rows={2}
-              placeholder="What changed and why, in a line"
-              aria-invalid={fields.message.errors ? true : undefined}
-              aria-describedby={fields.message.errors ? fields.message.errorId : 'commit-state'}
-            />
-            {fields.message.errors ? (
-              <p className="field-error" id={fields.message.errorId}>
-                {fields.message.errors.join(' ')}
-              </p>
-            ) : null}
-            <p id="commit-state" className={check.state === 'invalid' ? 'field-error' : 'muted'} role="status">
-              {check.state === 'checking'
-                ? 'Checking the whole change set against the branch…'
-                : check.state === 'invalid'
-                  ? `The change set has ${check.problems?.length ?? 0} problem${check.problems?.length === 1 ? '' : 's'}, listed above: fix them before committing.`
-                  : check.state === 'valid'
-                    ? 'The whole tree is valid with these changes.'
-                    : check.state === 'moved'
-                      ? `${check.trouble?.conflict?.path ?? 'A file'} changed on ${branch} since you started editing it: committing opens the merge of the two.`
-                      : ''}
-            </p>
+            <CommitMessageField field={fields.message} message={message} onMessage={setMessage} />
+            <CommitState check={check} branch={branch} />
             <button type="submit" className="button" disabled={!ready}>
               {submitting ? 'Committing…' : `Commit ${list.length} file${list.length === 1 ? '' : 's'} to ${branch}`} <Shortcut keys="Mod-Enter" />
             </button>
