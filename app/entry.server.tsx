@@ -34,7 +34,7 @@ export default function handleRequest(
 ): Promise<Response> {
   // The nonce the Content-Security-Policy header of this answer allows (server.ts): every inline script
   // Remix writes (the context, the route modules, scroll restoration) carries it.
-  const nonce = (loadContext as { cspNonce?: string }).cspNonce;
+  const nonce = loadContext.cspNonce;
   return new Promise((resolve, reject) => {
     let ready = false;
     const app = (

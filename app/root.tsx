@@ -3,7 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import styles from './styles.css';
 import { localeFacts, parseLocalePath } from './i18n/locales.ts';
 import { messagesFor } from './i18n/messages.server.ts';
-import { siteIdentity, vitaeContext } from './utils/operations.server.ts';
+import { siteIdentity } from './utils/operations.server.ts';
 import { readBrief } from './utils/data.server.ts';
 import { rootTranslator, type RootData } from './utils/seo.ts';
 import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
@@ -23,12 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const { pathname } = new URL(request.url);
   const { locale } = parseLocalePath(pathname);
   const [{ site, siteUrl, branch }, { questions = [] }] = await Promise.all([siteIdentity(context, locale, request), readBrief(context, locale)]);
-  const { chat, transcription } = vitaeContext(context).vitae.features();
+  const { chat, transcription } = context.vitae.features();
   const root: RootData = { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
   // A request the server refused before any page could answer (server.ts sets `httpStatus`), or an address
   // that cannot be decoded ("/entries/%FF"): the site's own error page, in the page's language. The root
   // data travels with the error, as the boundary has no loader data then.
-  const status = (context as { httpStatus?: number }).httpStatus ?? (malformed(pathname) ? 400 : undefined);
+  const status = context.httpStatus ?? (malformed(pathname) ? 400 : undefined);
   if (status) throw data(root, { status });
   return root;
 }

@@ -260,9 +260,9 @@ test.describe('signing out', () => {
   });
 });
 
-test.describe('the console’s operation route', () => {
-  test('runs an operation as the signed-in editor, with the operation’s own errors; refuses strangers and other sites', async ({ page }) => {
-    const url = `${chatSite}/admin/api/admin_validate`;
+test.describe('the console’s operations at their REST routes', () => {
+  test('run as the signed-in editor by the session cookie, with the operation’s own errors; strangers and other sites are refused', async ({ page }) => {
+    const url = `${chatSite}/api/admin/validate`;
     const input = { path: 'content/brief.md', content: 'not front matter', branch: 'dev' };
     // No session: the operation refuses, in its own words.
     const anonymous = await page.request.post(url, { data: input, headers: { Origin: chatSite } });
@@ -279,10 +279,12 @@ test.describe('the console’s operation route', () => {
     const invalid = await page.request.post(url, { data: { path: 'content/brief.md' }, headers: { Origin: chatSite } });
     expect(invalid.status()).toBe(400);
     expect(await invalid.json()).toMatchObject({ code: 'bad_request', message: 'content is required.' });
-    expect((await page.request.post(`${chatSite}/admin/api/no_such_thing`, { data: {}, headers: { Origin: chatSite } })).status()).toBe(404);
+    expect((await page.request.post(`${chatSite}/api/admin/no_such_thing`, { data: {}, headers: { Origin: chatSite } })).status()).toBe(404);
+    // The second door the console once had is gone: its operations are only at their REST routes.
+    expect((await page.request.post(`${chatSite}/admin/api/admin_validate`, { data: input, headers: { Origin: chatSite } })).ok()).toBe(false);
     // A write with the session cookie from another site is refused, and nothing is committed.
     const before = git('rev-parse', 'dev');
-    const foreign = await page.request.post(`${chatSite}/admin/api/admin_write_file`, {
+    const foreign = await page.request.put(`${chatSite}/api/admin/file`, {
       data: { path: 'content/brief.md', content: 'x', message: 'csrf', branch: 'dev' },
       headers: { Origin: 'http://evil.test' },
     });

@@ -1,22 +1,35 @@
-// The console's browser side runs operations as the signed-in editor through the console's operation route
-// (app/routes/admin.api.$operation.tsx: the same gateway and pipeline as its loaders). Errors come back as
-// words a person can act on, one wording per status, with the problems and the wait the service gave.
-import { ApiError, NetworkError } from '../../operations/adapters/client.ts';
-import type { OperationName, OperationNamed, OutputOf, RawInputOf } from '../../operations/contract/index.ts';
+// The console's browser side runs operations as the signed-in editor at their REST routes (/api/admin/…), with
+// the console's session cookie: the same door, pipeline and answers as a script with the bearer token. Errors come
+// back as words a person can act on, one wording per status, with the problems and the wait the service gave.
+import { ApiError, NetworkError, requestFor } from '../../operations/adapters/client.ts';
+import type { OperationNamed, OutputOf, RawInputOf } from '../../operations/contract/index.ts';
+import { consoleRoutes, type ConsoleOperation } from './operation-routes.ts';
 import type { ProblemOut } from './types.ts';
 
-/** Runs an operation as the signed-in editor; throws ApiError with the operation's error body on failure. */
-export async function callOperation<N extends OperationName>(
+/** The method, address (relative to the console's own origin) and JSON body that carry `input` to operation `name`. */
+export function requestOf<N extends ConsoleOperation>(name: N, input: RawInputOf<OperationNamed<N>>): { method: string; url: string; body?: string } {
+  // Every operation's input is an object of fields; the REST client takes them as such.
+  const fields = typeof input === 'object' && input !== null ? Object.fromEntries(Object.entries(input)) : {};
+  const { method, url, body } = requestFor({ rest: consoleRoutes[name] }, fields, { baseUrl: '' });
+  return { method, url, body };
+}
+
+/**
+ * Runs an operation as the signed-in editor; throws ApiError with the operation's error body on failure. The browser
+ * sends the session cookie (same origin) and, on a write, the Origin the service checks against cross-site requests.
+ */
+export async function callOperation<N extends ConsoleOperation>(
   name: N,
   input: RawInputOf<OperationNamed<N>>,
   signal?: AbortSignal,
 ): Promise<OutputOf<OperationNamed<N>>> {
+  const { method, url, body: sent } = requestOf(name, input);
   let res: Response;
   try {
-    res = await fetch(`/admin/api/${name}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(input),
+    res = await fetch(url, {
+      method,
+      headers: { Accept: 'application/json', ...(sent === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: sent,
       signal,
     });
   } catch (error) {

@@ -5,7 +5,6 @@ import { redirect, type AppLoadContext } from '@remix-run/node';
 import { isAppError } from '../../operations/contract/errors.ts';
 import type { OperationName, OperationNamed, OutputOf, RawInputOf } from '../../operations/contract/index.ts';
 import type { Branch } from '../../operations/contract/shared.ts';
-import { vitaeContext } from '../utils/operations.server.ts';
 import type { ErrorBody } from './api.ts';
 
 /** The branch a console page works on: `?branch=main`, else the dev preview's branch. */
@@ -20,7 +19,7 @@ export function safeNext(next: string | null | undefined): string {
 
 /** Redirects to sign-in (coming back here afterwards) unless the request carries a console session. */
 export async function requireEditor(request: Request, context: AppLoadContext): Promise<void> {
-  const { vitae, branch, ip } = vitaeContext(context);
+  const { vitae, branch, ip } = context;
   const principal = await vitae.principal({ branch, ip, request });
   if (principal.kind === 'admin') return;
   const url = new URL(request.url);
@@ -37,7 +36,7 @@ export async function asEditor<N extends OperationName>(
   name: N,
   input: RawInputOf<OperationNamed<N>>,
 ): Promise<OutputOf<OperationNamed<N>>> {
-  const { vitae, branch, ip } = vitaeContext(context);
+  const { vitae, branch, ip } = context;
   try {
     return await vitae.call(name, input, { branch, ip, request });
   } catch (error) {

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { isAppError } from '../../operations/contract/errors.ts';
 import { JOB_DESCRIPTION_MAX, matchRole } from '../../operations/contract/match.ts';
 import { pageLocale } from '../utils/data.server.ts';
-import { callOperation } from '../utils/operations.server.ts';
+import { read } from '../utils/operations.server.ts';
 import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.ts';
 import { markdownTree } from '../markdown/tree.server.ts';
@@ -34,12 +34,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   const description = String(form.get('description') ?? '').replace(/\r\n?/g, '\n');
   const role = String(form.get('role') ?? '');
   try {
-    const result = await callOperation<RoleMatchData>(
-      context,
-      'match_role',
-      { jobDescription: description, locale, ...(role.trim() ? { title: role } : {}) },
-      request,
-    );
+    const result = await read(context, 'match_role', { jobDescription: description, locale, ...(role.trim() ? { title: role } : {}) }, request);
     return json({ description, role, result, summary: markdownTree(result.summary), problem: null }, { headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     if (!isAppError(error)) throw error;

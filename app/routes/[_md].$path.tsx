@@ -21,8 +21,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!path.startsWith('/') || !path.endsWith('.md')) throw notFound();
   const pagePath = pageOfTwin(path.slice(0, -'.md'.length));
 
-  const manifest = (context as { routes?: Manifest }).routes;
-  if (!manifest) throw new Error('The load context carries no route manifest (context.routes)');
+  const manifest = context.routes;
   const leaf = matchRoutes(routeTree(manifest), pagePath)?.at(-1);
   const module = leaf ? manifest[leaf.route.id]?.module : undefined;
   const twin = module && (module as { markdown?: unknown }).markdown;

@@ -18,7 +18,7 @@ import { LensArticle } from '../components/pages/LensArticle.tsx';
 import { localeFacts } from '../i18n/locales.ts';
 import { messagesFor } from '../i18n/messages.server.ts';
 import { markdownTree } from '../markdown/tree.server.ts';
-import { vitaeContext } from '../utils/operations.server.ts';
+import { read } from '../utils/operations.server.ts';
 import type { RootData } from '../utils/seo.ts';
 
 export const handle = { console: true };
@@ -43,8 +43,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error;
   }
   const preview = await asEditor(request, context, 'admin_preview', input);
-  const { vitae, ip } = vitaeContext(context);
-  const identity = await vitae.call('get_site', { locale: preview.locale }, { branch: input.branch, ip, request });
+  // The site of the branch being previewed, which need not be the one this request came to.
+  const onBranch = { ...context, branch: input.branch };
+  const identity = await read(onBranch, 'get_site', { locale: preview.locale }, request);
   const root: RootData = {
     locale: preview.locale,
     messages: messagesFor(preview.locale),
@@ -78,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   if (preview.lens) {
-    const evidence = await vitae.call('list_experience', { lens: preview.lens.id, locale: preview.locale }, { branch: input.branch, ip, request });
+    const evidence = await read(onBranch, 'list_experience', { lens: preview.lens.id, locale: preview.locale }, request);
     return page(
       preview.locale,
       render(<LensArticle lens={preview.lens} pitch={markdownTree(preview.lens.pitch)} entries={evidence.entries} />),

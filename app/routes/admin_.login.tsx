@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { isAppError } from '../../operations/contract/errors.ts';
 import adminStyles from '../admin/admin.css';
 import { safeNext } from '../admin/session.server.ts';
-import { vitaeContext } from '../utils/operations.server.ts';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: adminStyles }];
 export const handle = { console: true };
@@ -22,7 +21,7 @@ const SignIn = z.object({
 });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { vitae, branch, ip } = vitaeContext(context);
+  const { vitae, branch, ip } = context;
   // Already signed in: straight on.
   if ((await vitae.principal({ branch, ip, request })).kind === 'admin') throw redirect(safeNext(new URL(request.url).searchParams.get('next')));
   return null;
@@ -31,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: SignIn });
   if (submission.status !== 'success') return { result: submission.reply({ hideFields: ['token'] }) };
-  const { vitae, branch, ip } = vitaeContext(context);
+  const { vitae, branch, ip } = context;
   try {
     const cookie = await vitae.login(submission.value.token, { branch, ip, request });
     return redirect(safeNext(submission.value.next), { headers: { 'Set-Cookie': cookie } });

@@ -2,10 +2,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { isAppError } from '../../operations/contract/errors.ts';
-import { vitaeContext } from '../utils/operations.server.ts';
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { vitae, branch, ip } = vitaeContext(context);
+  const { vitae, branch, ip } = context;
   try {
     const cookie = await vitae.logout({ branch, ip, request });
     return redirect('/admin/login', { headers: { 'Set-Cookie': cookie } });

@@ -1,12 +1,12 @@
-// Typed reads for the pages, each one operation of the list through callOperation. An operation that
-// answers not_found (or rejects a path segment) becomes the site's 404 page.
+// The pages' reads, each one operation of the list through `read` and typed by its definition. An operation
+// that answers not_found (or rejects a path segment) becomes the site's 404 page.
 import type { AppLoadContext } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { isAppError } from '../../operations/contract/errors.ts';
 import { documentNames, kinds, lensIds, tags, type Kind, type LensId, type Tag } from '../../operations/contract/shared.ts';
 import { isLocale, type Locale } from '../i18n/locales.ts';
-import { callOperation } from './operations.server.ts';
-import type { BriefData, DocumentData, EntryData, EntryShortData, LensData, SearchResultData } from './types.ts';
+import { read } from './operations.server.ts';
+import type { LensData, SearchResultData } from './types.ts';
 
 export function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
@@ -25,16 +25,17 @@ export function pageLocale(params: { lang?: string }, request: Request): Locale 
   return lang;
 }
 
-async function read<T>(context: AppLoadContext, name: string, input: Record<string, unknown>): Promise<T> {
+/** The answer of a page's read; a thing that is not there (or an address segment refused) is the site's 404. */
+async function orNotFound<T>(reading: Promise<T>): Promise<T> {
   try {
-    return await callOperation<T>(context, name, input);
+    return await reading;
   } catch (error) {
     if (isAppError(error) && (error.code === 'not_found' || error.code === 'bad_request')) throw notFound();
     throw error;
   }
 }
 
-export const readBrief = (context: AppLoadContext, locale: Locale) => read<BriefData>(context, 'get_brief', { locale });
+export const readBrief = (context: AppLoadContext, locale: Locale) => orNotFound(read(context, 'get_brief', { locale }));
 
 export interface EntryFilters {
   kind?: Kind;
@@ -52,8 +53,7 @@ export function entryFilters(search: URLSearchParams): EntryFilters {
 }
 
 export async function readEntries(context: AppLoadContext, locale: Locale, filters: EntryFilters = {}) {
-  const clean = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
-  return read<{ entries: EntryShortData[]; total: number }>(context, 'list_experience', { ...clean, locale });
+  return orNotFound(read(context, 'list_experience', { ...filters, locale }));
 }
 
 /** Entries a list page shows at most: no page grows with the whole content. */
@@ -76,9 +76,9 @@ export async function readEntryPage(context: AppLoadContext, locale: Locale, fil
   return { entries: list.entries.slice((page - 1) * size, page * size), total: list.total, page, pages };
 }
 
-export const readEntry = (context: AppLoadContext, locale: Locale, slug: string) => read<EntryData>(context, 'get_entry', { slug, locale });
+export const readEntry = (context: AppLoadContext, locale: Locale, slug: string) => orNotFound(read(context, 'get_entry', { slug, locale }));
 
-export const readLenses = async (context: AppLoadContext, locale: Locale) => (await read<{ lenses: LensData[] }>(context, 'list_lenses', { locale })).lenses;
+export const readLenses = async (context: AppLoadContext, locale: Locale) => (await orNotFound(read(context, 'list_lenses', { locale }))).lenses;
 
 export async function readLens(context: AppLoadContext, locale: Locale, id: string): Promise<LensData> {
   const lens = (await readLenses(context, locale)).find((l) => l.id === id);
@@ -87,13 +87,14 @@ export async function readLens(context: AppLoadContext, locale: Locale, id: stri
 }
 
 export function readDocument(context: AppLoadContext, locale: Locale, name: string) {
-  if (!(documentNames as readonly string[]).includes(name)) throw notFound();
-  return read<DocumentData>(context, 'get_document', { name: name, locale });
+  const document = documentNames.find((known) => known === name);
+  if (!document) throw notFound();
+  return orNotFound(read(context, 'get_document', { name: document, locale }));
 }
 
 export const readDocuments = (context: AppLoadContext, locale: Locale) => Promise.all(documentNames.map((name) => readDocument(context, locale, name)));
 
 export async function readSearch(context: AppLoadContext, query: string, limit = 20): Promise<SearchResultData[]> {
   if (!query.trim()) return [];
-  return (await callOperation<{ results: SearchResultData[] }>(context, 'search_subject', { query: query.slice(0, 500), limit })).results;
+  return (await read(context, 'search_subject', { query: query.slice(0, 500), limit })).results;
 }

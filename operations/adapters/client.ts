@@ -40,7 +40,7 @@ export interface OperationRequest {
 }
 
 /** The HTTP request that carries `input` to `op`'s REST route. */
-export function requestFor(op: AnyOperation, input: Record<string, unknown>, options: ClientOptions): OperationRequest {
+export function requestFor(op: Pick<AnyOperation, 'rest'>, input: Record<string, unknown>, options: ClientOptions): OperationRequest {
   const pathParams = new Set([...op.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
   const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': options.userAgent ?? 'vitae-client' };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

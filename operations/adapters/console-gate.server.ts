@@ -1,5 +1,5 @@
-// The console's writes (the Remix actions under /admin: its operation door, preview, review, publish, sign-in and
-// sign-out) go through the same input rules as the REST API before the web app sees them: a limit per route known
+// The console's writes (the Remix actions under /admin: preview, review, publish, sign-in and sign-out; its
+// operations go to their REST routes under /api/admin) go through the same input rules as the REST API before the web app sees them: a limit per route known
 // before reading (413 on Content-Length, cut when chunks pass it), the caller decided from the headers before any
 // body is read (a stranger's 100 MB is refused unread), the body's type (415), UTF-8 and JSON depth (400), and the
 // service-wide budget of bytes being read. Only then is the request handed to the web app, with its body read.
@@ -26,8 +26,7 @@ interface Rule {
 const FORM_SMALL = 16 * 1024;
 /** The console's routes that take a body; any other /admin route gets the last rule. */
 const RULES: Array<[RegExp, Rule]> = [
-  // An operation's input: as large as REST allows for the same operation.
-  [/^\/admin\/api\/[^/]+\/?$/, { body: 'json', limit: MAX_BODY, signedIn: true, actionOnly: true }],
+  // The text of a content file: as large as REST allows for admin_preview.
   [/^\/admin\/preview\/?$/, { body: 'json', limit: MAX_BODY, signedIn: true, actionOnly: true }],
   // A change set as one form field: urlencoded, each byte of non-ASCII text is three, so three times REST's.
   [/^\/admin\/review\/?$/, { body: 'form', limit: 3 * MAX_BODY, signedIn: true }],

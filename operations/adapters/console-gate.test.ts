@@ -83,7 +83,7 @@ describe('a stranger’s large body', () => {
     const MB100 = 100 * 1024 * 1024;
     const statuses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        upload(['/admin/api/admin_validate', '/admin/preview', '/admin/review', '/admin/login'][i % 4]!, MB100, {
+        upload(['/admin/preview', '/admin/preview', '/admin/review', '/admin/login'][i % 4]!, MB100, {
           declare: Math.floor(i / 4) % 2 === 0,
           headers: { 'Content-Type': i % 4 < 2 ? 'application/json' : 'application/x-www-form-urlencoded' },
         }),
@@ -101,8 +101,8 @@ describe('a stranger’s large body', () => {
 describe('console routes take the REST API’s input rules', () => {
   it('answers 415 for a body that is not of the route’s type', async () => {
     for (const [path, type, body] of [
-      ['/admin/api/admin_validate', 'text/plain', '{"changes":[]}'],
-      ['/admin/api/admin_validate', 'application/xml', '<changes/>'],
+      ['/admin/preview', 'text/plain', '{"changes":[]}'],
+      ['/admin/preview', 'application/xml', '<changes/>'],
       ['/admin/preview', 'multipart/form-data; boundary=x', '--x--'],
       ['/admin/review', 'application/json', '{}'],
       ['/admin/login', 'multipart/form-data; boundary=zz', '--zz\r\ngarbage'],
@@ -115,9 +115,9 @@ describe('console routes take the REST API’s input rules', () => {
   it('answers 400 for text that is not UTF-8, malformed or too deep JSON, and malformed form encoding, and commits nothing', async () => {
     const notUtf8 = Buffer.concat([Buffer.from('{"changes":[{"path":"content/skills/x.md","content":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}]}')]);
     const cases: Array<[string, BodyInit, string]> = [
-      ['/admin/api/admin_validate', new Uint8Array(notUtf8), 'application/json'],
-      ['/admin/api/admin_validate', '{"changes":', 'application/json'],
-      ['/admin/api/admin_validate', '['.repeat(100) + ']'.repeat(100), 'application/json'],
+      ['/admin/preview', new Uint8Array(notUtf8), 'application/json'],
+      ['/admin/preview', '{"changes":', 'application/json'],
+      ['/admin/preview', '['.repeat(100) + ']'.repeat(100), 'application/json'],
       ['/admin/review', 'message=Hello&changes=%FF%FE', 'application/x-www-form-urlencoded'],
       ['/admin/review', 'message=%E0%A4', 'application/x-www-form-urlencoded'],
     ];
@@ -129,7 +129,7 @@ describe('console routes take the REST API’s input rules', () => {
 
   it('answers 413 for a body over the route’s limit, declared or not', async () => {
     const big = JSON.stringify({ changes: [{ path: 'content/skills/x.md', content: 'a'.repeat(1100 * 1024) }] });
-    assert.equal((await errorOf(await write('/admin/api/admin_validate', big, { 'Content-Type': 'application/json' }))).status, 413);
+    assert.equal((await errorOf(await write('/admin/preview', big, { 'Content-Type': 'application/json' }))).status, 413);
     const login = await errorOf(await write('/admin/login', `token=${'a'.repeat(20 * 1024)}`, { 'Content-Type': 'application/x-www-form-urlencoded' }));
     assert.equal(login.status, 413);
   });
@@ -165,13 +165,13 @@ describe('console routes take the REST API’s input rules', () => {
     assert.equal(data.headers.get('x-remix-redirect'), '/admin/login?next=%2Fadmin%2Freview%3Fbranch%3Ddev');
 
     const skill = '---\nname: Gate Probe\ncategory: engineering\n---\nChecked by the gate test.\n';
-    const valid = await write('/admin/api/admin_validate', JSON.stringify({ branch: 'dev', path: 'content/skills/gate-probe.md', content: skill }), {
+    const preview = await write('/admin/preview', JSON.stringify({ branch: 'dev', locale: 'en', path: 'content/skills/gate-probe.md', content: skill }), {
       'Content-Type': 'application/json',
     });
-    assert.equal(valid.status, 200, await valid.clone().text());
-    assert.equal(valid.headers.get('cache-control'), 'no-store');
-    assert.match(valid.headers.get('content-security-policy') ?? '', /default-src 'self'/);
-    assert.equal(((await valid.json()) as { valid: boolean }).valid, true);
+    assert.equal(preview.status, 200, await preview.clone().text());
+    assert.equal(preview.headers.get('cache-control'), 'no-store');
+    assert.match(preview.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+    assert.match(await preview.text(), /A skill has no page of its own/);
   });
 
   it('keeps the console’s pages out of shared caches', async () => {

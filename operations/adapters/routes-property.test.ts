@@ -24,11 +24,9 @@ before(async () => {
 });
 after(() => service.stop());
 
-/** Every route: each operation's REST path (a real slug, a made-up one), the console's writes, MCP, chat, pages. */
+/** Every route: each operation's REST path (a real slug, a made-up one; the console's operations too), the console's writes, MCP, chat, pages. */
 const paths = [
   ...operations.flatMap((op) => [op.rest.path.replace(/\{\w+\}/g, 'concierge-copilot'), op.rest.path.replace(/\{\w+\}/g, 'No%20Such')]),
-  ...operations.map((op) => `/admin/api/${op.name}`),
-  '/admin/api/no_such_operation',
   '/admin/preview',
   '/admin/review?branch=dev',
   '/admin/review?branch=dev&_data=routes%2Fadmin.review',

@@ -1,0 +1,27 @@
+// The REST routes of the admin operations, for the console's browser code: the operation list itself cannot go
+// to the browser (its zod schemas would double the editor's download), so its routes are copied here as plain
+// data. The type names every admin operation (a new one is a compile error until it is added) and
+// operation-routes.test.ts checks each route against the list, so the copy cannot drift from it.
+import type { OperationName, RestBinding } from '../../operations/contract/index.ts';
+
+/** An operation the console runs from the browser: every admin operation, by its name. */
+export type ConsoleOperation = Extract<OperationName, `admin_${string}`>;
+
+export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = {
+  admin_schema: { method: 'GET', path: '/api/admin/schema' },
+  admin_list_files: { method: 'GET', path: '/api/admin/files' },
+  admin_read_file: { method: 'GET', path: '/api/admin/file' },
+  admin_validate: { method: 'POST', path: '/api/admin/validate' },
+  admin_write_file: { method: 'PUT', path: '/api/admin/file' },
+  admin_delete_file: { method: 'DELETE', path: '/api/admin/file', from: 'query+body' },
+  admin_commit_changes: { method: 'POST', path: '/api/admin/changes' },
+  admin_validate_changes: { method: 'POST', path: '/api/admin/changes/validate' },
+  admin_ai_edit: { method: 'POST', path: '/api/admin/ai-edit' },
+  admin_translate: { method: 'POST', path: '/api/admin/translate' },
+  admin_translation: { method: 'GET', path: '/api/admin/translation' },
+  admin_deploy_status: { method: 'GET', path: '/api/admin/deploys' },
+  admin_promote: { method: 'POST', path: '/api/admin/promote' },
+  admin_history: { method: 'GET', path: '/api/admin/history' },
+  admin_compare: { method: 'GET', path: '/api/admin/compare' },
+  admin_preview: { method: 'POST', path: '/api/admin/preview' },
+};
