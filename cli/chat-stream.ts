@@ -1,6 +1,6 @@
 // Reads the streamed answer of POST /api/chat with status events: answer text as it arrives, and the
-// U+001E status lines (tool steps, errors, the final sources) picked out of it. The chat route is not an
-// operation of the list, so this is the one request the CLI makes by hand.
+// U+001E status lines (tool steps, errors, the final sources) picked out of it. The chat operation is the site's
+// own, not a generated command, so this is the one request the CLI makes by hand.
 import { ApiError, NetworkError } from '../operations/adapters/client.ts';
 import { exitCodes, type ErrorBody } from '../operations/contract/errors.ts';
 import { CliFailure } from './failure.ts';

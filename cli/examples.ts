@@ -26,7 +26,7 @@ export interface CommandLineOptions {
 
 /** The `vitae …` command line that sends `input` to `op`. */
 export function commandLine(op: AnyOperation, input: Record<string, unknown>, options: CommandLineOptions = {}): string {
-  const usage = parseUsage(op.cli);
+  const usage = parseUsage(op.cli!); // asked only of operations offered on the CLI
   const words = ['vitae', ...usage.path];
   const bindings = usage.positionals.map((p) => bindPositional(op, p));
   let missing = false;

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Command } from 'commander';
 import { requestFor } from '../operations/adapters/client.ts';
-import { operations } from '../operations/contract/index.ts';
+import { offeredOn, operations } from '../operations/contract/index.ts';
 import { commandExtras } from './extras.ts';
 import { operationExamples } from './examples.ts';
 import { createProgram, runCli } from './program.ts';
@@ -55,7 +55,7 @@ describe('help', () => {
     const url = 'http://vitae.example';
     const token = 'help-token-0123456789';
     let checked = 0;
-    for (const op of operations) {
+    for (const op of operations.filter((o) => offeredOn(o, 'cli'))) {
       if (commandExtras[op.name]?.stream) continue; // `ask` streams through its own route
       const examples = op.examples?.valid ?? [];
       for (const [i, example] of examples.entries()) {

@@ -8,13 +8,13 @@ import { parseUsage } from './usage.ts';
 
 /** Rewrites every REST route in a service message as the `vitae` command that does the same. */
 export function restHintsToCommands(message: string): string {
-  return rewordRoutes(message, ({ op, input }) => `\`${commandLine(op, input, { placeholders: true })}\``);
+  return rewordRoutes(message, ({ op, input }) => (op.cli ? `\`${commandLine(op, input, { placeholders: true })}\`` : undefined));
 }
 
 /** Rewrites operation names in a description (`Apply it with admin_write_file`) as the command that runs it (`vitae admin put`). */
 export function operationNamesToCommands(text: string): string {
   return text.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => {
     const op = operations.find((o) => o.name === name);
-    return op ? `\`vitae ${parseUsage(op.cli).path.join(' ')}\`` : name;
+    return op?.cli ? `\`vitae ${parseUsage(op.cli).path.join(' ')}\`` : name;
   });
 }

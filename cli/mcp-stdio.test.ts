@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { operations } from '../operations/contract/index.ts';
+import { offeredOn, operations } from '../operations/contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { cleanEnv, runVitae, unusedPort, VITAE_BIN } from './run-vitae.ts';
 
@@ -28,7 +28,7 @@ async function connect(args: string[], env: Record<string, string>) {
 
 const names = (auth: 'public' | 'admin') =>
   operations
-    .filter((op) => op.auth === auth)
+    .filter((op) => op.auth === auth && offeredOn(op, 'mcp'))
     .map((op) => op.name)
     .sort();
 

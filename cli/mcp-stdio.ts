@@ -4,7 +4,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ApiError, createClient, NetworkError } from '../operations/adapters/client.ts';
 import { createMcpServer, plainErrors, serverInfoOf, type McpServerInfo } from '../operations/adapters/mcp.ts';
+import type { z } from 'zod';
 import { operations, type OutputOf } from '../operations/contract/index.ts';
+import { parseInput } from '../operations/contract/issues.ts';
 import { getSite } from '../operations/contract/public.ts';
 import { prompts } from '../operations/contract/prompts.ts';
 import { resources } from '../operations/contract/resources.ts';
@@ -23,7 +25,8 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
   const server = createMcpServer({
     info: await serverInfo(client, options.admin),
     ops,
-    call: (op, input) => client.call(op, input),
+    // Arguments are checked here, as invoke checks them over HTTP: a refusal is answered without a round trip.
+    call: (op, input) => client.call(op, parseInput<z.ZodType<Record<string, unknown>>>(op.input, input)),
     errorBody: (error) => {
       if (error instanceof ApiError) return error.body;
       if (error instanceof NetworkError)

@@ -6,7 +6,7 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import type { z } from 'zod';
 import { createClient } from '../operations/adapters/client.ts';
-import type { AnyOperation } from '../operations/contract/define.ts';
+import { offeredOn, type AnyOperation } from '../operations/contract/define.ts';
 import { exitCodes } from '../operations/contract/errors.ts';
 import { operations } from '../operations/contract/index.ts';
 import { colourEnabled, colours } from './colour.ts';
@@ -70,7 +70,7 @@ export function createProgram(io: CliIO = processIO(), ops: readonly AnyOperatio
         `  NO_COLOR          set to turn colour off\n\n${exitCodeHelp}\n`,
     );
 
-  for (const op of ops) addOperationCommand(program, op, io);
+  for (const op of ops.filter((o) => offeredOn(o, 'cli'))) addOperationCommand(program, op, io);
   addMcpCommand(program, io);
   addCompletionCommand(program, io);
   addLocalCommands(program, io);
@@ -115,7 +115,7 @@ function optionFor(field: FieldInfo): Option {
 }
 
 function addOperationCommand(program: Command, op: AnyOperation, io: CliIO): void {
-  const usage = parseUsage(op.cli);
+  const usage = parseUsage(op.cli!); // every operation offered on the CLI has its usage (operation-list.test.ts)
   let parent = program;
   for (const word of usage.path.slice(0, -1)) parent = groupCommand(parent, word);
   const command = parent

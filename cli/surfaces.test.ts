@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { operations } from '../operations/contract/index.ts';
+import { offeredOn, operations } from '../operations/contract/index.ts';
 import { exitCodeMeanings } from './exit-codes.ts';
 import { flagName } from './fields.ts';
 import { formatters } from './format.ts';
@@ -24,10 +24,14 @@ describe('the CLI and the operation list', () => {
   const program = createProgram(silent);
   const commands = leaves(program);
 
-  it('has a command for every operation, at the words of its `cli` usage', () => {
+  it('has a command for every operation offered on the CLI, at the words of its `cli` usage, and none for the others', () => {
     for (const op of operations) {
-      const path = parseUsage(op.cli).path;
       const found = commands.filter((c) => operationOf(c.command) === op);
+      if (!offeredOn(op, 'cli')) {
+        assert.equal(found.length, 0, `${op.name} is not offered on the CLI`);
+        continue;
+      }
+      const path = parseUsage(op.cli!).path;
       assert.equal(found.length, 1, `${op.name} has one command`);
       assert.deepEqual(found[0]!.path, path, op.name);
     }
@@ -51,7 +55,7 @@ describe('the CLI and the operation list', () => {
     for (const { command } of commands) {
       const op = operationOf(command);
       if (!op) continue;
-      const usage = parseUsage(op.cli);
+      const usage = parseUsage(op.cli!);
       assert.deepEqual(
         command.registeredArguments.map((a) => a.name()),
         usage.positionals.map((p) => p.name),
@@ -77,8 +81,8 @@ describe('the CLI and the operation list', () => {
     }
   });
 
-  it('has a human formatter for the output shape of every operation', () => {
-    for (const op of operations) {
+  it('has a human formatter for the output shape of every operation offered on the CLI', () => {
+    for (const op of operations.filter((o) => offeredOn(o, 'cli'))) {
       const id = op.output.meta()?.id as string;
       assert.ok(formatters[id], `no formatter for ${id} (${op.name}); add one to cli/format.ts`);
     }

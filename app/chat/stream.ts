@@ -1,6 +1,6 @@
-// Reads the /api/chat stream with `events: true`: answer text, interleaved with status lines made of
-// U+001E, one JSON object and "\n" (DESIGN.md "Chat stream"). Chunks may cut anywhere, so a status
-// line that has begun but not ended waits for the next chunk.
+// Reads the /api/chat stream with `events: true`: answer text, interleaved with status lines made of U+001E, one
+// JSON object and "\n" (`stream: 'text-events'` in operations/contract/define.ts). Chunks may cut anywhere, so a
+// status line that has begun but not ended waits for the next chunk.
 
 /** A source of the answer as the done line names it: its title and page (an absolute URL on the site). */
 export interface ChatSource {

@@ -76,7 +76,7 @@ export function matchReducer(state: MatchState, action: MatchAction): MatchState
 export const shownRequirements = (state: Pick<MatchState, 'requirements'>): RequirementData[] =>
   state.requirements.filter((r): r is RequirementData => r !== undefined);
 
-/** An error body as every surface sends it (DESIGN.md "Error body"). */
+/** An error body as every surface sends it (`ErrorBody` in operations/contract/errors.ts). */
 export interface ErrorBodyLike {
   code?: string;
   message?: string;

@@ -1,6 +1,6 @@
 // The `og:image` of each page type: a 1200×630 PNG card (who the site is about, their headline, the kind
 // of page, the site's address), drawn here with a 5×7 pixel font and encoded with node:zlib, so it needs
-// no image library and no browser. Made once per build and page type (app/routes/og.$type[.]png.tsx caches it).
+// no image library and no browser. Made once per build and page type (app/routes/og.$type.tsx caches it).
 import { crc32, deflateSync } from 'node:zlib';
 import { ogPageLooks, type OgPageType } from './og-pages.ts';
 

@@ -1,4 +1,4 @@
-// Browser-test support: the scripted OpenAI-compatible server (operations/testing/fake-openai.ts) and the
+// Browser-test support: the scripted OpenAI-compatible server (testing/fake-openai.ts) and the
 // real service pointed at it through OPENAI_BASE_URL, in one process. A small control endpoint lets the
 // tests script the model's next replies, read what it was sent, and change the transcript.
 //   node --import tsx e2e/support/chat-stack.ts   (env: CHAT_PORT, CHAT_PREVIEW_PORT, CONTROL_PORT, DATA_DIR, ADMIN_TOKEN, WAIT_FOR)

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { operations, type AnyOperation } from '../contract/index.ts';
+import { offeredOn, operations, type AnyOperation } from '../contract/index.ts';
 import { prompts } from '../contract/prompts.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
@@ -62,7 +62,7 @@ const pairs = (flag: string, input: Record<string, unknown>) =>
 
 const names = (auth: 'public' | 'admin') =>
   operations
-    .filter((op) => op.auth === auth)
+    .filter((op) => op.auth === auth && offeredOn(op, 'mcp'))
     .map((op) => op.name)
     .sort();
 
@@ -93,7 +93,7 @@ describe('MCP Inspector CLI', () => {
         const { tools } = await inspect(target(), ['--method', 'tools/list']);
         assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), names('public'));
         for (const tool of tools) assert.ok(tool.title && tool.annotations && tool.outputSchema && tool.inputSchema, tool.name);
-        for (const op of operations.filter((o) => o.auth === 'public')) {
+        for (const op of operations.filter((o) => o.auth === 'public' && offeredOn(o, 'mcp'))) {
           const result = await inspect(target(), ['--method', 'tools/call', '--tool-name', op.name, ...pairs('--tool-arg', argumentsFor(op))]);
           assert.notEqual(result.isError, true, `${op.name}: ${JSON.stringify(result.content)}`);
           op.output.parse(result.structuredContent);

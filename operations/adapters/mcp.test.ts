@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { operations } from '../contract/index.ts';
+import { offeredOn, operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 
@@ -58,7 +58,7 @@ describe('public MCP server /mcp', () => {
     assert.deepEqual(
       tools.map((t) => t.name).sort(),
       operations
-        .filter((op) => op.auth === 'public')
+        .filter((op) => op.auth === 'public' && offeredOn(op, 'mcp'))
         .map((op) => op.name)
         .sort(),
     );
@@ -76,7 +76,7 @@ describe('public MCP server /mcp', () => {
 
   it('answers every tool with structured content matching its output schema', async () => {
     const client = await connect();
-    for (const op of operations.filter((o) => o.auth === 'public')) {
+    for (const op of operations.filter((o) => o.auth === 'public' && offeredOn(o, 'mcp'))) {
       // Operations added later bring their own examples from their definitions.
       const args = validArguments[op.name] ?? op.examples?.valid?.[0]?.input ?? {};
       const result = await client.callTool({ name: op.name, arguments: args });
@@ -89,7 +89,7 @@ describe('public MCP server /mcp', () => {
 
   it('refuses invalid arguments with a tool result naming each field (2025-11-25; mcp-versions.test.ts has 2025-06-18’s -32602)', async () => {
     const client = await connect();
-    for (const op of operations.filter((o) => o.auth === 'public')) {
+    for (const op of operations.filter((o) => o.auth === 'public' && offeredOn(o, 'mcp'))) {
       const args = invalidArguments[op.name] ?? op.examples?.invalid?.[0]?.input;
       if (!args) continue; // nothing a caller can get wrong
       const result = await client.callTool({ name: op.name, arguments: args });
@@ -203,7 +203,7 @@ describe('MCP protocol', () => {
     assert.deepEqual(
       doc.tools.map((t: any) => t.name).sort(),
       operations
-        .filter((op) => op.auth === 'public')
+        .filter((op) => op.auth === 'public' && offeredOn(op, 'mcp'))
         .map((op) => op.name)
         .sort(),
     );

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { operations } from '../contract/index.ts';
+import { offeredOn, operations } from '../contract/index.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { requestFor } from './client.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
@@ -65,7 +65,8 @@ describe('GET /openapi.json', () => {
     assert.deepEqual(documented.sort(), operations.map((op) => `${op.rest.method} ${op.rest.path} ${op.name}`).sort());
     for (const op of operations) {
       const o = doc.paths[op.rest.path][op.rest.method.toLowerCase()];
-      assert.equal(o['x-mcp-tool'], op.name);
+      assert.equal(o['x-mcp-tool'], offeredOn(op, 'mcp') ? op.name : undefined, op.name);
+      assert.equal(o['x-cli'], offeredOn(op, 'cli') ? `vitae ${op.cli}` : undefined, op.name);
       for (const code of op.errors) assert.ok(Object.keys(o.responses).length > 1, `${op.name} documents ${code}`);
       const names = (o.parameters ?? []).map((p: any) => p.name);
       for (const field of Object.keys(op.input.shape)) {
@@ -75,6 +76,34 @@ describe('GET /openapi.json', () => {
     }
     const search = doc.paths['/api/v1/search'].get.parameters.find((p: any) => p.name === 'q');
     assert.equal(search.required, true);
+  });
+
+  it('describes the chat and transcription as operations: their bodies, the streamed text answer and each error they declare', () => {
+    const chat = doc.paths['/api/chat'].post;
+    const transcribe = doc.paths['/api/transcribe'].post;
+    for (const [name, o] of [
+      ['chat', chat],
+      ['transcribe', transcribe],
+    ] as const) {
+      const op = operations.find((x) => x.name === name)!;
+      assert.equal(o.operationId, name);
+      assert.equal(o['x-mcp-tool'], undefined, `${name} is not an MCP tool`);
+      assert.equal(o['x-cli'], undefined, `${name} is not a CLI command`);
+      for (const code of [...op.errors, 'internal']) assert.ok(JSON.stringify(o.responses).includes(`\`${code}\``), `${name} documents ${code}`);
+      assert.deepEqual(Object.keys(o.responses).sort(), ['200', '400', '413', '415', '429', '500', '503']);
+      assert.equal(o.responses[200].headers['RateLimit-Policy'].schema.const, '10;w=60');
+    }
+    assert.deepEqual(chat.requestBody.content['application/json'].schema.required, ['messages']);
+    assert.deepEqual(Object.keys(chat.requestBody.content['application/json'].schema.properties).sort(), ['events', 'locale', 'messages']);
+    const streamed = chat.responses[200].content;
+    assert.deepEqual(Object.keys(streamed), ['text/plain']);
+    assert.match(streamed['text/plain'].schema.description, /U\+001E/);
+    assert.deepEqual(
+      streamed['text/plain']['x-status-line'].oneOf.map((line: any) => line.properties.type.const),
+      ['tool', 'tool-result', 'error', 'done'],
+    );
+    assert.deepEqual(transcribe.requestBody.content['application/json'].schema.required, ['audio']);
+    assert.equal(transcribe.responses[200].content['application/json'].schema.$ref, '#/components/schemas/Transcript');
   });
 });
 
@@ -117,6 +146,14 @@ describe('live responses match the documented schemas', () => {
       ask_subject: [
         { input: { question: 'Where is Noa based?' }, status: 200 },
         { input: { question: '' }, status: 400 },
+      ],
+      chat: [
+        { input: { messages: [{ role: 'user', content: 'Where is Noa based?' }], events: true }, status: 200 },
+        { input: { messages: [] }, status: 400 },
+      ],
+      transcribe: [
+        { input: { audio: Buffer.from('RIFF fake audio').toString('base64') }, status: 200 },
+        { input: { audio: 'not base64!!' }, status: 400 },
       ],
       admin_schema: [{ input: {}, status: 200 }],
       admin_list_files: [
@@ -188,9 +225,21 @@ describe('live responses match the documented schemas', () => {
       for (const { input, status } of cases) {
         const request = requestFor(op, input, { baseUrl: service.url, token: TOKEN });
         const res = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const content = resolved.paths[op.rest.path][op.rest.method.toLowerCase()].responses[status].content;
+        if (status === 200 && op.rest.stream) {
+          // A streamed text answer: its media type, and each status line is one the document describes.
+          assert.equal(res.status, 200, op.name);
+          assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8', op.name);
+          const line = ajv.compile(content['text/plain']['x-status-line']);
+          for (const piece of (await res.text()).split('\u001e').slice(1)) {
+            const event = JSON.parse(piece.slice(0, piece.indexOf('\n')));
+            assert.ok(line(event), `${op.name} status line ${JSON.stringify(event)}: ${JSON.stringify(line.errors)}`);
+          }
+          continue;
+        }
         const body = await res.json();
         assert.equal(res.status, status, `${op.name} ${JSON.stringify(input).slice(0, 100)}: ${JSON.stringify(body).slice(0, 300)}`);
-        const schema = resolved.paths[op.rest.path][op.rest.method.toLowerCase()].responses[status].content['application/json'].schema;
+        const schema = content['application/json'].schema;
         const validate = ajv.compile(schema);
         assert.ok(validate(body), `${op.name} ${status}: ${JSON.stringify(validate.errors)}`);
       }

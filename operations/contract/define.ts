@@ -19,6 +19,15 @@ export interface RestBinding {
    * Used by the brief, which is Markdown first.
    */
   text?: { mediaType: string; field: string };
+  /**
+   * The answer is streamed as text instead of sent as JSON. `text-events`: `text/plain`,
+   * the operation's `text` progress events as they come and, when the input says `events: true`, its other events as
+   * status lines (U+001E, one JSON object, a line break), ending with `{"type":"done","sources":[…]}` from the output.
+   * A failure once the answer has begun is an `{"type":"error","message":…}` line followed by a done line without sources.
+   */
+  stream?: 'text-events';
+  /** The largest request body in bytes, refused (413) from its declared length before it is read; 1 MB when absent. */
+  maxBody?: number;
 }
 
 /** A record an answer is built on, as the agent cites it: found directly (`direct`) or in a list or search. */
@@ -44,8 +53,15 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
   /**
    * CLI usage after `vitae`, e.g. `get <slug>` or `admin put <path> <file>`. Each `<positional>` fills the
    * input field of the same name unless `cliArgs` says otherwise; every other field becomes an `--option`.
+   * Absent exactly when the operation is not offered on the command line (`surfaces`).
    */
-  cli: string;
+  cli?: string;
+  /**
+   * The surfaces made from this definition (all three when absent). REST is every operation's door (the site's
+   * own loaders call through the same `invoke`); an operation meant for the site's widgets alone (the chat's stream,
+   * transcription) is neither an MCP tool nor a generated CLI command.
+   */
+  surfaces?: readonly Surface[];
   /** How positionals that are not field names map onto the input. */
   cliArgs?: Record<string, CliArg>;
   input: I;
@@ -76,6 +92,11 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
    * from this tool may cite, so the agent can list its sources.
    */
   agent?: { cites(output: z.output<O>): CitedRecord[] };
+  /**
+   * The operation cannot run without a model provider: when none is configured it is refused with this error
+   * before its input is read (and before the caller's budget is spent).
+   */
+  needsModel?: 'chat_not_configured' | 'transcription_not_configured';
   /** A per-client-IP budget shared by every surface that runs this operation (REST and MCP). */
   rateLimit?: RateLimitSpec;
   examples?: OperationExamples<I>;
@@ -86,6 +107,16 @@ export interface RateLimitSpec {
   bucket: string;
   points: number;
   windowSeconds: number;
+}
+
+/** Where an operation is offered besides the site: its REST route, an MCP tool, a generated CLI command. */
+export type Surface = 'rest' | 'mcp' | 'cli';
+
+const everySurface: readonly Surface[] = ['rest', 'mcp', 'cli'];
+
+/** Whether `surface` offers the operation (its `surfaces`, every one when it names none). */
+export function offeredOn(op: Pick<AnyOperation, 'surfaces'>, surface: Surface): boolean {
+  return (op.surfaces ?? everySurface).includes(surface);
 }
 
 export type CliArg =

@@ -3,10 +3,10 @@
 import type { AnyOperation } from './define.ts';
 import { publicReadOperations } from './public.ts';
 import { adminOperations } from './admin.ts';
-import { askSubject } from './agent.ts';
+import { askSubject, chat, transcribe } from './agent.ts';
 import { matchRole } from './match.ts';
 
-export const operations = [...publicReadOperations, askSubject, matchRole, ...adminOperations] as const;
+export const operations = [...publicReadOperations, askSubject, chat, transcribe, matchRole, ...adminOperations] as const;
 
 export type Operation = (typeof operations)[number];
 export type OperationName = Operation['name'];

@@ -1,7 +1,7 @@
 // The operation list is the single source of truth: every surface must agree with it, in both directions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { operations } from './index.ts';
+import { offeredOn, operations } from './index.ts';
 import { describeTool } from './tools.ts';
 import { createOpenApiDocument } from '../adapters/openapi.ts';
 import { operationEndpoints } from '../adapters/rest.server.ts';
@@ -12,7 +12,22 @@ describe('the operation list', () => {
     const unique = (xs: string[]) => assert.equal(new Set(xs).size, xs.length, `duplicates in ${xs}`);
     unique(operations.map((op) => op.name));
     unique(operations.map((op) => `${op.rest.method} ${op.rest.path}`));
-    unique(operations.map((op) => op.cli.split(/\s+[<[]/)[0]!));
+    unique(operations.flatMap((op) => (op.cli ? [op.cli.split(/\s+[<[]/)[0]!] : [])));
+  });
+
+  it('offers every operation over REST, and on the CLI exactly when it has a usage there', () => {
+    for (const op of operations) {
+      assert.ok(offeredOn(op, 'rest'), op.name);
+      assert.equal(op.cli !== undefined, offeredOn(op, 'cli'), op.name);
+    }
+  });
+
+  it('keeps the chat’s stream and transcription for the site: REST only, neither MCP tools nor CLI commands', () => {
+    for (const name of ['chat', 'transcribe']) {
+      const op = operations.find((o) => o.name === name)!;
+      assert.deepEqual(op.surfaces, ['rest'], name);
+      assert.ok(op.needsModel && op.errors.includes(op.needsModel), `${name} declares the error it is refused with`);
+    }
   });
 
   it('names tools in snake_case, as MCP clients expect', () => {
@@ -49,7 +64,7 @@ describe('the operation list', () => {
 
   it('is what the REST routes and the OpenAPI paths are made of, and nothing else', () => {
     const layer = { operations, invoke: () => Promise.reject(new Error('not called')) };
-    const endpoints = operationEndpoints({ layer, corpus: { build: () => assert.fail('not called') }, authenticate: () => anonymous });
+    const endpoints = operationEndpoints({ layer, authenticate: () => anonymous });
     const routes = endpoints.flatMap((e) => e.methods.map((m) => `${m} ${e.path}`)).sort();
     const doc = createOpenApiDocument('http://x');
     const documented = Object.entries<any>(doc.paths)

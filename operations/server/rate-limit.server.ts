@@ -60,6 +60,3 @@ export function createRateLimits(store: string): RateLimits {
     },
   };
 }
-
-export const chatLimit: RateLimitSpec = { bucket: 'chat', points: 10, windowSeconds: 60 };
-export const transcribeLimit: RateLimitSpec = { bucket: 'transcribe', points: 10, windowSeconds: 60 };
