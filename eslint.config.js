@@ -66,4 +66,14 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // Size, enforced: a file over 500 lines (every line) or a function over 150 (blank lines and comments aside) is
+    // split by what it does. Tests and end-to-end specs are long by nature (a suite is one function) and exempt.
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.image-test.ts', 'e2e/**'],
+    rules: {
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
 );

@@ -37,14 +37,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
   const secure = (branch: Branch) => siteOrigin(branch).startsWith('https:');
   const cookieName = (branch: Branch) => (secure(branch) ? '__Host-vitae_session' : 'vitae_session');
 
-  function readCookie(headers: Headers, branch: Branch): string | undefined {
-    const name = cookieName(branch);
-    for (const part of (headers('cookie') ?? '').split(';')) {
-      const [key, ...value] = part.trim().split('=');
-      if (key === name) return value.join('=');
-    }
-    return undefined;
-  }
+  const readCookie = (headers: Headers, branch: Branch) => cookieValue(headers('cookie'), cookieName(branch));
 
   /** A write's Origin (or Referer) is the branch's own public address (BASE_URL / DEV_URL); the Host header is the client's to choose, so it proves nothing. */
   function sameOrigin(headers: Headers, branch: Branch): boolean {
@@ -226,4 +219,13 @@ function safeOrigin(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The value of the cookie `name` in a Cookie header, if it is there. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 // The HTTP edge: one route table for every endpoint the service answers — the operations' REST routes
-// and the few endpoints that are not operations (health, OpenAPI, chat, transcription, console sign-in,
+// and the few endpoints that are not operations (health, OpenAPI, console sign-in,
 // MCP) — with one method check, one CORS policy, one body reader and one error writer. What no route
 // claims goes to the web app (the Remix site). Works on node's request/response directly: this is the
 // hot path, and most answers are cached bytes.
@@ -15,6 +15,9 @@ import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
 import { noteUnexpectedError } from '../server/log.server.ts';
+
+// Reading requests lives beside the edge; every endpoint imports it from here, with the writing of answers.
+export * from './http-read.server.ts';
 
 export interface EdgeRequest {
   req: IncomingMessage;
@@ -51,7 +54,6 @@ export interface WebHandler {
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-export const MAX_BODY = 1024 * 1024;
 export const PUBLIC_CORS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'ETag, RateLimit, RateLimit-Policy, Retry-After',
@@ -75,9 +77,23 @@ interface Route {
   params: string[];
 }
 
-/** Paths that belong to the service rather than to the site: unknown ones answer JSON, never a page. */
-export const servicePath = (pathname: string) =>
-  pathname === '/api' || pathname.startsWith('/api/') || pathname === '/openapi.json' || pathname === '/mcp' || pathname.startsWith('/mcp/');
+/**
+ * What a path is, decided here once for every listener: the service's own (the route table below; an unknown one
+ * answers JSON, never a page), the console (one editor's pages: never kept by the page cache nor a shared cache), or
+ * the site (static files and pages, which the web app tells apart by its files).
+ */
+export type PathKind = 'service' | 'console' | 'site';
+const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+export function pathKind(pathname: string): PathKind {
+  if (under(pathname, '/api') || pathname === '/openapi.json' || under(pathname, '/mcp')) return 'service';
+  // Case-blind, as the web app's router is: "/ADMIN/edit" is the console too.
+  if (under(pathname.toLowerCase(), '/admin')) return 'console';
+  return 'site';
+}
+
+export const servicePath = (pathname: string) => pathKind(pathname) === 'service';
+export const consolePath = (pathname: string) => pathKind(pathname) === 'console';
 const adminPath = (pathname: string) => pathname.startsWith('/api/admin');
 
 /** Told of every request once its route is known (the path template, `page` for the site, undefined for none): the request id and log line. */
@@ -166,176 +182,36 @@ function preflight(res: ServerResponse, pathname: string, cors: boolean): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Reading requests and writing answers, shared by every endpoint.
-
-/**
- * Bytes of request bodies the whole service holds while reading them, at most: many large bodies arriving at
- * once (each within its route's limit) wait for a moment (503 with Retry-After) rather than fill the memory.
- * Sixteen bodies of the largest limit (a recording to transcribe) fit, or a hundred commits of a megabyte.
- */
-export const READ_BUDGET = 128 * 1024 * 1024;
-let reading = 0;
-
-/** Bytes of request bodies being read right now, service-wide (for tests and /api/health). */
-export const bytesBeingRead = () => reading;
-
-const overBudget = () =>
-  new AppError('unavailable', 'The service is reading too many large requests at once; send it again in a moment.', { headers: { 'Retry-After': '1' } });
-
-/**
- * The body as bytes, refusing more than `limit` (413) whether or not Content-Length said so, and counting what
- * it holds against the service-wide READ_BUDGET: a declared length is reserved before the first byte is read.
- */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
-  const tooLarge = () => new AppError('payload_too_large', `The request body is larger than ${Math.round(limit / 1024)} kB.`);
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) throw tooLarge();
-  let held = Number.isSafeInteger(declared) && declared > 0 ? declared : 0;
-  if (reading + held > READ_BUDGET) throw overBudget();
-  reading += held;
-  try {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw tooLarge();
-      if (size > held) {
-        if (reading + size - held > READ_BUDGET) throw overBudget();
-        reading += size - held;
-        held = size;
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    reading -= held;
-  }
-}
-
-/** How deep a JSON body may nest: far more than any operation needs, far less than a parser's stack. */
-export const MAX_JSON_DEPTH = 64;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Bytes as UTF-8 text; anything else is a 400 that says so (never silently U+FFFD). */
-export function decodeUtf8(bytes: Uint8Array, what = 'The request body'): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new AppError('bad_request', `${what} is not valid UTF-8; send text encoded as UTF-8.`, {
-      errors: [{ pointer: '', message: 'the body is not valid UTF-8' }],
-    });
-  }
-}
-
-/** JSON text as a value, refusing malformed JSON and nesting deeper than MAX_JSON_DEPTH (400, never a stack overflow). */
-export function parseJson(text: string): unknown {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH)
-        throw new AppError('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
-          errors: [{ pointer: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }],
-        });
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new AppError('bad_request', `The request body is not valid JSON: ${(error as Error).message}`, {
-      errors: [{ pointer: '', message: 'malformed JSON' }],
-    });
-  }
-}
-
-/** The media type of the request body (lower case, without parameters); '' when none is given. */
-export const mediaTypeOf = (req: IncomingMessage): string =>
-  String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-
-/**
- * Refuses a body that says it is not JSON (415). JSON and `+json` types pass, and so does a body without a
- * Content-Type (scripts); `text/plain` does not, so a cross-site form cannot post to a JSON endpoint.
- */
-export function requireJsonType(req: IncomingMessage, also: readonly string[] = []): string {
-  const type = mediaTypeOf(req);
-  if (!type || type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type) || also.includes(type)) return type;
-  throw new AppError('unsupported_media_type', `The request body must be JSON (Content-Type: application/json), not ${type}.`);
-}
-
-/**
- * The body as JSON (or, where `form` allows it, a urlencoded HTML form). `undefined` when there is no body at
- * all, so a caller can tell "no body" from "an empty object".
- */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY, { form = false }: { form?: boolean } = {}): Promise<unknown> {
-  const bytes = await readBody(req, limit);
-  if (!bytes.length) return undefined;
-  const type = requireJsonType(req, form ? ['application/x-www-form-urlencoded'] : []);
-  const text = decodeUtf8(bytes).trim();
-  if (!text) return undefined;
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(parseQuery(text));
-  return parseJson(text);
-}
-
-export function decodeComponent(value: string, what: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    throw new AppError('bad_request', `Malformed percent-encoding in ${what}.`, {
-      errors: [{ pointer: `/${what}`, message: `${what} has malformed percent-encoding` }],
-    });
-  }
-}
-
-export function parseQuery(query: string): Array<[string, string]> {
-  if (!query) return [];
-  return query
-    .split('&')
-    .filter(Boolean)
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const rawName = eq === -1 ? pair : pair.slice(0, eq);
-      const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-      const name = decodeComponent(rawName.replace(/\+/g, ' '), 'the query string');
-      return [name, decodeComponent(rawValue.replace(/\+/g, ' '), name)];
-    });
-}
-
-/** One request header as a string (repeated headers joined), for code that also reads Fetch requests. */
-export const headerOf =
-  (req: IncomingMessage) =>
-  (name: string): string | undefined => {
-    const value = req.headers[name.toLowerCase()];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
+// Writing answers, shared by every endpoint (reading requests: http-read.server.ts, re-exported here).
 
 /** Bodies smaller than this are sent as they are: compressing them saves less than its headers cost. */
-const COMPRESS_MIN = 1024;
+export const COMPRESS_MIN = 1024;
 type Coding = 'br' | 'gzip';
 
-/** The q-value of each content coding an Accept-Encoding header names (lower case; the first mention counts). */
-function codingWeights(header: string | string[] | undefined): Map<string, number> {
+/**
+ * The q-value of each value an Accept-style header names (Accept, Accept-Encoding): lower case, without its other
+ * parameters; the first mention counts; a value without `q` weighs 1. The one parser of such headers.
+ */
+export function qualities(header: string | string[] | undefined): Map<string, number> {
   const weights = new Map<string, number>();
   for (const part of String(header ?? '').split(',')) {
     const [name = '', ...params] = part.split(';');
-    const coding = name.trim().toLowerCase();
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (coding && !weights.has(coding)) weights.set(coding, q ? Number(q.slice(2)) : 1);
+    const value = name.trim().toLowerCase();
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (value && !weights.has(value)) weights.set(value, Number.isFinite(weight) ? weight : 0);
   }
   return weights;
 }
 
+/** Whether an Accept header names `type` itself with a q-value above 0 (wildcards do not count: they ask for nothing in particular). */
+export function namesType(accept: string | string[] | undefined, type: string): boolean {
+  return (qualities(accept).get(type) ?? 0) > 0;
+}
+
 /** The content coding the client prefers among br and gzip (by q-value, br on a tie), if it accepts either. */
 export function preferredCoding(header: string | string[] | undefined): Coding | undefined {
-  const weights = codingWeights(header);
+  const weights = qualities(header);
   const br = weights.get('br') ?? 0;
   const gzip = weights.get('gzip') ?? 0;
   if (!(br > 0) && !(gzip > 0)) return undefined;
@@ -344,7 +220,7 @@ export function preferredCoding(header: string | string[] | undefined): Coding |
 
 /** Whether the client accepts `coding` (named, or `*`) with a q-value above 0. */
 export function accepts(header: string | string[] | undefined, coding: Coding): boolean {
-  const weights = codingWeights(header);
+  const weights = qualities(header);
   return (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
 }
 

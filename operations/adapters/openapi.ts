@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the operation list and the very zod schemas that validate.
 import { z } from 'zod';
-import type { AnyOperation, RateLimitSpec } from '../contract/define.ts';
+import { offeredOn, type AnyOperation, type RateLimitSpec } from '../contract/define.ts';
 import { errorTable, type ErrorCode } from '../contract/errors.ts';
 import { operations } from '../contract/index.ts';
 import { ErrorBodySchema } from '../contract/shared.ts';
@@ -26,9 +26,14 @@ function sized(json: Json): void {
  * metadata (a description, a text's media type) but not an id, which would make it a reference.
  */
 function inputSchema(op: AnyOperation): Json {
+  return inlineSchema(op.input, 'input');
+}
+
+/** A schema as JSON Schema with every part inline (see inputSchema). */
+function inlineSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   return strip(
-    z.toJSONSchema(op.input, {
-      io: 'input',
+    z.toJSONSchema(schema, {
+      io,
       unrepresentable: 'any',
       metadata: noIds,
       override: ({ zodSchema, jsonSchema }) => {
@@ -90,6 +95,9 @@ function textSchema(field: Json | undefined): Json {
   return schema;
 }
 
+/** A response's headers, when it has any. */
+const withHeaders = (headers: Json) => (Object.keys(headers).length ? { headers } : {});
+
 export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraPaths: ExtraPaths = {}, contact?: ApiContact): Json {
   // A local run (BASE_URL on loopback) names no host: the relative server `/` means "where this document was
   // fetched from", which is right for whoever reads it (a browser, a generator, a linter) and names no
@@ -98,10 +106,12 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
   // Every schema with a `meta({ id })` that an answer uses becomes a component, and references between
   // them point into components. (Only what the operations reach: the global registry may hold a second
   // copy of the contract, bundled into the web build.)
+  // A text stream's answer is text, its status lines described inline: no JSON answer of it is a component.
+  const jsonAnswers = operations.filter((op) => !op.rest.stream);
   const answers = z.object({
     Error: ErrorBodySchema,
-    ...Object.fromEntries(operations.map((op) => [op.name, op.output])),
-    ...Object.fromEntries(operations.flatMap((op) => (op.streams ? [[`${op.name}:events`, op.streams]] : []))),
+    ...Object.fromEntries(jsonAnswers.map((op) => [op.name, op.output])),
+    ...Object.fromEntries(jsonAnswers.flatMap((op) => (op.streams ? [[`${op.name}:events`, op.streams]] : []))),
   });
   const { $defs = {} } = z.toJSONSchema(answers, {
     io: 'output',
@@ -148,55 +158,26 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     const cors = op.auth === 'public' ? corsHeader : {};
     const budget = op.rateLimit ? budgetHeaders(op.rateLimit) : {};
     const successHeaders = { ...cors, ...budget };
-    const withHeaders = (headers: Json) => (Object.keys(headers).length ? { headers } : {});
     const responses: Json = {
       200: {
         description: op.summary,
         ...withHeaders(successHeaders),
-        content: {
-          // The text representation served by default (the brief's Markdown) is the output's field of that name.
-          ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: textSchema(schemas[outputId].properties[op.rest.text.field]) } } : {}),
-          'application/json': { schema: ref(outputId) },
-          ...(op.streams ? { 'application/x-ndjson': streamContent(op, outputId, schemas.Error) } : {}),
-        },
+        content:
+          op.rest.stream === 'text-events'
+            ? textEventsContent(op, schemas.Error)
+            : {
+                // The text representation served by default (the brief's Markdown) is the output's field of that name.
+                ...(op.rest.text ? { [op.rest.text.mediaType.split(';')[0]!]: { schema: textSchema(schemas[outputId].properties[op.rest.text.field]) } } : {}),
+                'application/json': { schema: ref(outputId) },
+                ...(op.streams ? { 'application/x-ndjson': streamContent(op, outputId, schemas.Error) } : {}),
+              },
       },
     };
-    if (op.streams)
+    if (op.streams && !op.rest.stream)
       responses[200].description +=
         '. With `Accept: application/x-ndjson`, one JSON object per line as the work goes on, then `{"type":"done","output":…}` (or `{"type":"error",…}` when it fails after the first line).';
     if (op.pure) responses[304] = { description: 'Not modified: the `If-None-Match` ETag is still current.', ...withHeaders(cors) };
-    // Every error an operation declares; `internal` (500) can be any operation's. A rate-limited one answers 429,
-    // and so does one that checks a credential (admin) once the failures from that address or with it are too many.
-    // A public read answered for the first time waits in the service-wide work queue, which refuses once full (503)
-    // and, once half full, a client holding its share of it (429).
-    const queued = op.pure && op.auth === 'public';
-    const throttled = op.rateLimit || op.auth === 'admin' || queued;
-    const codes = new Set<ErrorCode>([
-      ...op.errors,
-      ...(throttled ? (['rate_limited'] as const) : []),
-      ...(queued ? (['unavailable'] as const) : []),
-      'internal',
-    ]);
-    for (const code of codes) {
-      const status = errorTable[code].status;
-      const { description = '', headers = {} } = responses[status] ?? {};
-      responses[status] = {
-        description: [description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' '),
-        ...withHeaders({
-          ...headers,
-          ...cors,
-          ...(code === 'rate_limited' ? { ...retryAfterHeader, ...budget } : {}),
-          ...(code === 'unavailable' && queued ? retryAfterHeader : {}),
-        }),
-        content: errorContent,
-      };
-    }
-    if (codes.has('repo_error'))
-      responses[409] = {
-        description: '`repo_error`: the branch moved under the request (stale sha, conflict).',
-        ...withHeaders(cors),
-        content: errorContent,
-      };
+    addErrorResponses(op, responses, cors, budget);
 
     const operation: Json = {
       operationId: op.name,
@@ -220,8 +201,9 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
       responses,
       // Public operations say so explicitly (an empty requirement), so no reader has to guess.
       security: op.auth === 'admin' ? [{ bearerAuth: [] }] : [],
-      'x-mcp-tool': op.name,
-      'x-cli': `vitae ${op.cli}`,
+      // Where else the operation is offered: an MCP tool of the same name, a command of the CLI.
+      ...(offeredOn(op, 'mcp') ? { 'x-mcp-tool': op.name } : {}),
+      ...(offeredOn(op, 'cli') && op.cli ? { 'x-cli': `vitae ${op.cli}` } : {}),
     };
     const path = op.rest.path;
     paths[path] ??= {};
@@ -246,7 +228,8 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
     info: {
       title: `${title} — Vitae API`,
       version: '1.0.0',
-      description: 'Read the profile, search it and ask about it. Every operation is also an MCP tool (`x-mcp-tool`) and a CLI command (`x-cli`).',
+      description:
+        'Read the profile, search it and ask about it. Every operation but the site chat’s own (its stream and transcription) is also an MCP tool (`x-mcp-tool`) and a CLI command (`x-cli`).',
       contact: {
         name: contact?.name ?? title,
         ...(local ? {} : { url: serverUrl }),
@@ -271,6 +254,45 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
   };
 }
 
+/** The longest text stream described: its answer and status lines together. */
+const TEXT_STREAM_MAX = 1_000_000;
+
+/**
+ * The answer of a `text-events` stream (the chat): `text/plain`, the answer as it is written with, when the request asks
+ * for `events`, status lines between its pieces. `x-status-line` gives the schema of one status line's JSON object: an
+ * event the operation reports (but `text`, which is the answer itself), the error that ends a failed answer, the done line.
+ */
+function textEventsContent(op: AnyOperation, error: Json): Json {
+  if (!op.streams) throw new Error(`Operation ${op.name}: a text-events stream needs the schema of its events (streams)`);
+  const events: Json = inlineSchema(op.streams, 'output');
+  const statusEvents = (events.oneOf ?? events.anyOf ?? [events]).filter((event: Json) => event.properties?.type?.const !== 'text');
+  const sources = inlineSchema((op.output as z.ZodObject).shape.sources as z.ZodType, 'output');
+  return {
+    'text/plain': {
+      schema: {
+        type: 'string',
+        maxLength: TEXT_STREAM_MAX,
+        contentMediaType: 'text/markdown',
+        description:
+          'The answer (Markdown) as it is written. With `"events": true`, status lines come between its pieces, each U+001E, one JSON object and a line break: ' +
+          'the events other than `text` as they happen, `{"type":"error","message":…}` when the answer fails once begun, and last `{"type":"done","sources":[…]}`.',
+      },
+      'x-status-line': {
+        oneOf: [
+          ...statusEvents,
+          {
+            type: 'object',
+            properties: { type: { const: 'error' }, message: error.properties.message },
+            required: ['type', 'message'],
+            additionalProperties: false,
+          },
+          { type: 'object', properties: { type: { const: 'done' }, sources }, required: ['type', 'sources'], additionalProperties: false },
+        ],
+      },
+    },
+  };
+}
+
 /** The lines an operation that streams sends: its progress events, then the output (or the error that stopped it). */
 function streamContent(op: AnyOperation, outputId: string, error: Json): Json {
   const eventsId = op.streams!.meta()?.id;
@@ -290,4 +312,41 @@ function streamContent(op: AnyOperation, outputId: string, error: Json): Json {
       ],
     },
   };
+}
+
+/**
+ * Every error an operation declares, each under its status; `internal` (500) can be any operation's. A rate-limited
+ * one answers 429, and so does one that checks a credential (admin) once the failures from that address or with it
+ * are too many. A public read answered for the first time waits in the service-wide work queue, which refuses once
+ * full (503) and, once half full, a client holding its share of it (429).
+ */
+function addErrorResponses(op: AnyOperation, responses: Json, cors: Json, budget: Json): void {
+  const queued = op.pure && op.auth === 'public';
+  const throttled = op.rateLimit || op.auth === 'admin' || queued;
+  const codes = new Set<ErrorCode>([
+    ...op.errors,
+    ...(throttled ? (['rate_limited'] as const) : []),
+    ...(queued ? (['unavailable'] as const) : []),
+    'internal',
+  ]);
+  for (const code of codes) {
+    const status = errorTable[code].status;
+    const { description = '', headers = {} } = responses[status] ?? {};
+    responses[status] = {
+      description: [description, `\`${code}\`: ${errorTable[code].summary}`].filter(Boolean).join(' '),
+      ...withHeaders({
+        ...headers,
+        ...cors,
+        ...(code === 'rate_limited' ? { ...retryAfterHeader, ...budget } : {}),
+        ...(code === 'unavailable' && queued ? retryAfterHeader : {}),
+      }),
+      content: errorContent,
+    };
+  }
+  if (codes.has('repo_error'))
+    responses[409] = {
+      description: '`repo_error`: the branch moved under the request (stale sha, conflict).',
+      ...withHeaders(cors),
+      content: errorContent,
+    };
 }

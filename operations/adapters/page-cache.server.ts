@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Branch } from '../contract/shared.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
-import { accepts, notModified } from './edge.server.ts';
+import { accepts, COMPRESS_MIN, decodedPath, notModified } from './edge.server.ts';
 import { PlainBytes, SplicedText } from './spliced-gzip.ts';
 import { cacheCounters } from '../server/metrics.server.ts';
 import { isAppError } from '../contract/errors.ts';
@@ -53,8 +53,6 @@ const OWN_HEADERS = new Set([
   'connection',
   'date',
 ]);
-/** Bodies smaller than this are sent uncompressed. */
-const COMPRESS_MIN = 1024;
 
 interface Page {
   branch: Branch;
@@ -80,14 +78,7 @@ export function normaliseQuery(query: string): string {
   return new URLSearchParams(params).toString();
 }
 
-const decodable = (pathname: string) => {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const decodable = (pathname: string) => decodedPath(pathname) !== undefined;
 
 export function createPageCache(options: PageCacheOptions) {
   // A marker for the nonce in rendered pages, random per process so no text can contain it by chance or design.
@@ -174,7 +165,7 @@ export function createPageCache(options: PageCacheOptions) {
       counts.hit();
       pages.delete(key);
       pages.set(key, page);
-      answer(req, res, branch, page);
+      answer(req, res, branch, page, options.build(branch).committedAt, securityOf(branch));
       return true;
     }
     stats.misses++;
@@ -194,7 +185,7 @@ export function createPageCache(options: PageCacheOptions) {
       );
     }
     pending.then(
-      (made) => answer(req, res, branch, made),
+      (made) => answer(req, res, branch, made, options.build(branch).committedAt, securityOf(branch)),
       (error: unknown) => {
         if (isAppError(error) && (error.status === 503 || error.status === 429))
           return void busy(req, res, branch, pathname, error.status, error.headers ?? {});
@@ -219,7 +210,15 @@ export function createPageCache(options: PageCacheOptions) {
     const buildId = current(branch);
     const key = `${buildId} ${branch} ${status} ${home}`;
     const kept = busyPages.get(key);
-    const reply = (page: Rendered) => answer(req, res, branch, { ...page, headers: { ...page.headers, ...headers, 'Cache-Control': 'no-store' } });
+    const reply = (page: Rendered) =>
+      answer(
+        req,
+        res,
+        branch,
+        { ...page, headers: { ...page.headers, ...headers, 'Cache-Control': 'no-store' } },
+        options.build(branch).committedAt,
+        securityOf(branch),
+      );
     if (kept) return reply(kept);
     const flight = `busy ${key}`;
     let pending = rendering.get(flight);
@@ -243,45 +242,56 @@ export function createPageCache(options: PageCacheOptions) {
     );
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, branch: Branch, page: Page | Rendered) {
-    const preview = branch === 'dev';
-    const compressible = page.body.compressible && page.body.fixedLength >= COMPRESS_MIN;
-    const gzip = compressible && accepts(req.headers['accept-encoding'], 'gzip');
-    const validators: Record<string, string> = {};
-    if ('tag' in page && !preview) {
-      validators.ETag = `"${page.tag}${gzip ? '-gzip' : ''}"`;
-      validators['Last-Modified'] = new Date(options.build(branch).committedAt).toUTCString();
-    }
-    const caching: Record<string, string> = {
-      ...(preview ? PREVIEW_HEADERS : { 'Cache-Control': 'tag' in page ? PAGE_CACHE_CONTROL : page.headers['Cache-Control']! }),
-      ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
-    };
-    if ('tag' in page && !preview && isFresh(req, page.tag, options.build(branch).committedAt)) {
-      // No Content-Security-Policy here: a 304's headers replace the stored ones, and the stored page carries
-      // the nonce its own answer named.
-      res.writeHead(304, { ...validators, ...caching });
-      return res.end();
-    }
-    const nonce = page.body.holes ? randomBytes(16).toString('base64') : '';
-    const headers: Record<string, string> = {};
-    for (const [name, value, afterNonce] of securityOf(branch)) headers[name] = afterNonce === undefined ? value : value + nonce + afterNonce;
-    const body = gzip ? page.body.gzip(nonce) : page.body.text(nonce);
-    res.writeHead(page.status, {
-      ...headers,
-      ...page.headers,
-      ...validators,
-      ...caching,
-      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-      'Content-Length': String(body.length),
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  }
-
   return {
     serve,
     /** What the cache holds, for benchmarks and the health of a deploy. */
     stats: (): PageCacheStats => ({ ...stats, pages: pages.size, bytes, budgetBytes: options.budgetBytes }),
   };
+}
+
+/**
+ * Sends a page: its validators (not on the preview), 304 when the client's copy is fresh, else the body (gzip when
+ * asked) with the branch's security headers, the nonce set into them and into the page.
+ */
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  branch: Branch,
+  page: Page | Rendered,
+  committedAt: string,
+  security: ReadonlyArray<[name: string, value: string, afterNonce?: string]>,
+) {
+  const preview = branch === 'dev';
+  const compressible = page.body.compressible && page.body.fixedLength >= COMPRESS_MIN;
+  const gzip = compressible && accepts(req.headers['accept-encoding'], 'gzip');
+  const validators: Record<string, string> = {};
+  if ('tag' in page && !preview) {
+    validators.ETag = `"${page.tag}${gzip ? '-gzip' : ''}"`;
+    validators['Last-Modified'] = new Date(committedAt).toUTCString();
+  }
+  const caching: Record<string, string> = {
+    ...(preview ? PREVIEW_HEADERS : { 'Cache-Control': 'tag' in page ? PAGE_CACHE_CONTROL : page.headers['Cache-Control']! }),
+    ...(compressible ? { Vary: 'Accept-Encoding' } : {}),
+  };
+  if ('tag' in page && !preview && isFresh(req, page.tag, committedAt)) {
+    // No Content-Security-Policy here: a 304's headers replace the stored ones, and the stored page carries
+    // the nonce its own answer named.
+    res.writeHead(304, { ...validators, ...caching });
+    return res.end();
+  }
+  const nonce = page.body.holes ? randomBytes(16).toString('base64') : '';
+  const headers: Record<string, string> = {};
+  for (const [name, value, afterNonce] of security) headers[name] = afterNonce === undefined ? value : value + nonce + afterNonce;
+  const body = gzip ? page.body.gzip(nonce) : page.body.text(nonce);
+  res.writeHead(page.status, {
+    ...headers,
+    ...page.headers,
+    ...validators,
+    ...caching,
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    'Content-Length': String(body.length),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 export interface PageCacheStats extends PageCacheFigures {

@@ -3,6 +3,7 @@
 // makes up becomes a series of its own. Static files are their own path (a fixed set read from disk), the
 // hashed ones under /build/ one label.
 import type { ServerBuild } from '@remix-run/node';
+import { decodedPath } from './edge.server.ts';
 import { markdownTwinPath } from './page-cache.server.ts';
 
 /** The route objects Remix's matcher takes. */
@@ -36,11 +37,7 @@ export async function pageRoutes(routes: ServerBuild['routes'], isFile: (pathnam
 
   function templateOf(pathname: string): string {
     if (isFile(pathname)) return pathname.startsWith('/build/') ? '/build/*' : pathname;
-    try {
-      decodeURIComponent(pathname); // the matcher would warn on the console for each such path
-    } catch {
-      return 'unmatched';
-    }
+    if (decodedPath(pathname) === undefined) return 'unmatched'; // the matcher would warn on the console for each such path
     const matches = matchRoutes(nodes, markdownTwinPath(pathname) ?? pathname);
     if (!matches) return 'unmatched';
     return `/${matches

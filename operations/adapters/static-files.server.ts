@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { contentType } from 'mime-types';
-import { accepts, notModified } from './edge.server.ts';
+import { accepts, decodedPath, notModified } from './edge.server.ts';
 
 interface StaticFile {
   bytes: Buffer;
@@ -29,13 +29,8 @@ export function createStaticFiles(rootDir: string) {
   const files = new Map<string, StaticFile>();
 
   function load(pathname: string): StaticFile | undefined {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(pathname);
-    } catch {
-      return undefined;
-    }
-    if (decoded.includes('\0') || decoded.split('/').some((segment) => segment.startsWith('.'))) return undefined;
+    const decoded = decodedPath(pathname);
+    if (decoded === undefined || decoded.includes('\0') || decoded.split('/').some((segment) => segment.startsWith('.'))) return undefined;
     const path = resolve(join(root, decoded));
     if (!path.startsWith(root + sep)) return undefined;
     try {
