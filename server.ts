@@ -2,17 +2,10 @@
 //   configuration → services (repository, builds, pipeline, models) → the operations' implementation →
 //   surfaces (one HTTP edge for REST, MCP, chat and sign-in; the Remix web app for pages) → listeners.
 // Any problem at start is one clear message and exit code 1. Tests start the same composition in process.
-import express from 'express';
-import compression from 'compression';
-import { createRequestHandler } from '@remix-run/express';
-import { createRequestHandler as createRemixHandler, type ServerBuild } from '@remix-run/node';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
 import { ConfigError, loadConfig, type Config } from './operations/server/config.server.ts';
@@ -22,26 +15,24 @@ import { createSessionStore } from './operations/server/sessions.server.ts';
 import { connectSharedState, shareEvents } from './operations/server/shared-state.server.ts';
 import { createCredentialThrottle } from './operations/server/credential-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
-import { chatEndpoints } from './operations/adapters/chat.server.ts';
 import { clientIp } from './operations/adapters/client-ip.server.ts';
 import { answerClientError, createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
 import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
-import { createPageCache, markdownTwinPath } from './operations/adapters/page-cache.server.ts';
-import { headersOf, pageSecurity } from './operations/adapters/page-headers.server.ts';
-import { createStaticFiles } from './operations/adapters/static-files.server.ts';
 import { healthEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { githubWebhookEndpoint } from './operations/adapters/github-webhook.server.ts';
 import { metricsEndpoint, requestMetrics } from './operations/adapters/metrics-http.server.ts';
-import { pageRoutes } from './operations/adapters/page-routes.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
-import { consoleGate } from './operations/adapters/console-gate.server.ts';
+import { remixWeb } from './operations/adapters/web.server.ts';
 import { createLogger, requestLog, type Logger } from './operations/server/log.server.ts';
 import type { Run } from './operations/server/pipeline.server.ts';
 import { observePipeline } from './operations/server/metrics.server.ts';
 import { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './operations/server/work-queue.server.ts';
 // The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
 import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
+
+// Tests and the production entry start the service with the web app of the adapters floor.
+export { remixWeb };
 
 export interface RunningService {
   services: Services;
@@ -81,8 +72,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { corpus, urls, secrets } = services;
   logPipeline(services.pipeline, logger);
   observePipeline(services.pipeline);
+  // Anonymous work that costs CPU (a page or an answer not kept yet) runs a few at a time, service-wide.
+  const work = createWorkQueue(options.work);
   const layer = implementOperations(services, {
     uiMessages: englishMessages,
+    admit: work.run,
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
@@ -93,24 +87,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
-  // Anonymous work that costs CPU (a page or an answer not kept yet) runs a few at a time, service-wide.
-  const work = createWorkQueue(options.work);
   const endpoints: Endpoint[] = [
-    ...operationEndpoints({ layer, corpus, authenticate: auth.authenticate, admit: work.run }),
+    ...operationEndpoints({ layer, authenticate: auth.authenticate, shutdown: streamsEnd.signal }),
     healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
     openApiEndpoint(services, () => endpoints),
     ...auth.endpoints,
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent), throttle }),
-    ...chatEndpoints({ agent: layer.agent, models: services.models, rateLimits: services.rateLimits, shutdown: streamsEnd.signal }),
-    ...mcpEndpoints({ layer, corpus, urls, requireBearer: auth.requireBearer, host: config.HOST, admit: work.run }),
+    ...mcpEndpoints({ layer, urls, requireBearer: auth.requireBearer, host: config.HOST }),
     metricsEndpoint({
       tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
       unknownPath: (req, res, branch) => web(req, res, branch),
       throttle,
     }),
   ];
-  const gateway = createSiteGateway({ layer, auth, corpus, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
+  const gateway = createSiteGateway({ layer, auth, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
   const web = options.web ? await options.web(gateway, config, logger, corpus, work) : notFoundPage;
   const logRequest = requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY));
   const measureRequest = requestMetrics(web.pageRoute ?? (() => 'page'));
@@ -262,192 +253,6 @@ function logPipeline(pipeline: Services['pipeline'], logger: Logger): void {
     else logger.info(fields, `run ${run.status}`);
   });
 }
-
-/** The project's folder: the nearest one above this module with a package.json (server.ts sits in it, its production bundle in build/). */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-/**
- * The Remix web app (site and console), one Express app per branch, reading through the site gateway. Public
- * pages are answered by the page cache first (rendered once per build by the same Remix build); the console,
- * static files, forms and whatever the cache passes on go through Express.
- */
-export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus, work?: WorkQueue): Promise<WebHandler> {
-  const buildPath = pathToFileURL(join(projectRoot(), 'build', 'index.js'));
-  if (!existsSync(buildPath)) {
-    logger.warn('the web build is missing (run `npm run build`); serving the API only');
-    return (_req, res) => {
-      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('The website is not built. Run `npm run build` (npm start does it for you).\n');
-    };
-  }
-  const build = (await import(buildPath.href)) as ServerBuild;
-  const mode = process.env.NODE_ENV ?? 'production';
-  const siteUrl = (branch: Branch) => (branch === 'main' ? config.baseUrl : config.devUrl);
-  const security = { main: pageSecurity(siteUrl('main').startsWith('https:')), dev: pageSecurity(siteUrl('dev').startsWith('https:')) };
-  const loadContext = (branch: Branch, ip: string, cspNonce: string, httpStatus?: number) => ({
-    vitae: gateway,
-    branch,
-    ip,
-    routes: build.routes,
-    cspNonce,
-    httpStatus,
-  });
-  const apps = new Map<Branch, express.Express>();
-  for (const branch of ['main', 'dev'] as const) {
-    const app = express();
-    app.disable('x-powered-by');
-    // A nonce per answer, for the inline scripts Remix writes (entry.server.tsx hands it to them).
-    app.use((_req, res, next) => {
-      res.locals.cspNonce = randomBytes(16).toString('base64');
-      next();
-    });
-    app.use(security[branch]);
-    app.use(compression()); // pages, styles and scripts gzip-compressed (the edge answers API requests before this app)
-    // An address that cannot be decoded ("/entries/%FF") is the site's 400 page (root loader): it travels on
-    // with its "%" escaped, so no router or file server trips over it on the way.
-    app.use((req, res, next) => {
-      const query = req.url.indexOf('?');
-      const path = query === -1 ? req.url : req.url.slice(0, query);
-      try {
-        decodeURIComponent(path);
-      } catch {
-        res.locals.httpStatus = 400;
-        req.url = req.originalUrl = path.replace(/%/g, '%25') + (query === -1 ? '' : req.url.slice(query));
-      }
-      next();
-    });
-    // The console's pages and loader data are one editor's: never kept by a shared cache, and told apart by cookie.
-    app.use('/admin', (_req, res, next) => {
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('Vary', 'Cookie');
-      next();
-    });
-    app.use('/build', express.static(join(projectRoot(), 'public', 'build'), { immutable: true, maxAge: '1y', index: false }));
-    app.use(express.static(join(projectRoot(), 'public'), { maxAge: '1h', index: false }));
-    // A page's Markdown twin ("/entries/x.md", "/index.md") is answered by the route app/routes/[_md].$path.tsx;
-    // the page path travels as one encoded segment so that no page route can claim it (Remix reads originalUrl).
-    app.get(/\.md$/, (req, _res, next) => {
-      const query = req.originalUrl.indexOf('?');
-      req.url = req.originalUrl = `${markdownTwinPath(req.path)!}${query === -1 ? '' : req.originalUrl.slice(query)}`;
-      next();
-    });
-    const remix = createRequestHandler({
-      build,
-      mode,
-      getLoadContext: (req, res) =>
-        loadContext(branch, clientIp(req, config.TRUST_PROXY), res.locals.cspNonce as string, res.locals.httpStatus as number | undefined),
-    });
-    // Remix's handler passes its own failures to next(); the promise it returns carries nothing else. (`use`,
-    // not `all('*')`: a route with a parameter has Express decode the path, which fails on "/entries/%FF".)
-    app.use((req, res, next) => void remix(req, res, next));
-    // Whatever Express, a static file or Remix itself fails with: the site's own error page with that status,
-    // rendered by Remix once more (the root loader reads `httpStatus`), and if even that fails a plain page:
-    // never Express's page with a stack and file paths.
-    app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-      const given = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-      const status = typeof given === 'number' && given >= 400 && given < 600 ? given : 500;
-      if (status >= 500) logger.error({ err: error, url: req.originalUrl }, 'page failed');
-      if (res.headersSent) return void res.destroy();
-      const plain = () => {
-        if (res.headersSent) return void res.destroy();
-        res.status(status).type('html').set('Cache-Control', 'no-store');
-        res.send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status}</title><h1>${status}</h1><p><a href="/">Home</a></p></html>\n`);
-      };
-      if (res.locals.httpStatus) return plain();
-      res.locals.httpStatus = status;
-      void remix(req, res, plain);
-    });
-    apps.set(branch, app);
-  }
-  const expressApp: WebHandler = (req, res, branch) => apps.get(branch)!(req, res);
-  // Remix's own fetch handler: public pages rendered once per build (below), and the console's writes once the
-  // gate has read and checked their bodies.
-  const render = createRemixHandler(build, mode);
-  const gate = consoleGate({
-    principal: (req, branch) =>
-      gateway.principal({
-        branch,
-        ip: clientIp(req, config.TRUST_PROXY),
-        request: new Request(`${siteUrl(branch)}${req.url ?? '/'}`, { headers: webHeaders(req) }),
-      }),
-    async dispatch(req, res, branch, body) {
-      const nonce = randomBytes(16).toString('base64');
-      const gone = new AbortController();
-      res.once('close', () => gone.abort());
-      const request = new Request(`${siteUrl(branch)}${req.url ?? '/'}`, {
-        method: req.method,
-        headers: webHeaders(req),
-        ...(body.length ? { body: new Uint8Array(body) } : {}),
-        signal: gone.signal,
-      });
-      const response = await render(request, loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce));
-      await sendWebResponse(res, response, { ...headersOf(security[branch], nonce), 'Cache-Control': 'private, no-store', Vary: 'Cookie' });
-    },
-  });
-  // The console's writes through the gate; everything else of the web app through Express.
-  const toExpress: WebHandler = (req, res, branch) => void (gate.serve(req, res, branch) || expressApp(req, res, branch));
-  if (!corpus) return toExpress;
-
-  // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
-  // Express, no visitor headers) and answered from memory. The console's reads go through Express.
-  const files = createStaticFiles(join(projectRoot(), 'public'));
-  const fileHeaders = { main: staticHeaders(headersOf(security.main, '')), dev: staticHeaders(headersOf(security.dev, '')) };
-  const pages = createPageCache({
-    build: (branch) => corpus.build(branch),
-    budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
-    securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
-    bypass: (pathname) => pathname === '/admin' || pathname.startsWith('/admin/'),
-    logError: (error, url) => logger.error({ err: error, url }, 'page render failed'),
-    render: (target, branch, nonce, req, status) =>
-      render(new Request(`${siteUrl(branch)}${target}`), loadContext(branch, clientIp(req, config.TRUST_PROXY), nonce, status)),
-    ...(work ? { admit: <T>(made: () => Promise<T>, req: IncomingMessage) => work.run(made, clientIp(req, config.TRUST_PROXY)) } : {}),
-  });
-  return Object.assign(
-    (req: IncomingMessage, res: ServerResponse, branch: Branch) =>
-      void (files.serve(req, res, fileHeaders[branch]) || pages.serve(req, res, branch) || toExpress(req, res, branch)),
-    { pageCache: pages.stats, pageRoute: await pageRoutes(build.routes, files.has) },
-  );
-}
-
-/** A Node request's headers as Fetch headers (repeated ones joined, as Fetch does). */
-function webHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return headers;
-}
-
-/** Writes a Fetch response to a Node one: `base` headers first, the response's own over them, each cookie apart. */
-async function sendWebResponse(res: ServerResponse, response: Response, base: Record<string, string>): Promise<void> {
-  for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
-  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader('Set-Cookie', cookies);
-  res.writeHead(response.status, response.statusText || undefined);
-  if (!response.body) return void res.end();
-  // Read and written by hand: a stream pipeline would hang six listeners on the answer for a few kilobytes.
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) return void (await reader.cancel());
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  }
-}
-
-/** A page's security headers as a static file needs them: no CSP (it governs documents, and a file runs none). */
-const staticHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'Content-Security-Policy'));
 
 async function main() {
   const config = loadConfig();

@@ -6,8 +6,8 @@
 // never meet), with the caller's context (branch, client IP, principal) in the request's `authInfo`, and
 // the answer is written straight to the Node response: no server, transport, `Request` or `Response` per
 // call. Whatever depends only on the build and the params (a pure tool's call, a resource, a prompt, the
-// lists) is answered once per build through the SDK and then from the kept result without entering it;
-// outputs of pure operations are kept per build and input too, for the other requests that use them.
+// lists) is answered once per build through the SDK and then from its bytes, kept in invoke's per-build memo, without
+// entering it; the outputs of pure operations are kept there too, for every surface.
 //
 // Guards: browser Origin must be the site's own (DNS rebinding), Host must be ours when bound to loopback,
 // bodies are size-limited, batches are refused, an MCP-Protocol-Version that is not one of ours is refused
@@ -28,11 +28,12 @@ import type { AnyOperation } from '../contract/define.ts';
 import { AppError } from '../contract/errors.ts';
 import { prompts } from '../contract/prompts.ts';
 import { resources } from '../contract/resources.ts';
-import { branches, type Branch } from '../contract/shared.ts';
+import type { Branch } from '../contract/shared.ts';
+import { operationNamed, type OutputOf } from '../contract/index.ts';
+import type { getSite } from '../contract/public.ts';
 import type { Implementation, Principal } from '../server/implement.server.ts';
-import type { Corpus, SiteUrls } from '../server/services.server.ts';
+import type { SiteUrls } from '../server/services.server.ts';
 import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
-import { BuildCache, keepable } from './build-cache.ts';
 import {
   appErrorBody,
   createMcpServer,
@@ -61,14 +62,11 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 
 export interface McpDeps {
   layer: Implementation;
-  corpus: Corpus;
   urls: SiteUrls;
   /** Throws 401 unless the request carries the admin token, 429 once its address or token has failed too often. */
   requireBearer(request: EdgeRequest): Promise<void>;
   /** The address the service listens on; on loopback, requests must name a loopback host or the site's. */
   host: string;
-  /** Runs the first answer of a public pure read (the service-wide work queue, by client address); kept answers skip it. */
-  admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
 }
 
 interface Surface {
@@ -85,32 +83,23 @@ interface CallScope {
   principal: Principal;
 }
 
-export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenHost, admit = (work) => work() }: McpDeps): Endpoint[] {
+export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: McpDeps): Endpoint[] {
   const surface = (path: Surface['path'], admin: boolean): Surface => {
     const ops = layer.operations.filter((op) => op.auth === (admin ? 'admin' : 'public'));
     return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])) };
   };
   const publicSurface = surface('/mcp', false);
   const adminSurface = surface('/mcp/admin', true);
-  const outputs = new BuildCache<unknown>(); // outputs of pure operations, by operation and parsed input
-  const answers = new BuildCache<Buffer>('mcp'); // `,"result":…}` of build-pure requests as bytes, by surface, method and raw params
-  const live = () => branches.map((b) => corpus.build(b).id);
 
-  const call = async (op: AnyOperation, input: Record<string, unknown>, extra: McpRequestExtra): Promise<unknown> => {
+  // Every tool call goes through invoke, which keeps a pure operation's answer per build for every surface.
+  const call = async (op: AnyOperation, input: unknown, extra: McpRequestExtra): Promise<unknown> => {
     const scope = extra.authInfo?.extra?.scope as CallScope | undefined;
     if (!scope) throw new Error('An MCP request reached a handler without its HTTP context.');
-    const ctx = { ...scope, signal: extra.signal };
-    if (!op.pure) return (await layer.invoke(op, input, ctx)).output;
-    const build = corpus.build(scope.branch);
-    const key = `${op.name}\0${JSON.stringify(input)}`;
-    const kept = outputs.get(build.id, key);
-    if (kept !== undefined) return kept;
-    const steady = keepable(build);
-    const invoke = () => layer.invoke(op, input, ctx);
-    const { output } = await (op.auth === 'public' ? admit(invoke, scope.ip) : invoke());
-    if (steady()) outputs.set(build.id, key, output, live());
-    return output;
+    return (await layer.invoke(op, input, { ...scope, door: 'mcp', signal: extra.signal })).output;
   };
+  /** The site as this branch's build has it (get_site, kept per build by invoke): the servers' names and words. */
+  const siteOf = async (branch: Branch, ip: string) =>
+    (await layer.invoke(operationNamed('get_site'), {}, { branch, ip, principal: { kind: 'anonymous' }, door: 'mcp', uncounted: true })).output;
 
   // One prepared server per surface and what it says of itself (which changes only with the content's site.json).
   const prepared = new Map<string, Dispatcher>();
@@ -150,7 +139,6 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
   async function handle(s: Surface, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method, ip } = request;
     await guard(s, request);
-    const build = corpus.build(branch);
 
     if (method === 'GET' || method === 'HEAD') {
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
@@ -158,7 +146,7 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
           headers: { Allow: 'GET, POST' },
         });
       }
-      return sendJson(req, res, 200, discoveryDocument(s, branch), { 'Cache-Control': 'no-store' });
+      return sendJson(req, res, 200, discoveryDocument(s, await siteOf(branch, ip), urls.of(branch)), { 'Cache-Control': 'no-store' });
     }
 
     const headerVersion = req.headers['mcp-protocol-version'];
@@ -185,7 +173,7 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
     // A repeated read (a pure tool, a resource, a prompt, a list): the answer kept for this build and these params.
     const cacheKey = buildPureKey(s, message);
     if (cacheKey) {
-      const kept = answers.get(build.id, cacheKey);
+      const kept = layer.memo.get<Buffer>(branch, cacheKey, 'mcp');
       if (kept !== undefined)
         return writeAnswer(res, Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify((message as JSONRPCRequest).id)}`), kept]));
     }
@@ -194,15 +182,16 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
       requestInfo: { headers: req.headers }, // the request's MCP-Protocol-Version says which version's rules answer it
       authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal: principalOf(s) } } },
     };
-    const dispatcher = await dispatcherFor(s, serverInfo(s, branch));
+    const dispatcher = await dispatcherFor(s, serverInfo(s, await siteOf(branch, ip), urls.of(branch)));
     if (isRequestShape(message)) {
       const gone = new AbortController();
       res.on('close', () => gone.abort());
-      const steady = keepable(build);
+      const keep = layer.memo.keeper(branch);
       const answer = await dispatcher.request(message, extra, gone.signal);
       if (!answer) return; // the client went away; the handler was told to stop
-      if (cacheKey && isJSONRPCResultResponse(answer) && answer.result.isError !== true && steady()) {
-        answers.set(build.id, cacheKey, Buffer.from(`,"result":${JSON.stringify(answer.result)}}`), live());
+      if (cacheKey && isJSONRPCResultResponse(answer) && answer.result.isError !== true) {
+        const bytes = Buffer.from(`,"result":${JSON.stringify(answer.result)}}`);
+        keep(cacheKey, bytes, bytes.length);
       }
       return writeAnswer(res, Buffer.from(JSON.stringify(answer)));
     }
@@ -222,96 +211,11 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
     );
   }
 
-  const serverInfo = (s: Surface, branch: Branch) => serverInfoOf({ ...corpus.build(branch).model.site, url: urls.of(branch) }, s.admin);
-
-  function discoveryDocument(s: Surface, branch: Branch) {
-    return {
-      name: corpus.build(branch).model.site.shortName,
-      version: MCP_SERVER_VERSION,
-      // SPEC's version, which every client of 2025-06-18 or later is answered with; the newer one on request.
-      protocolVersion: MCP_PROTOCOL_VERSION,
-      supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
-      transport: 'streamable-http',
-      endpoint: `${urls.of(branch)}${s.path}`,
-      auth: s.admin ? 'bearer' : 'none',
-      tools: describeTools(s.ops).map(({ name: tool, description, inputSchema }) => ({ name: tool, description, inputSchema })),
-    };
-  }
-
-  /** The SEP-2127 server card of a surface, from the same facts as its discovery document. */
-  function serverCard(s: Surface, branch: Branch) {
-    const base = urls.of(branch);
-    const discovery = discoveryDocument(s, branch);
-    const info = serverInfo(s, branch);
-    return {
-      $schema: SERVER_CARD_SCHEMA,
-      name: `${reverseDns(new URL(base).hostname)}/${info.name}${s.admin ? '-admin' : ''}`,
-      version: MCP_SERVER_VERSION,
-      title: clip(info.title, 100),
-      description: clip(info.description, 100),
-      websiteUrl: base,
-      remotes: [
-        {
-          type: 'streamable-http',
-          url: discovery.endpoint,
-          supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
-          ...(s.admin
-            ? {
-                headers: [
-                  {
-                    name: 'Authorization',
-                    description: 'The admin bearer token of the site (ADMIN_TOKEN).',
-                    isRequired: true,
-                    isSecret: true,
-                    value: 'Bearer {token}',
-                    variables: { token: { description: 'The admin token', isRequired: true, isSecret: true } },
-                  },
-                ],
-              }
-            : {}),
-        },
-      ],
-      _meta: {
-        'vitae/discovery': {
-          endpoint: discovery.endpoint,
-          auth: discovery.auth,
-          protocolVersion: MCP_PROTOCOL_VERSION,
-          capabilities: s.admin ? mcpCapabilities(false, false) : mcpCapabilities(resources.length > 0, prompts.length > 0),
-          tools: discovery.tools.map((t) => t.name),
-        },
-      },
-    };
-  }
-
-  /**
-   * The `/.well-known/mcp/catalog.json` of the site: the public server, by its card's URL. Not the admin one:
-   * its card needs the bearer like every admin call (DESIGN.md), and a catalog read anonymously would point
-   * at a card that answers 401. The admin, who holds the token, finds it at `/mcp/admin/server-card`.
-   */
-  function catalog(branch: Branch) {
-    const { name, title } = serverInfo(publicSurface, branch);
-    const base = urls.of(branch);
-    return {
-      specVersion: 'draft',
-      entries: [
-        {
-          identifier: `urn:air:${new URL(base).hostname}:${name}`,
-          displayName: title,
-          type: SERVER_CARD_TYPE,
-          url: `${base}${publicSurface.path}/server-card`,
-        },
-      ],
-    };
-  }
-
-  const discoveryHeaders = (admin: boolean) =>
-    admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
-
   async function sendCard(s: Surface, request: EdgeRequest) {
-    const { req, res, branch } = request;
+    const { req, res, branch, ip } = request;
     if (s.admin) await requireBearer(request);
     const type = String(req.headers.accept ?? '').includes(SERVER_CARD_TYPE) ? SERVER_CARD_TYPE : JSON_TYPE;
-    sendJson(req, res, 200, serverCard(s, branch), { ...discoveryHeaders(s.admin), 'Content-Type': type });
+    sendJson(req, res, 200, serverCard(s, await siteOf(branch, ip), urls.of(branch)), { ...discoveryHeaders(s.admin), 'Content-Type': type });
   }
 
   const cardEndpoint = (path: string, s: Surface): Endpoint => ({
@@ -331,10 +235,97 @@ export function mcpEndpoints({ layer, corpus, urls, requireBearer, host: listenH
       methods: ['GET'],
       path: '/.well-known/mcp/catalog.json',
       cors: true,
-      handle: ({ req, res, branch }) => sendJson(req, res, 200, catalog(branch), discoveryHeaders(false)),
+      handle: async ({ req, res, branch, ip }) =>
+        sendJson(req, res, 200, catalog(publicSurface, await siteOf(branch, ip), urls.of(branch)), discoveryHeaders(false)),
     },
   ];
 }
+
+/** The site as the servers describe it (the get_site operation's answer). */
+type Site = OutputOf<typeof getSite>;
+/** What a server says of itself, from the site and its address. */
+const serverInfo = (s: Surface, site: Site, base: string) => serverInfoOf({ ...site, url: base }, s.admin);
+
+function discoveryDocument(s: Surface, site: Site, base: string) {
+  return {
+    name: site.shortName,
+    version: MCP_SERVER_VERSION,
+    // SPEC's version, which every client of 2025-06-18 or later is answered with; the newer one on request.
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
+    transport: 'streamable-http',
+    endpoint: `${base}${s.path}`,
+    auth: s.admin ? 'bearer' : 'none',
+    tools: describeTools(s.ops).map(({ name: tool, description, inputSchema }) => ({ name: tool, description, inputSchema })),
+  };
+}
+
+/** The SEP-2127 server card of a surface, from the same facts as its discovery document. */
+function serverCard(s: Surface, site: Site, base: string) {
+  const discovery = discoveryDocument(s, site, base);
+  const info = serverInfo(s, site, base);
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: `${reverseDns(new URL(base).hostname)}/${info.name}${s.admin ? '-admin' : ''}`,
+    version: MCP_SERVER_VERSION,
+    title: clip(info.title, 100),
+    description: clip(info.description, 100),
+    websiteUrl: base,
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: discovery.endpoint,
+        supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
+        ...(s.admin
+          ? {
+              headers: [
+                {
+                  name: 'Authorization',
+                  description: 'The admin bearer token of the site (ADMIN_TOKEN).',
+                  isRequired: true,
+                  isSecret: true,
+                  value: 'Bearer {token}',
+                  variables: { token: { description: 'The admin token', isRequired: true, isSecret: true } },
+                },
+              ],
+            }
+          : {}),
+      },
+    ],
+    _meta: {
+      'vitae/discovery': {
+        endpoint: discovery.endpoint,
+        auth: discovery.auth,
+        protocolVersion: MCP_PROTOCOL_VERSION,
+        capabilities: s.admin ? mcpCapabilities(false, false) : mcpCapabilities(resources.length > 0, prompts.length > 0),
+        tools: discovery.tools.map((t) => t.name),
+      },
+    },
+  };
+}
+
+/**
+ * The `/.well-known/mcp/catalog.json` of the site: the public server, by its card's URL. Not the admin one:
+ * its card needs the bearer like every admin call, and a catalog read anonymously would point
+ * at a card that answers 401. The admin, who holds the token, finds it at `/mcp/admin/server-card`.
+ */
+function catalog(publicSurface: Surface, site: Site, base: string) {
+  const { name, title } = serverInfo(publicSurface, site, base);
+  return {
+    specVersion: 'draft',
+    entries: [
+      {
+        identifier: `urn:air:${new URL(base).hostname}:${name}`,
+        displayName: title,
+        type: SERVER_CARD_TYPE,
+        url: `${base}${publicSurface.path}/server-card`,
+      },
+    ],
+  };
+}
+
+const discoveryHeaders = (admin: boolean) =>
+  admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
 
 const principalOf = (s: Surface): Principal => (s.admin ? { kind: 'admin', via: 'bearer' } : { kind: 'anonymous' });
 

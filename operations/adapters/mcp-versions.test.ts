@@ -1,5 +1,5 @@
 // The two protocol versions of the MCP servers, through the official SDK client over Streamable HTTP:
-// 2025-06-18, the one SPEC.md names and the answer to any other ask, and 2025-11-25 for a client that asks
+// 2025-06-18, the one the README names and the answer to any other ask, and 2025-11-25 for a client that asks
 // for it; the MCP-Protocol-Version header, by which each request to the stateless server says whose rules
 // answer it; and what 2025-11-25 changes here: refused arguments as tool results, the server's description
 // and website, JSON Schema 2020-12 as the dialect of the tools' schemas.

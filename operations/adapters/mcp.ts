@@ -2,7 +2,7 @@
 // stateless Streamable HTTP (calling handlers in process) and `vitae mcp [--admin]` over stdio
 // (forwarding calls to the REST API). No tool is written by hand; the public server also offers the
 // resources and prompts defined beside the operations (contract/resources.ts, contract/prompts.ts),
-// read through the same caller as the tools. It speaks 2025-06-18, the version SPEC.md names, and
+// read through the same caller as the tools. It speaks 2025-06-18, the version the README names, and
 // 2025-11-25 to a client that asks for it; errors name tools, never REST routes.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -25,17 +25,18 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AnyOperation } from '../contract/define.ts';
+import { offeredOn, type AnyOperation } from '../contract/define.ts';
 import { AppError, type ErrorBody } from '../contract/errors.ts';
 import { InputError, parseInput } from '../contract/issues.ts';
 import type { PromptDef } from '../contract/prompts.ts';
 import { matchUri, ResourceNotFound, type ReadOperation, type ResourceDef } from '../contract/resources.ts';
 import { rewordRoutes } from '../contract/routes.ts';
-import { describeTools } from '../contract/tools.ts';
+import { describeTools as describeEachTool } from '../contract/tools.ts';
 
-export { describeTools };
+/** The tools among `ops`: the operations offered on MCP (`surfaces`: the chat's stream and transcription are not), described. */
+export const describeTools = (ops: readonly AnyOperation[]) => describeEachTool(ops.filter((op) => offeredOn(op, 'mcp')));
 
-/** The protocol version SPEC.md names: the answer to a client that asks for any version but the newer one. */
+/** The protocol version the README names ("MCP"): the answer to a client that asks for any version but the newer one. */
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 /** The versions this server speaks, newest first; no other is negotiated, nor accepted in MCP-Protocol-Version. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', MCP_PROTOCOL_VERSION] as const;
@@ -59,10 +60,14 @@ export const RESOURCE_NOT_FOUND = -32002;
 /** What a handler of the SDK server is told about the request: its abort signal, and over HTTP the caller's context (`authInfo`). */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Runs an operation with input its schema accepted; throws errors that carry an error body. */
-export type ToolCaller = (op: AnyOperation, input: Record<string, unknown>, extra: McpRequestExtra) => Promise<unknown>;
+/**
+ * Runs an operation with the arguments as the client sent them: the caller parses them once with the operation's
+ * schema (`invoke` over HTTP, the stdio server before its request) and throws InputError when they are refused, or
+ * errors that carry an error body.
+ */
+export type ToolCaller = (op: AnyOperation, input: unknown, extra: McpRequestExtra) => Promise<unknown>;
 
-/** Turns whatever a caller threw into the error body of DESIGN.md (AppError, or the client's ApiError). */
+/** Turns whatever a caller threw (AppError, or the client's ApiError) into the error body, `ErrorBody` of contract/errors.ts. */
 export type ErrorBodyOf = (error: unknown) => ErrorBody | undefined;
 
 /** What the server says of itself at initialisation (`serverInfo`); `description` and `websiteUrl` from 2025-11-25. */
@@ -111,7 +116,7 @@ export interface McpServerOptions {
 const sharedValidator = new AjvJsonSchemaValidator();
 
 export function createMcpServer(options: McpServerOptions): Server {
-  const byName = new Map(options.ops.map((op) => [op.name, op]));
+  const byName = new Map(options.ops.filter((op) => offeredOn(op, 'mcp')).map((op) => [op.name, op]));
   const tools = describeTools(options.ops);
   const resources = options.resources ?? [];
   const prompts = options.prompts ?? [];
@@ -151,10 +156,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   const readFor =
     (extra: McpRequestExtra, notFound: (message: string) => Error): ReadOperation =>
     async (op, raw) => {
-      const input = checkedInput(op, raw);
       try {
-        return (await options.call(op, input, extra)) as never;
+        return (await options.call(op, raw ?? {}, extra)) as never;
       } catch (error) {
+        if (error instanceof InputError) throw asInvalidParams(error);
         const body = bodyOf(error);
         if (!body) throw error;
         if (body.code === 'not_found') throw notFound(body.message);
@@ -168,17 +173,15 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     if (!op) throw invalidParams(`Unknown tool "${request.params.name}". Call tools/list for the tools of this server.`);
-    let input: Record<string, unknown>;
     try {
-      input = parseInput<z.ZodType<Record<string, unknown>>>(op.input, request.params.arguments ?? {});
-    } catch (error) {
-      if (error instanceof InputError && inputErrorsAsResults(versionOf(extra))) return toolError(error.toBody());
-      throw asInvalidParams(error);
-    }
-    try {
-      const output = (await options.call(op, input, extra)) as Record<string, unknown>;
+      const output = (await options.call(op, request.params.arguments ?? {}, extra)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
+      // Arguments the operation's schema refused (parsed once, by whoever carries the call out).
+      if (error instanceof InputError) {
+        if (inputErrorsAsResults(versionOf(extra))) return toolError(error.toBody());
+        throw asInvalidParams(error);
+      }
       const body = bodyOf(error);
       if (!body) throw error;
       return toolError(body);
@@ -262,14 +265,6 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   reportSchemaErrorsAsInvalidParams(server);
   return server;
-
-  function checkedInput(op: AnyOperation, raw: unknown): Record<string, unknown> {
-    try {
-      return parseInput<z.ZodType<Record<string, unknown>>>(op.input, raw ?? {});
-    } catch (error) {
-      throw asInvalidParams(error);
-    }
-  }
 }
 
 /** Arguments an operation's schema refused, as -32602 naming each field; any other error as it is. */

@@ -4,7 +4,6 @@
 import type { Branch } from '../contract/shared.ts';
 import { operationNamed, type OperationName, type OperationNamed, type OutputOf, type RawInputOf } from '../contract/index.ts';
 import { anonymous, type Implementation, type Principal } from '../server/implement.server.ts';
-import type { Corpus } from '../server/services.server.ts';
 import type { AdminAuth } from './admin-auth.server.ts';
 
 export interface CallerOfPage {
@@ -24,8 +23,7 @@ export interface SiteFeatures {
   transcription: boolean;
 }
 
-/** `corpus` is accepted and unused: what the site reads about itself now comes through the get_site operation. */
-export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; corpus?: Corpus; features: SiteFeatures }) {
+export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; features: SiteFeatures }) {
   const principalOf = async (caller: CallerOfPage): Promise<Principal> =>
     caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch, caller.ip) : anonymous;
   return {
@@ -35,6 +33,7 @@ export function createSiteGateway({ layer, auth, features }: { layer: Implementa
         branch: caller.branch,
         ip: caller.ip,
         principal: await principalOf(caller),
+        door: 'site',
         signal: caller.request?.signal,
       });
       return output;

@@ -1,31 +1,41 @@
-// Answers of pure reads kept per build (REST and MCP alike): values by key under the build they were made
+// Answers of pure reads kept per build (invoke's memo, for every surface): values by key under the build they were made
 // from; when a value of a new build is kept, the builds no longer live on any branch are dropped. At most
 // MAX values and MAX_BYTES (keys and values together) a build: past either the build's values are dropped at once
 // (a bound, not an eviction policy), so keys a stranger makes up cannot pin memory until the next build.
-import { cacheCounters } from '../server/metrics.server.ts';
+import { branches, type Branch } from '../contract/shared.ts';
+import type { Corpus } from './services.server.ts';
+
+/** The builds the branches serve, for the per-build memo of pure operations. */
+export interface ServedBuilds {
+  /** The id of the build a branch serves now. */
+  id(branch: Branch): string;
+  /** The ids of every build some branch serves (the memo drops the others). */
+  live(): readonly string[];
+  /** Whether answers made from now on may be kept (see build-cache.server.ts `keepable`): call before, read after. */
+  keepable(branch: Branch): () => boolean;
+}
 
 export class BuildCache<V> {
   private readonly byBuild = new Map<string, { entries: Map<string, V>; bytes: number }>();
   static readonly MAX = 5000;
   static readonly MAX_BYTES = 32 * 1024 * 1024;
-  private readonly counts?: ReturnType<typeof cacheCounters>;
 
-  /**
-   * A named cache counts its hits and misses in /metrics (`vitae_cache_hits_total{cache}`). `sizeOf` tells a
-   * value's bytes (default: its length when it has one, else nothing beyond the key).
-   */
-  constructor(
-    name?: 'rest' | 'mcp',
-    private readonly sizeOf: (value: V) => number = (value) => (value as { length?: number } | null)?.length ?? 0,
-  ) {
-    if (name) this.counts = cacheCounters(name);
-  }
+  /** `sizeOf` tells a value's bytes (default: its length when it has one, else nothing beyond the key). */
+  constructor(private readonly sizeOf: (value: V) => number = (value) => (value as { length?: number } | null)?.length ?? 0) {}
 
   get(buildId: string, key: string): V | undefined {
-    const value = this.byBuild.get(buildId)?.entries.get(key);
-    if (value === undefined) this.counts?.miss();
-    else this.counts?.hit();
-    return value;
+    return this.byBuild.get(buildId)?.entries.get(key);
+  }
+
+  /** Counts `bytes` more for a build's values (a kept value grew: an encoding made for it later); past the bound its values go. */
+  grow(buildId: string, bytes: number): void {
+    const kept = this.byBuild.get(buildId);
+    if (!kept) return;
+    kept.bytes += bytes;
+    if (kept.bytes > BuildCache.MAX_BYTES) {
+      kept.entries.clear();
+      kept.bytes = 0;
+    }
   }
 
   set(buildId: string, key: string, value: V, live: readonly string[]): void {
@@ -58,4 +68,13 @@ export class BuildCache<V> {
 export function keepable(build: { hybrid?: { readonly failures: number } }): () => boolean {
   const failures = build.hybrid?.failures ?? 0;
   return () => (build.hybrid?.failures ?? 0) === failures;
+}
+
+/** The builds a corpus serves, as the memo of `invoke` reads them. */
+export function servedBuilds(corpus: Pick<Corpus, 'build'>): ServedBuilds {
+  return {
+    id: (branch) => corpus.build(branch).id,
+    live: () => branches.map((branch) => corpus.build(branch).id),
+    keepable: (branch) => keepable(corpus.build(branch)),
+  };
 }

@@ -2,7 +2,7 @@
 // operation declares only: parameters a stranger makes up neither make new keys nor pin memory until the next build.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BuildCache } from './build-cache.ts';
+import { BuildCache } from './build-cache.server.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 
 describe('BuildCache', () => {

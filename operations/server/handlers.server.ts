@@ -1,10 +1,12 @@
 // The implementation of the whole operation list: each handler module is given only the services it
 // uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
-import { operationNamed, operations, type AnyOperation, type OutputOf } from '../contract/index.ts';
+import { operationNamed, operations, type AnyOperation, type AppError, type OutputOf } from '../contract/index.ts';
 import { adminHandlers } from './admin.server.ts';
+import { servedBuilds } from './build-cache.server.ts';
 import { createAgent, type Agent } from './agent.server.ts';
 import { aiEditHandlers } from './ai-edit.server.ts';
 import { askHandlers } from './ask.server.ts';
+import { chatHandlers, modelRefusal } from './chat.server.ts';
 import { matchHandlers } from './match.server.ts';
 import type { UiMessages } from './content-schema.server.ts';
 import { anonymous, implement, type Implementation, type ImplementOptions } from './implement.server.ts';
@@ -13,8 +15,13 @@ import type { Services } from './services.server.ts';
 import { translationHandlers } from './translations.server.ts';
 
 export interface OperationsLayer extends Implementation {
-  /** The site's agent, whose tools are this implementation's public reads (also streamed by /api/chat). */
+  /** The site's agent, whose tools are this implementation's public reads (also streamed by the chat operation). */
   agent: Agent;
+  /**
+   * Why `op` cannot run in this service at all (it `needsModel` and none is configured), or undefined. A surface asks
+   * before it reads the input, so a recording is not uploaded to be refused.
+   */
+  unconfigured(op: AnyOperation): AppError | undefined;
 }
 
 /**
@@ -27,9 +34,9 @@ export function implementOperations(
 ): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits } = services;
   const { uiMessages, ...implementOptions } = options;
-  // The agent's tools run through this very implementation, which is made just below (before any tool runs).
+  // The agent's tools run through this very layer, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, { progress: _, admitted: __, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
-    (await implementation.invoke(op, input, { ...ctx, principal: anonymous })).output;
+    (await layer.invoke(op, input, { ...ctx, principal: anonymous, door: 'agent' })).output;
   const agent = createAgent({ models, corpus, operations, runTool });
   const searchOp = operationNamed('search_subject');
   const implementation = implement(
@@ -37,6 +44,7 @@ export function implementOperations(
     {
       ...publicHandlers({ corpus }),
       ...askHandlers({ agent }),
+      ...chatHandlers({ agent, models }),
       ...matchHandlers({
         corpus,
         agent,
@@ -47,7 +55,9 @@ export function implementOperations(
       ...aiEditHandlers({ models, repo, corpus }),
       ...translationHandlers({ models, repo, corpus }),
     },
-    { ...implementOptions, rateLimits },
+    { ...implementOptions, rateLimits, builds: servedBuilds(corpus) },
   );
-  return { ...implementation, agent };
+  // The agent's tools call through this object, as every surface does, so whatever wraps its invoke sees them too.
+  const layer: OperationsLayer = { ...implementation, agent, unconfigured: (op) => modelRefusal(op, models) };
+  return layer;
 }

@@ -1,8 +1,11 @@
 // The contract's implementation, typed by it, and `invoke`: the one pipeline every surface runs an
 // operation through (REST, MCP, the site's loaders, the console, the agent's tools):
-//   authorize → parse the input → rate-limit → handler → check the output (development and tests) → errors.
+//   authorize → the per-build memo → parse the input → rate-limit → handler → check the output (development and
+//   tests) → keep it in the memo → errors.
 // Authorization comes first so that nobody without the token learns anything from a validation message;
-// rate limits come after parsing so that a malformed request does not spend a client's budget.
+// rate limits come after parsing so that a malformed request does not spend a client's budget. A pure operation's
+// answer is kept per build and input, once for every surface: a surface keeps its encoding of it (JSON bytes, a
+// JSON-RPC result) beside it rather than a cache of its own.
 import type { z } from 'zod';
 import { AppError } from '../contract/errors.ts';
 import type { AnyOperation, InputOf, OutputOf } from '../contract/define.ts';
@@ -10,6 +13,8 @@ import { inputProblems, parseInput, type FieldNames } from '../contract/issues.t
 import type { Branch } from '../contract/shared.ts';
 import type { RateLimits } from './rate-limit.server.ts';
 import { unauthorized } from './auth.server.ts';
+import { BuildCache, type ServedBuilds } from './build-cache.server.ts';
+import { cacheCounters } from './metrics.server.ts';
 
 /** Who is calling, as the edge established it. */
 export type Principal =
@@ -20,8 +25,16 @@ export type Principal =
 
 export const anonymous: Principal = { kind: 'anonymous' };
 
+/** The doors a call comes through (the label of the memo's hits in /metrics; what the one-door test counts). */
+export const doors = ['rest', 'mcp', 'site', 'agent'] as const;
+export type Door = (typeof doors)[number];
+
 /** What a handler knows about the call besides its input. */
 export interface CallContext {
+  /** The door the call came through (default `site`: the web app's loaders and actions). */
+  door?: Door;
+  /** A surface's read of what it needs to answer at all (the MCP server's own name), not an answer: not counted in the cache figures. */
+  uncounted?: boolean;
   /** The content branch this listener serves. */
   branch: Branch;
   /** Client address for rate limits, already resolved per TRUST_PROXY. */
@@ -52,15 +65,39 @@ export interface Invocation<T = unknown> {
   output: T;
   /** Headers the answer should carry (rate-limit budgets). */
   headers: Record<string, string>;
+  /**
+   * A pure operation's answer that is its build's own (kept, or made from the build as it stands): the build's id,
+   * a validator for the answer (an ETag). Absent for other operations, and for an answer made while the build's
+   * hybrid search had fallen back to BM25 alone (not the build's answer: neither kept nor to be revalidated).
+   */
+  build?: string;
+  /** The output as a surface encodes it (`kind` names the encoding), made once and kept beside a kept answer. */
+  encoded<E>(kind: string, encode: (output: T) => E): E;
 }
 
 export interface Implementation {
   readonly operations: readonly AnyOperation[];
   invoke<Op extends AnyOperation>(op: Op, raw: unknown, ctx: CallContext, options?: InvokeOptions): Promise<Invocation<OutputOf<Op>>>;
+  /**
+   * The same per-build memo for a surface's answers that are not one operation's (an MCP list, resource or prompt
+   * answer as bytes, made from operations' outputs): bounded and dropped with the build like the rest.
+   */
+  memo: SurfaceMemo;
+}
+
+export interface SurfaceMemo {
+  /** A value kept for the build `branch` serves now, under `key`. */
+  get<V>(branch: Branch, key: string, door: Door): V | undefined;
+  /** Call before the work: keeps a value made by it for the build served then, unless the build changed its answers meanwhile. */
+  keeper(branch: Branch): <V>(key: string, value: V, bytes: number) => void;
 }
 
 export interface ImplementOptions {
   rateLimits: Pick<RateLimits, 'consume'>;
+  /** Without it nothing is kept (tests of handlers alone). */
+  builds?: ServedBuilds;
+  /** Runs the first answer of a public pure read (the service-wide work queue, by client address); kept answers skip it. */
+  admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
   /** Check every output against its schema (on in development and tests, off in production). */
   checkOutputs: boolean;
   /** Where unexpected errors are reported; the caller only ever sees a 500 without details. */
@@ -75,20 +112,31 @@ export function implement<const Ops extends readonly AnyOperation[]>(
   const table = handlers as unknown as Record<string, (input: unknown, ctx: CallContext) => unknown>;
   for (const op of operations) if (typeof table[op.name] !== 'function') throw new Error(`Operation ${op.name} has no handler`);
 
+  const memo = createMemo(options);
+
   return {
     operations,
-    async invoke(op, raw, ctx, invokeOptions = {}) {
+    memo: memo.surfaces,
+    async invoke<Op extends AnyOperation>(op: Op, raw: unknown, ctx: CallContext, invokeOptions: InvokeOptions = {}): Promise<Invocation<OutputOf<Op>>> {
+      type Output = OutputOf<Op>;
       const handler = table[op.name];
       if (!handler) throw new AppError('not_found', `There is no operation named "${op.name}".`);
       try {
         if (op.auth === 'admin') authorize(ctx.principal);
+        const kept = memo.find<Output>(op, raw, ctx);
+        if (kept) return kept;
         const input = parseOperationInput(op, raw, invokeOptions);
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip)).headers : {};
         ctx.admitted?.(headers);
         const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
-        const output = await handler(input, progress === ctx.progress ? ctx : { ...ctx, progress });
-        if (options.checkOutputs) checkOutput(op, output);
-        return { output: output as OutputOf<typeof op>, headers };
+        const run = async () => {
+          const output = await handler(input, progress === ctx.progress ? ctx : { ...ctx, progress });
+          if (options.checkOutputs) checkOutput(op, output);
+          return output as Output;
+        };
+        if (op.pure) return await memo.make(op, raw, ctx, run);
+        const output = await run();
+        return { output, headers, encoded: (_kind, encode) => encode(output) };
       } catch (error) {
         if (error instanceof AppError) throw error;
         if (ctx.signal?.aborted) throw new AppError('unavailable', 'The request was cancelled.');
@@ -97,6 +145,105 @@ export function implement<const Ops extends readonly AnyOperation[]>(
       }
     },
   };
+}
+
+/** A kept answer: the output, and each surface's encoding of it, made on first use. */
+interface Kept {
+  output: unknown;
+  encodings: Map<string, unknown>;
+  /** Its size when it is known (bytes); else measured as its JSON. */
+  bytes?: number;
+}
+
+/**
+ * The per-build memo of pure operations, one for every surface. An answer is found by the fields of the raw input the
+ * operation declares (a parameter it does not know is dropped by its schema, so it must not make a new key either: a
+ * stranger's 12 kB of junk per request would be kept until the next build), before the input is parsed: an input that
+ * was kept parsed once already. Hits and misses are counted per surface in /metrics.
+ */
+function createMemo({ builds, admit = (work) => work() }: ImplementOptions) {
+  const kept = new BuildCache<Kept>((entry) => entry.bytes ?? JSON.stringify(entry.output).length);
+  const counters = Object.fromEntries(doors.map((door) => [door, cacheCounters(door)])) as Record<Door, ReturnType<typeof cacheCounters>>;
+  const keyOf = (op: AnyOperation, raw: unknown) => (raw === undefined || isRecord(raw) ? `${op.name}\0${declaredKey(op, raw ?? {})}` : undefined);
+  const answer = <T>(entry: Kept, build: string | undefined, grow: (bytes: number) => void): Invocation<T> => ({
+    output: entry.output as T,
+    headers: {},
+    ...(build ? { build } : {}),
+    encoded<E>(kind: string, encode: (output: T) => E): E {
+      if (entry.encodings.has(kind)) return entry.encodings.get(kind) as E;
+      const value = encode(entry.output as T);
+      entry.encodings.set(kind, value);
+      grow(sizeOf(value));
+      return value;
+    },
+  });
+
+  const surfaceMemo: SurfaceMemo = {
+    get<V>(branch: Branch, key: string, door: Door): V | undefined {
+      const entry = builds && kept.get(builds.id(branch), `\u0001${key}`);
+      if (!entry) return void counters[door].miss();
+      counters[door].hit();
+      return entry.output as V;
+    },
+    keeper(branch: Branch) {
+      if (!builds) return () => {};
+      const build = builds.id(branch);
+      const steady = builds.keepable(branch);
+      return (key, value, bytes) => {
+        if (steady() && builds.id(branch) === build) kept.set(build, `\u0001${key}`, { output: value, encodings: new Map(), bytes }, builds.live());
+      };
+    },
+  };
+
+  return {
+    surfaces: surfaceMemo,
+    find<T>(op: AnyOperation, raw: unknown, ctx: CallContext): Invocation<T> | undefined {
+      if (!op.pure || !builds) return undefined;
+      const key = keyOf(op, raw);
+      const build = builds.id(ctx.branch);
+      const entry = key === undefined ? undefined : kept.get(build, key);
+      const counter = ctx.uncounted ? undefined : counters[ctx.door ?? 'site'];
+      if (!entry) return void counter?.miss();
+      counter?.hit();
+      return answer(entry, build, (bytes) => kept.grow(build, bytes));
+    },
+    async make<T>(op: AnyOperation, raw: unknown, ctx: CallContext, run: () => Promise<T>): Promise<Invocation<T>> {
+      if (!builds) return answer({ output: await run(), encodings: new Map() }, undefined, () => {});
+      const build = builds.id(ctx.branch);
+      const steady = builds.keepable(ctx.branch);
+      // A first answer for an anonymous caller of the service's own doors waits its turn in the work queue. Not the
+      // site's loaders (their page render was admitted as a whole) nor the agent's tools (their question was): a
+      // call admitted inside admitted work would wait for itself.
+      const queued = op.auth === 'public' && (ctx.door === 'rest' || ctx.door === 'mcp');
+      const entry: Kept = { output: await (queued ? admit(run, ctx.ip) : run()), encodings: new Map() };
+      // An answer made without the build's embeddings model is not the build's answer: neither kept nor given the
+      // build as its validator, which a client revalidating it later would be told is current.
+      if (!steady()) return answer(entry, undefined, () => {});
+      const key = keyOf(op, raw);
+      if (key !== undefined) kept.set(build, key, entry, builds.live());
+      return answer(entry, build, (bytes) => kept.grow(build, bytes));
+    },
+  };
+}
+
+/** The bytes of an encoding: a string's or a buffer's length, or a Body's bytes. */
+const sizeOf = (value: unknown): number => {
+  const sized = value as { length?: unknown; bytes?: { length?: unknown } } | null;
+  return typeof sized?.length === 'number' ? sized.length : typeof sized?.bytes?.length === 'number' ? sized.bytes.length : 0;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The part of a raw input that can change an answer: the fields the operation declares, sorted. */
+function declaredKey(op: AnyOperation, raw: Record<string, unknown>): string {
+  const shape = (op.input as { shape?: Record<string, unknown> }).shape;
+  if (!shape) return JSON.stringify(raw);
+  return JSON.stringify(
+    Object.keys(raw)
+      .filter((field) => field in shape)
+      .sort()
+      .map((field) => [field, raw[field]]),
+  );
 }
 
 /** Throws unless the principal may run admin operations: 401 without credentials, the refusal when they were refused. */

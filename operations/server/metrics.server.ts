@@ -1,7 +1,7 @@
 // What `/metrics` reports, in the Prometheus text format through prom-client: one registry per process, as a
 // Prometheus target is a process (prom-client's default process metrics are the process's anyway). The series
-// are made here, once, and named as DESIGN.md says; the code that observes imports the small functions below,
-// and the floors that may not import this one (repo/) are handed them by services.server.ts.
+// are made here, once, and named as docs/deploy.md lists them ("Metrics"); the code that observes imports the small
+// functions below, and the floors that may not import this one (repo/) are handed them by services.server.ts.
 //
 // Label values come only from sets the code fixes (route templates, operation buckets, stage names, a status
 // class): nothing a caller sends can make a new series.
@@ -136,7 +136,7 @@ export async function exportedMetricNames(): Promise<Set<string>> {
 // Observers, each bound to its label values once (a child per value: nothing built per observation).
 
 /** A cache's hit and miss counters. */
-export function cacheCounters(cache: 'page' | 'rest' | 'mcp'): { hit(): void; miss(): void } {
+export function cacheCounters(cache: 'page' | 'rest' | 'mcp' | 'site' | 'agent'): { hit(): void; miss(): void } {
   const hits = cacheHits.labels(cache);
   const misses = cacheMisses.labels(cache);
   // Both series exist from the start: a hit ratio is defined before the first miss.
