@@ -9,9 +9,11 @@ import {
   Body,
   decodeComponent,
   JSON_TYPE,
+  namesType,
   notModified,
   parseQuery,
   PUBLIC_CORS,
+  qualities,
   readJsonBody,
   sendBody,
   sendEmpty,
@@ -112,10 +114,11 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
 
 /** JSON lines asked for (an operation that streams its progress). */
 function acceptsLines(accept: string): boolean {
-  return /application\/x-ndjson(?!;\s*q=0(\.0+)?\b)/.test(accept);
+  return namesType(accept, 'application/x-ndjson');
 }
 
-/** JSON unless the client prefers Markdown (the brief is Markdown first). */
+/** JSON when the client asks for it above Markdown (the brief is Markdown first, and so on a tie). */
 function acceptsJson(accept: string): boolean {
-  return accept.includes('application/json') && !/text\/markdown(?!;\s*q=0(\.0+)?\b)/.test(accept.split(',').find((p) => p.includes('text/markdown')) ?? '');
+  const weights = qualities(accept);
+  return (weights.get('application/json') ?? 0) > (weights.get('text/markdown') ?? 0);
 }
