@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../contract/errors.ts';
 import { locales, type Branch } from '../contract/shared.ts';
-import { decodeUtf8, hasBody, MAX_BODY, mediaTypeOf, parseJson, parseQuery, readBody, sendError } from './edge.server.ts';
+import { decodedPath, decodeUtf8, hasBody, MAX_BODY, mediaTypeOf, parseJson, parseQuery, readBody, sendError } from './edge.server.ts';
 
 type BodyKind = 'json' | 'form';
 
@@ -55,11 +55,7 @@ export interface ConsoleGateOptions {
 export function consoleGate({ principal, dispatch }: ConsoleGateOptions) {
   async function pass(req: IncomingMessage, res: ServerResponse, branch: Branch, pathname: string, rule: Rule): Promise<void> {
     if (Number(req.headers['content-length']) > rule.limit) throw tooLarge(rule.limit);
-    try {
-      decodeURIComponent(pathname);
-    } catch {
-      throw new AppError('bad_request', 'The address has malformed percent-encoding.');
-    }
+    if (decodedPath(pathname) === undefined) throw new AppError('bad_request', 'The address has malformed percent-encoding.');
     checkOrigin(req);
     if (rule.signedIn) {
       const who = await principal(req, branch);
