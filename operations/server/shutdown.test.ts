@@ -60,7 +60,7 @@ async function startChat(url: string) {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ messages: [{ role: 'user', content: 'What did Noa build for hotels?' }], events: true }),
   });
-  assert.equal(res.status, 200);
+  if (res.status !== 200) assert.fail(`chat answered ${res.status}: ${await res.text()}`);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
