@@ -24,13 +24,13 @@ import {
   type FileChange,
   type RepoFiles,
 } from './change-checks.ts';
-import type { FileVersion, GitBackend, HistoryCommit } from './git-backend.ts';
+import { safeAuthor, type CommitAuthor, type FileVersion, type GitBackend, type HistoryCommit } from './git-backend.ts';
 import type { Git } from './git.server.ts';
 import { createLocalBackend } from './local-backend.server.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export type { ChangeReview, FileChange } from './change-checks.ts';
-export { COMPARE_COMMITS, listedCommit, type FileVersion, type HistoryCommit } from './git-backend.ts';
+export { COMPARE_COMMITS, listedCommit, type CommitAuthor, type FileVersion, type HistoryCommit } from './git-backend.ts';
 
 export interface CommitOutcome {
   branch: Branch;
@@ -75,10 +75,13 @@ export interface ContentRepo {
   validate(branch: Branch, changes: FileChange[]): Promise<Problem[]>;
   /** What committing `changes` would do, without writing: the files it would touch and the tree's problems (409 on a stale base sha, as a commit). */
   review(branch: Branch, changes: FileChange[]): Promise<ChangeReview>;
-  /** One commit for all changes (and the deletion of the translations of each source file they delete), or nothing. */
-  commit(branch: Branch, changes: FileChange[], message: string): Promise<CommitOutcome>;
-  /** Merges dev into main. */
-  promote(message: string | undefined): Promise<PromoteOutcome>;
+  /**
+   * One commit for all changes (and the deletion of the translations of each source file they delete), or nothing.
+   * `author`: who wrote it, when not the service (an editor); without one the commit is the service's, as ever.
+   */
+  commit(branch: Branch, changes: FileChange[], message: string, author?: CommitAuthor): Promise<CommitOutcome>;
+  /** Merges dev into main; a merge commit is `author`'s (a fast-forward makes no commit). */
+  promote(message: string | undefined, author?: CommitAuthor): Promise<PromoteOutcome>;
   /** When a commit was made (its committer time). */
   committedAt(commit: string): Promise<Date>;
   /**
@@ -130,8 +133,8 @@ export function createRepo(backend: GitBackend): ContentRepo {
     compare: (base, target) => compare(p, base, target),
     validate: async (branch, changes) => problemsOfChange(await filesOfHead(branch), changes),
     review: async (branch, changes) => reviewChange(await filesOfHead(branch), changes),
-    commit: (branch, changes, message) => commitChanges(p, branch, changes, message),
-    promote: (message) => p.withLock('main', () => promote(p, message)),
+    commit: (branch, changes, message, author) => commitChanges(p, branch, changes, message, safeAuthor(author)),
+    promote: (message, author) => p.withLock('main', () => promote(p, message, safeAuthor(author))),
   };
 }
 
@@ -224,7 +227,7 @@ async function compare(p: Policy, base: Branch, target: Branch): Promise<Compari
 const subject = (message: string) => message.split('\n')[0]!;
 
 /** One commit for all changes, or nothing: paths, base shas and the whole tree are checked first. */
-function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: string): Promise<CommitOutcome> {
+function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: string, author: CommitAuthor | undefined): Promise<CommitOutcome> {
   // Before the lock, what needs no tree; a deletion's full check (a file name, or an entry that is not a file)
   // needs the tree, and is made inside (checkPaths).
   for (const change of asked) (change.delete ? assertContentDir : assertWritablePath)(change.path);
@@ -245,7 +248,7 @@ function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: 
         return { branch, commit: { sha: base, message: subject((await p.backend.meta(base)).message) }, files, changed: false };
       }
       const after = filesAfter(parent, changes, shas);
-      const result = await p.backend.commit({ branch, base, changes, shas, message, after });
+      const result = await p.backend.commit({ branch, base, changes, shas, message, after, ...(author ? { author } : {}) });
       if ('made' in result) {
         remember(p.files, result.made, after);
         return { branch, commit: { sha: result.made, message }, files, changed: true };
@@ -272,7 +275,7 @@ function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: 
 const mainMoved = () => new AppError('repo_error', 'The branch main moved while promoting; nothing was changed. Try again.', { status: 409 });
 
 /** Merges dev into main (under main's lock): a fast-forward when possible, else a merge commit; conflicts change nothing. */
-async function promote(p: Policy, message: string | undefined): Promise<PromoteOutcome> {
+async function promote(p: Policy, message: string | undefined, author: CommitAuthor | undefined): Promise<PromoteOutcome> {
   const { backend } = p;
   const [main, dev] = await Promise.all([backend.head('main'), backend.head('dev')]);
   const divergence = await backend.compare(main, dev);
@@ -288,13 +291,19 @@ async function promote(p: Policy, message: string | undefined): Promise<PromoteO
     return { branch: 'main', commit, files: await divergence.files(), changed: true, merged: true, fastForward: true };
   }
   const text = message ?? 'Promote dev to main';
-  const merged = await backend.merge(main, dev, text, async (merge) => {
-    // Every blob of the merge is one of the two sides' but for a file both changed: those kept are not read again.
-    const problems = await problemsWith(await filesAt(p, merge, [main, dev]), []);
-    if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
-    if ((await backend.moveRef('main', merge, main)) !== 'moved') throw mainMoved();
-    return merge;
-  });
+  const merged = await backend.merge(
+    main,
+    dev,
+    text,
+    async (merge) => {
+      // Every blob of the merge is one of the two sides' but for a file both changed: those kept are not read again.
+      const problems = await problemsWith(await filesAt(p, merge, [main, dev]), []);
+      if (problems.length) throw new AppError('invalid', 'Merging dev into main would leave the content invalid; nothing was changed.', { errors: problems });
+      if ((await backend.moveRef('main', merge, main)) !== 'moved') throw mainMoved();
+      return merge;
+    },
+    author,
+  );
   if ('conflicts' in merged) {
     const paths = merged.conflicts;
     throw new AppError(

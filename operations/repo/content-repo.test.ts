@@ -442,6 +442,103 @@ for (const backend of [local, githubBackend()]) {
         assert.equal(outside.head('main'), before, 'nothing changed');
       });
     });
+
+    describe('commits by an editor', () => {
+      const ada = { name: 'Ada Lovelace', email: 'ada@example.test' };
+      const trailer = 'Co-authored-by: Ada Lovelace <ada@example.test>';
+      /** git's author, committer and whole message of a commit, as the repository behind the backend has them. */
+      const recorded = (outside: ContentGit, rev: string) => {
+        const [author, committer, ...message] = outside.git(['log', '-1', '--format=%an <%ae>%x1f%cn <%ce>%x1f%B', rev]).split('\x1f');
+        return { author: author!, committer: committer!, message: message.join('\x1f').trim() };
+      };
+      const coAuthorLines = (message: string) => message.split('\n').filter((line) => /^co-authored-by:/i.test(line));
+
+      it('records who wrote a commit (git author locally, a Co-authored-by trailer on GitHub) and history names them', async () => {
+        const { repo, outside, reopen } = await backend.fresh();
+        await repo.commit('dev', [{ path: 'content/skills/service.md', content: skillFile('Service') }], 'by the service');
+        const service = recorded(outside, 'dev');
+        assert.equal(service.message, 'by the service', 'without an author, the message as it was');
+        const made = await repo.commit('dev', [{ path: 'content/skills/ada.md', content: skillFile('Ada') }], 'Add Ada', ada);
+        assert.equal(made.commit.message, 'Add Ada', 'the answer gives the message as written');
+        const mine = recorded(outside, 'dev');
+        assert.equal(mine.committer, service.committer, 'the committer is the service, as before');
+        if (backend.name === 'local') {
+          assert.equal(mine.author, 'Ada Lovelace <ada@example.test>');
+          assert.equal(mine.message, 'Add Ada', 'no trailer where git records the author');
+        } else {
+          assert.equal(mine.author, service.author, "GitHub's author stays the token's user");
+          assert.equal(mine.message, `Add Ada\n\n${trailer}`);
+        }
+        // As this backend object knows the commit it made, and as one that reads it afresh.
+        for (const reader of [repo, reopen()]) {
+          const { commits } = await reader.history('dev', { limit: 2 });
+          assert.deepEqual(
+            commits.map((c) => [c.message, c.author]),
+            [
+              ['Add Ada', 'Ada Lovelace'],
+              ['by the service', service.author.replace(/ <.*$/, '')],
+            ],
+          );
+        }
+        const compared = await repo.compare('main', 'dev');
+        assert.deepEqual(
+          compared.commits.map((c) => c.author),
+          ['Ada Lovelace', service.author.replace(/ <.*$/, '')],
+        );
+      });
+
+      it('adds the trailer once, first among the co-authors a message names itself', async () => {
+        const { repo, outside } = await backend.fresh();
+        const message = `Credit\n\nCo-authored-by: Someone Else <else@example.test>\n${trailer}`;
+        await repo.commit('dev', [{ path: 'content/skills/credit.md', content: skillFile('Credit') }], message, ada);
+        const { message: stored } = recorded(outside, 'dev');
+        const lines = coAuthorLines(stored);
+        // Locally too, since history names the first co-author: a name written into the message never stands in for the author's.
+        assert.deepEqual(lines, [trailer, 'Co-authored-by: Someone Else <else@example.test>']);
+        if (backend.name === 'local') assert.equal(recorded(outside, 'dev').author, 'Ada Lovelace <ada@example.test>');
+        const [listed] = (await repo.history('dev', { limit: 1 })).commits;
+        assert.deepEqual([listed!.message, listed!.author], ['Credit', 'Ada Lovelace']);
+      });
+
+      it('lets no name or address forge a second trailer or another address', async () => {
+        const { repo, outside } = await backend.fresh();
+        const eve = { name: 'Eve\nCo-authored-by: Mallory <mallory@example.test>', email: 'eve@example.test>\nSigned-off-by: x' };
+        await repo.commit('dev', [{ path: 'content/skills/eve.md', content: skillFile('Eve') }], 'By Eve', eve);
+        const mine = recorded(outside, 'dev');
+        assert.deepEqual(
+          coAuthorLines(mine.message),
+          backend.name === 'github' ? ['Co-authored-by: Eve Co-authored-by: Mallory mallory@example.test <eve@example.testSigned-off-by:x>'] : [],
+        );
+        assert.doesNotMatch(mine.message, /^Signed-off-by/m);
+        if (backend.name === 'local') assert.equal(mine.author, 'Eve Co-authored-by: Mallory mallory@example.test <eve@example.testSigned-off-by:x>');
+        const [listed] = (await repo.history('dev', { limit: 1 })).commits;
+        assert.equal(listed!.author, 'Eve Co-authored-by: Mallory mallory@example.test');
+        assert.equal(listed!.message, 'By Eve');
+      });
+
+      it('authors a promotion’s merge commit; a fast-forward makes none', async () => {
+        const { repo, outside } = await backend.fresh();
+        await repo.commit('dev', [{ path: 'content/skills/on-dev.md', content: skillFile('On dev') }], 'dev side');
+        const ff = await repo.promote(undefined, ada);
+        assert.equal(ff.fastForward, true);
+        assert.equal(recorded(outside, 'main').message, 'dev side', 'a fast-forward writes nothing, so nobody is named');
+        await repo.commit('dev', [{ path: 'content/skills/dev-2.md', content: skillFile('Dev 2') }], 'dev again');
+        await repo.commit('main', [{ path: 'content/skills/on-main.md', content: skillFile('On main') }], 'main side');
+        const service = recorded(outside, 'main');
+        const merged = await repo.promote('Merge by Ada', ada);
+        assert.equal(merged.fastForward, false);
+        assert.equal(merged.commit.message, 'Merge by Ada');
+        assert.equal(outside.parents(outside.head('main')).length, 2, 'a merge commit');
+        const merge = recorded(outside, 'main');
+        assert.equal(merge.committer, service.committer);
+        if (backend.name === 'local') {
+          assert.equal(merge.author, 'Ada Lovelace <ada@example.test>');
+          assert.equal(merge.message, 'Merge by Ada');
+        } else assert.equal(merge.message, `Merge by Ada\n\n${trailer}`);
+        const [listed] = (await repo.history('main', { limit: 1 })).commits;
+        assert.deepEqual([listed!.message, listed!.author], ['Merge by Ada', 'Ada Lovelace']);
+      });
+    });
   });
 }
 

@@ -24,16 +24,89 @@ export interface HistoryCommit {
 export const COMPARE_COMMITS = limits.comparedCommits;
 
 /**
- * A commit as history shows it, within the lengths the contract states: a commit made elsewhere may have a subject
- * of any length, or an octopus merge's dozens of parents (the first is the one history follows).
+ * A commit as history shows it, from its whole message: the subject (the first line), and as its author whoever
+ * wrote it — the first `Co-authored-by:` of its trailers when there is one (what the github backend records for an
+ * editor, since GitHub names the token's user), else git's author. Within the lengths the contract states: a commit
+ * made elsewhere may have a subject of any length, or an octopus merge's dozens of parents (the first is the one
+ * history follows).
  */
 export function listedCommit(commit: HistoryCommit): HistoryCommit {
   return {
     ...commit,
     parents: commit.parents.slice(0, limits.parents),
-    message: clipped(commit.message, limits.commitMessageRead),
-    author: clipped(commit.author, limits.author),
+    message: clipped(commit.message.split('\n')[0]!.trim(), limits.commitMessageRead),
+    author: clipped(coAuthorOf(commit.message)?.name || commit.author, limits.author),
   };
+}
+
+/** Who wrote a commit made for someone other than the service: an editor, by name and address. */
+export interface CommitAuthor {
+  name: string;
+  email: string;
+}
+
+const CO_AUTHORED = 'Co-authored-by';
+/** A line of a trailer block: `Key: value`, or the continuation of the one before (it starts with white space). */
+const TRAILER = /^[A-Za-z0-9][A-Za-z0-9-]*:\s|^\s+\S/;
+const CO_AUTHOR = /^co-authored-by:\s*(.*?)\s*(?:<([^<>]*)>)?\s*$/i;
+
+/**
+ * `author` safe to put in a trailer or an environment variable: no line breaks or other control characters (a name
+ * with "\n" would forge a second trailer), no angle brackets (they delimit the address), white space collapsed,
+ * and `Name <email>` within `limits.author`. Undefined when nothing of the name or the address is left.
+ */
+export function safeAuthor(author: CommitAuthor | undefined): CommitAuthor | undefined {
+  if (!author) return undefined;
+  const clean = (text: unknown) =>
+    String(text ?? '')
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029<>]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const cut = (text: string, max: number) => [...text].slice(0, Math.max(0, max)).join('').trim();
+  const email = cut(clean(author.email).replace(/\s/g, ''), 254);
+  const name = cut(clean(author.name), limits.author - email.length - 3);
+  // git drops these from the ends of a name or an address, and refuses a name left empty.
+  const something = (text: string) => /[^\s.,:;"'\\]/.test(text);
+  return something(name) && something(email) ? { name, email } : undefined;
+}
+
+/** The last paragraph of a message when it is a trailer block (never the subject's), as lines; [] when there is none. */
+function trailerBlock(message: string): { before: string; lines: string[] } {
+  const text = message.replace(/\s+$/, '');
+  const cut = text.search(/\n[ \t]*\n(?![\s\S]*\n[ \t]*\n)/);
+  if (cut < 0) return { before: text, lines: [] };
+  const lines = text
+    .slice(cut)
+    .replace(/^\n[ \t]*\n/, '')
+    .split('\n');
+  return lines.every((line) => TRAILER.test(line)) && TRAILER.test(lines[0]!) && !/^\s/.test(lines[0]!)
+    ? { before: text.slice(0, cut), lines }
+    : { before: text, lines: [] };
+}
+
+/** The first `Co-authored-by:` of a message's trailers, by name (and address); undefined when it has none. */
+export function coAuthorOf(message: string): { name: string; email?: string } | undefined {
+  for (const line of trailerBlock(message).lines) {
+    const match = CO_AUTHOR.exec(line);
+    if (match?.[1]) return { name: match[1], ...(match[2] ? { email: match[2] } : {}) };
+  }
+  return undefined;
+}
+
+/**
+ * The message with a `Co-authored-by: Name <email>` trailer naming `author`: first among the trailers (history
+ * names the first co-author as the commit's author, so one written into the message cannot stand in for the real
+ * one), in the message's trailer block or a new one after a blank line, as git does; never twice. The message as
+ * it is without an author.
+ */
+export function withCoAuthor(message: string, author: CommitAuthor | undefined): string {
+  const who = safeAuthor(author);
+  if (!who) return message;
+  const trailer = `${CO_AUTHORED}: ${who.name} <${who.email}>`;
+  const { before, lines } = trailerBlock(message);
+  const same = (line: string) => line.trim().toLowerCase() === trailer.toLowerCase();
+  if (lines[0] && same(lines[0])) return message;
+  return `${before}\n\n${[trailer, ...lines.filter((line) => !same(line))].join('\n')}`;
 }
 
 export interface FileVersion {
@@ -72,6 +145,8 @@ export interface CommitRequest {
   /** The blob sha of each written file (git's sha of its text), by path. */
   shas: ReadonlyMap<string, string>;
   message: string;
+  /** Who wrote the change, when not the service: the local backend's git author; on GitHub a `Co-authored-by:` trailer. */
+  author?: CommitAuthor;
   /** The files the new commit will have, for a backend that keeps trees or blobs it has seen. */
   after: RepoFiles;
 }
@@ -104,7 +179,13 @@ export interface GitBackend {
   moveRef(branch: Branch, to: string, expected: string): Promise<'moved' | 'stale'>;
   /**
    * Merges `theirs` into `ours` as a commit with two parents that no branch points at yet, and hands it to `use` (which
-   * may move a branch to it); the conflicting paths instead when both sides changed a file.
+   * may move a branch to it); the conflicting paths instead when both sides changed a file. `author`: as a commit's.
    */
-  merge<T>(ours: string, theirs: string, message: string, use: (commit: string) => Promise<T>): Promise<{ value: T } | { conflicts: string[] }>;
+  merge<T>(
+    ours: string,
+    theirs: string,
+    message: string,
+    use: (commit: string) => Promise<T>,
+    author?: CommitAuthor,
+  ): Promise<{ value: T } | { conflicts: string[] }>;
 }

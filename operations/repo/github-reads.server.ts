@@ -134,14 +134,14 @@ async function blobAfter(hub: Hub, sha: string, path: string): Promise<string | 
   return listed !== undefined ? listed : ((await treeAt(hub, sha)).find((e) => e.path === path)?.sha ?? null);
 }
 
-const subject = (message: string) => message.split('\n')[0]!;
 const underContent = (files: string[], path?: string) => files.filter((f) => (path ? f === path || f.startsWith(`${path}/`) : f.startsWith('content/'))).sort();
 
 async function historyCommit(hub: Hub, sha: string, path?: string): Promise<HistoryCommit> {
   if (hub.commits.get(sha)?.author === undefined) hub.commits.delete(sha);
   const files = await changedFiles(hub, sha);
   const m = hub.commits.get(sha)!;
-  return listedCommit({ sha, parents: m.parents, message: subject(m.message), author: m.author ?? '', time: m.authorDate, files: underContent(files, path) });
+  // The whole message: listedCommit takes its subject, and its author from a Co-authored-by trailer where there is one.
+  return listedCommit({ sha, parents: m.parents, message: m.message, author: m.author ?? '', time: m.authorDate, files: underContent(files, path) });
 }
 
 /** The full sha of a commit named by a (possibly abbreviated) sha; 404 when there is none. */

@@ -32,7 +32,7 @@ export function createGitHubBackend(hub: Hub): GitBackend {
     compare: (from, to) => compare(hub, from, to),
     commit: (request) => commit(hub, request),
     moveRef: (branch, to) => moveRef(hub, branch, to),
-    merge: (ours, theirs, message, use) => merge(hub, ours, theirs, message, use),
+    merge: (ours, theirs, message, use, author) => merge(hub, ours, theirs, message, use, author),
   };
 }
 

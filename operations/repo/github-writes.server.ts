@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import type { FileChange } from './change-checks.ts';
-import type { CommitRequest, CommitResult } from './git-backend.ts';
+import { withCoAuthor, type CommitAuthor, type CommitRequest, type CommitResult } from './git-backend.ts';
 import { call, explainFailure, redactor, remember, type Hub, type OctokitFailure } from './github-api.server.ts';
 import { compareRefs, head, meta, treeAt } from './github-reads.server.ts';
 
@@ -20,7 +20,10 @@ function asCommitted(message: string): { headline: string; body: string; text: s
   return { headline: headline!, body, text: body ? `${headline}\n\n${body}` : headline! };
 }
 
-export async function commit(hub: Hub, request: CommitRequest): Promise<CommitResult> {
+export async function commit(hub: Hub, asked: CommitRequest): Promise<CommitResult> {
+  // The commit is the token's user's on GitHub: a trailer names who wrote it (history lists them as its author).
+  const { author, ...plain } = asked;
+  const request = { ...plain, message: withCoAuthor(asked.message, author) };
   const { branch, base, changes, shas, message, after } = request;
   const made = await createCommit(hub, branch, base, changes, message);
   if (made !== 'stale') {
@@ -103,6 +106,7 @@ export async function merge<T>(
   theirs: string,
   message: string,
   use: (commit: string) => Promise<T>,
+  author?: CommitAuthor,
 ): Promise<{ value: T } | { conflicts: string[] }> {
   const { owner, repo } = hub;
   const staging = `vitae-promote-${randomBytes(6).toString('hex')}`;
@@ -110,7 +114,8 @@ export async function merge<T>(
   try {
     let made: string;
     try {
-      made = (await hub.octokit.rest.repos.merge({ owner, repo, base: staging, head: theirs, commit_message: message })).data.sha;
+      const commit_message = withCoAuthor(message, author);
+      made = (await hub.octokit.rest.repos.merge({ owner, repo, base: staging, head: theirs, commit_message })).data.sha;
     } catch (error) {
       if ((error as OctokitFailure).status !== 409) throw explainFailure(error, 'merging dev into main', hub.options);
       return { conflicts: await conflicts(hub, ours, theirs) };

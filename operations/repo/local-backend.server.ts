@@ -7,7 +7,19 @@ import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import { slicer } from '../content/pause.ts';
 import type { FileChange } from './change-checks.ts';
-import { COMPARE_COMMITS, listedCommit, type CommitRequest, type CommitResult, type Divergence, type GitBackend, type HistoryCommit } from './git-backend.ts';
+import {
+  COMPARE_COMMITS,
+  listedCommit,
+  coAuthorOf,
+  safeAuthor,
+  withCoAuthor,
+  type CommitAuthor,
+  type CommitRequest,
+  type CommitResult,
+  type Divergence,
+  type GitBackend,
+  type HistoryCommit,
+} from './git-backend.ts';
 import type { Git } from './git.server.ts';
 import { hashObjects, listTree, readBlobs, resolveBranch } from './local-repo.server.ts';
 
@@ -45,11 +57,11 @@ export function createLocalBackend(git: Git): GitBackend {
     compare: (from, to) => compare(git, from, to),
     commit: (request) => commit(git, request),
     moveRef: (branch, to, expected) => casUpdate(git, branch, to, expected),
-    async merge(ours, theirs, message, use) {
+    async merge(ours, theirs, message, use, author) {
       const merge = await git.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { okCodes: [1] });
       const lines = merge.stdout.toString('utf8').trim().split('\n');
       if (merge.code === 1) return { conflicts: [...new Set(lines.slice(1).filter(Boolean))] };
-      const commit = await git.text(['commit-tree', lines[0]!, '-p', ours, '-p', theirs, '-m', message]);
+      const commit = await git.text(['commit-tree', lines[0]!, '-p', ours, '-p', theirs, '-m', messageOf(message, author)], authoredBy(author));
       return { value: await use(commit) };
     },
   };
@@ -67,11 +79,27 @@ async function texts(git: Git, shas: string[]): Promise<Map<string, string>> {
   return decoded;
 }
 
+/**
+ * The git author of a commit `author` wrote (the environment git reads it from); the committer stays the service,
+ * and without an author the commit is the service's own.
+ */
+function authoredBy(author: CommitAuthor | undefined): { env: Record<string, string> } | undefined {
+  const who = safeAuthor(author);
+  return who ? { env: { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email } } : undefined;
+}
+
+/**
+ * The message as written: git records its author. But history names a message's first co-author as the commit's
+ * author, so one that names co-authors itself gets its author's trailer first, lest another name stand in for theirs.
+ */
+const messageOf = (message: string, author: CommitAuthor | undefined) => (author && coAuthorOf(message) ? withCoAuthor(message, author) : message);
+
 /** Commits from `git log`, each with the files it changed against its first parent. */
 async function log(git: Git, args: string[], path?: string): Promise<HistoryCommit[]> {
+  // The whole message, ended by \x1d, then the names: listedCommit takes its subject and a co-author from it.
   const out = await git.text([
     'log',
-    '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s',
+    '--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%B%x1d',
     '--name-only',
     '--diff-merges=first-parent',
     '--no-renames',
@@ -83,14 +111,15 @@ async function log(git: Git, args: string[], path?: string): Promise<HistoryComm
     .split('\x1e')
     .filter(Boolean)
     .map((block) => {
-      const [header, ...names] = block.split('\n');
-      const [sha, parents, author, time, message] = header!.split('\x1f');
+      const end = block.lastIndexOf('\x1d');
+      const names = block.slice(end + 1).split('\n');
+      const [sha, parents, author, time, ...message] = block.slice(0, end).split('\x1f');
       return listedCommit({
         sha: sha!,
         parents: parents ? parents.split(' ') : [],
         author: author!,
         time: time!,
-        message: message ?? '',
+        message: message.join('\x1f'),
         files: names.filter(Boolean),
       });
     });
@@ -186,9 +215,9 @@ async function changedFiles(git: Git, from: string, to: string): Promise<Array<{
   return rows.map((r) => ({ path: r.path, sha: r.deleted ? null : shas[kept.indexOf(r)]! }));
 }
 
-async function commit(git: Git, { branch, base, changes, message }: CommitRequest): Promise<CommitResult> {
+async function commit(git: Git, { branch, base, changes, message, author }: CommitRequest): Promise<CommitResult> {
   const tree = await writeTreeWith(git, base, changes);
-  const made = await git.text(['commit-tree', tree, '-p', base, '-m', message]);
+  const made = await git.text(['commit-tree', tree, '-p', base, '-m', messageOf(message, author)], authoredBy(author));
   if ((await casUpdate(git, branch, made, base)) === 'moved') return { made };
   const movedTo = await resolveBranch(git, branch);
   if (!movedTo) throw new AppError('repo_not_configured', `The branch ${branch} was deleted while committing; nothing was written.`);
