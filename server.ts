@@ -12,6 +12,8 @@ import { ConfigError, loadConfig, type Config } from './operations/server/config
 import { openServices, StartupError, type Corpus, type Services } from './operations/server/services.server.ts';
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
+import { createCredentials, createEditorStore } from './operations/server/editors.server.ts';
+import { createAuditTrail } from './operations/server/audit.server.ts';
 import { connectSharedState, shareEvents } from './operations/server/shared-state.server.ts';
 import { createCredentialThrottle } from './operations/server/credential-throttle.server.ts';
 import { createAdminAuth } from './operations/adapters/admin-auth.server.ts';
@@ -74,17 +76,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
   observePipeline(services.pipeline);
   // Anonymous work that costs CPU (a page or an answer not kept yet) runs a few at a time, service-wide.
   const work = createWorkQueue(options.work);
-  const layer = implementOperations(services, {
+  // Console sessions, accounts, the audit trail and the credentials' failure budgets: in this process (files under
+  // DATA_DIR), or in Redis shared with the other instances.
+  const shared = connectSharedState(config.RATE_LIMIT_STORE);
+  const editors = await createEditorStore(services.dataDir, shared.redis);
+  const audit = await createAuditTrail(services.dataDir, shared.redis);
+  const layer = implementOperations({ ...services, editors, audit }, {
     uiMessages: englishMessages,
     admit: work.run,
     checkOutputs: process.env.NODE_ENV !== 'production',
     logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
   });
-  // Console sessions and the credentials' failure budgets: in this process, or in Redis shared with the other instances.
-  const shared = connectSharedState(config.RATE_LIMIT_STORE);
-  const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, secrets.adminToken, shared.redis);
+  const credentials = createCredentials(secrets.adminToken, editors);
+  const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, credentials, shared.redis);
   const throttle = createCredentialThrottle({ redis: shared.redis, secret: secrets.sessionSecret, now: options.clock });
-  const auth = createAdminAuth({ adminToken: secrets.adminToken, sessions, urls, logger, throttle });
+  const auth = createAdminAuth({ credentials, sessions, urls, logger, throttle, audit });
   // Aborted when chat streams must end (near the end of a graceful stop's grace): each ends with its status line.
   const streamsEnd = new AbortController();
   const endpoints: Endpoint[] = [
@@ -97,6 +103,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ...mcpEndpoints({ layer, urls, requireBearer: auth.requireBearer, host: config.HOST }),
     metricsEndpoint({
       tokens: [config.METRICS_TOKEN, secrets.adminToken].filter((token) => token !== undefined),
+      publisher: async (token) => (await credentials.resolve(token))?.account.role === 'publisher',
       unknownPath: (req, res, branch) => web(req, res, branch),
       throttle,
     }),

@@ -27,21 +27,10 @@ import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderTable } from './table.ts';
+import { accountFormatters } from './format-accounts.ts';
+import type { Rendered, View } from './view.ts';
 
-export interface View {
-  colours: Colours;
-  /** Terminal width; undefined when stdout is not a terminal (Markdown is then printed as written). */
-  width?: number;
-  /** The parsed input of the call, for context such as the path of a validated file. */
-  input: Record<string, unknown>;
-}
-
-/** What a command prints: `out` to stdout, `note` to stderr, and an exit code other than 0 when the answer means failure. */
-export interface Rendered {
-  out: string;
-  note?: string;
-  exitCode?: number;
-}
+export type { Rendered, View } from './view.ts';
 
 type Formatter = (body: any, view: View) => Rendered;
 
@@ -52,6 +41,7 @@ const fellBack = (record: { locale: string; translated: boolean }, view: View) =
   record.translated ? '' : view.colours.dim(`(no current ${record.locale} translation; shown in English)`) + '\n';
 
 export const formatters: Record<string, Formatter> = {
+  ...accountFormatters,
   Brief: (body: { markdown: string; locale: string; translated: boolean }, view) => ({
     out: markdown(body.markdown, view),
     note: fellBack(body, view) || undefined,
@@ -210,6 +200,7 @@ export const formatters: Record<string, Formatter> = {
           [
             { header: 'COMMIT', value: (c) => c.sha.slice(0, 7), style: (t) => view.colours.cyan(t) },
             { header: 'TIME', value: (c) => c.time.slice(0, 16).replace('T', ' ') },
+            { header: 'AUTHOR', value: (c) => c.author },
             { header: 'FILES', value: (c) => String(c.files.length), align: 'right' },
             { header: 'MESSAGE', value: (c) => c.message, flex: true },
           ],

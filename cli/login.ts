@@ -10,8 +10,8 @@ import type { CliIO } from './io.ts';
 import { isInteractive, readHidden } from './prompt.ts';
 import { siteUrl, userAgent } from './settings.ts';
 
-/** A cheap read that needs the token: the latest publish run. */
-const CHECK_OPERATION = 'admin_deploy_status';
+/** A cheap read that needs the token, and says whose it is. */
+const CHECK_OPERATION = 'whoami';
 
 export async function login(io: CliIO, urlFlag: string | undefined, tokenStdin: boolean): Promise<void> {
   const url = siteUrl(urlFlag, io.env);
@@ -29,8 +29,9 @@ export async function login(io: CliIO, urlFlag: string | undefined, tokenStdin: 
   const op = operationsByName.get(CHECK_OPERATION);
   if (!op) throw new CliFailure(exitCodes.error, `vitae login needs the ${CHECK_OPERATION} operation to check the token.`);
   const client = createClient({ baseUrl: url, token, fetch: io.fetch, userAgent });
+  let account: { name?: string; role?: string } = {};
   try {
-    await client.call(op, { limit: 1 }, { signal: AbortSignal.timeout(30_000) });
+    account = await client.call<typeof account>(op, {}, { signal: AbortSignal.timeout(30_000) });
   } catch (error) {
     if (error instanceof NetworkError) throw networkFailure(url, error);
     if (error instanceof ApiError && error.status === 401)
@@ -39,7 +40,8 @@ export async function login(io: CliIO, urlFlag: string | undefined, tokenStdin: 
     throw error;
   }
   storeToken(io.env, url, token);
-  io.stderr.write(`Logged in to ${url}. The token is stored in ${credentialsFile(io.env)} (readable only by you).\n`);
+  const who = account.name && account.role ? ` as ${account.name} (${account.role})` : '';
+  io.stderr.write(`Logged in to ${url}${who}. The token is stored in ${credentialsFile(io.env)} (readable only by you).\n`);
   if (io.env.SITE_ADMIN_TOKEN?.trim()) io.stderr.write('Note: SITE_ADMIN_TOKEN is set in this shell and is used instead while it is.\n');
 }
 

@@ -5,7 +5,7 @@
 import type { OperationName, RestBinding } from '../../operations/contract/index.ts';
 
 /** An operation the console runs from the browser: every admin operation, by its name. */
-export type ConsoleOperation = Extract<OperationName, `admin_${string}`>;
+export type ConsoleOperation = Extract<OperationName, `admin_${string}`> | 'whoami';
 
 export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = {
   admin_schema: { method: 'GET', path: '/api/admin/schema' },
@@ -24,4 +24,10 @@ export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = 
   admin_history: { method: 'GET', path: '/api/admin/history' },
   admin_compare: { method: 'GET', path: '/api/admin/compare' },
   admin_preview: { method: 'POST', path: '/api/admin/preview' },
+  admin_list_editors: { method: 'GET', path: '/api/admin/editors' },
+  admin_add_editor: { method: 'POST', path: '/api/admin/editors' },
+  admin_update_editor: { method: 'PATCH', path: '/api/admin/editors/{id}' },
+  admin_revoke_editor: { method: 'DELETE', path: '/api/admin/editors/{id}' },
+  admin_audit: { method: 'GET', path: '/api/admin/audit' },
+  whoami: { method: 'GET', path: '/api/admin/whoami' },
 };

@@ -61,8 +61,8 @@ for (const backend of backends) {
         assert.match(setCookie, /Path=\//);
         const cookie = setCookie.split(';')[0]!;
         const who = await call('GET', '/api/admin/whoami', undefined, { Cookie: cookie });
-        assert.deepEqual(who.body, { authenticated: true, via: 'session' });
-        assert.deepEqual((await call('GET', '/api/admin/whoami')).body, { authenticated: true, via: 'bearer' });
+        assert.deepEqual(who.body, { authenticated: true, via: 'session', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
+        assert.deepEqual((await call('GET', '/api/admin/whoami')).body, { authenticated: true, via: 'bearer', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
 
         const write = (headers: Record<string, string>) =>
           call(

@@ -4,30 +4,38 @@
 // the one failure budget per address and per credential (credential-throttle.server.ts), /mcp/admin's too.
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import { bearerToken, throttled, tokenMatches, unauthorized } from '../server/auth.server.ts';
-import { anonymous, type Principal } from '../server/implement.server.ts';
+import { bearerToken, throttled, unauthorized } from '../server/auth.server.ts';
+import { anonymous, type Account, type Principal } from '../server/implement.server.ts';
+import type { Credentials } from '../server/editors.server.ts';
+import type { AuditEntry, AuditTrail } from '../server/audit.server.ts';
 import type { SessionStore } from '../server/sessions.server.ts';
 import { createCredentialThrottle, type CredentialThrottle } from '../server/credential-throttle.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import type { Logger } from '../server/log.server.ts';
-import { headerOf, readJsonBody, sendEmpty, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
+import { headerOf, readJsonBody, sendEmpty, type EdgeRequest, type Endpoint } from './edge.server.ts';
 
 /** Reads one request header (node or Fetch). */
 export type Headers = (name: string) => string | undefined;
 
 export interface AdminAuthDeps {
-  adminToken: string;
+  /** Who a token belongs to: ADMIN_TOKEN the owner's, the others an editor's (operations/server/editors.server.ts). */
+  credentials: Credentials;
   sessions: SessionStore;
   /** The failure budgets of credentials, per address and per credential (default: kept in this process). */
   throttle?: CredentialThrottle;
   urls: SiteUrls;
   /** Where sign-in events go (never the token or the cookie). */
   logger?: Pick<Logger, 'info' | 'warn'>;
+  /** The audit trail: sign-ins, failed sign-ins (and refused bearer tokens), sign-outs. */
+  audit?: Pick<AuditTrail, 'record'>;
 }
 
 export type AdminAuth = ReturnType<typeof createAdminAuth>;
 
-export function createAdminAuth({ adminToken, sessions, urls, logger, throttle = createCredentialThrottle() }: AdminAuthDeps) {
+export function createAdminAuth({ credentials, sessions, urls, logger, audit, throttle = createCredentialThrottle() }: AdminAuthDeps) {
+  /** Records an audit event; a trail that cannot be written is logged, never the sign-in's failure. */
+  const trail = (entry: AuditEntry) =>
+    audit?.record(entry).catch((error: unknown) => logger?.warn({ event: 'audit', err: error, action: entry.action }, 'the audit trail could not be written'));
   // One budget per address for the whole service, whatever the credential and the surface: the main and preview
   // listeners share it, so a second listener does not double the guesses an address gets (nor does a second
   // instance, with Redis). Attempts are counted when they start and kept when they fail; a success refunds its own
@@ -50,27 +58,29 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     return `${cookieName(branch)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure(branch) ? '; Secure' : ''}`;
   }
 
-  /** The admin token of an Authorization header: 401 without it or when wrong, 429 once the budget is spent. */
-  async function bearer(authorization: string | undefined, ip: string): Promise<AppError | undefined> {
+  /** The account of an Authorization header's token: 401 without it or when nobody holds it, 429 once the budget is spent. */
+  async function bearer(authorization: string | undefined, ip: string): Promise<Account | AppError> {
     const token = bearerToken(authorization);
     if (token === undefined) return unauthorized();
-    const verdict = await throttle.check('bearer', ip, token, (given) => tokenMatches(given, adminToken));
-    if (verdict.outcome === 'accepted') return undefined;
+    let account: Account | undefined;
+    const verdict = await throttle.check('bearer', ip, token, async (given) => (account = (await credentials.resolve(given))?.account) !== undefined);
+    if (verdict.outcome === 'accepted' && account) return account;
     if (verdict.outcome === 'throttled') {
       logger?.warn({ event: 'auth', action: 'bearer', outcome: 'throttled', ip, retryAfter: verdict.retryAfterSeconds }, 'admin token throttled');
       return throttled(verdict.retryAfterSeconds);
     }
     logger?.warn({ event: 'auth', action: 'bearer', outcome: 'failed', ip }, 'admin token refused');
-    return unauthorized('The admin token is not valid.');
+    await trail({ action: 'sign-in-failed', actor: null, ip, detail: 'a bearer token nobody holds' });
+    return unauthorized('The token is not valid: it is not ADMIN_TOKEN nor a live editor’s token.');
   }
 
   /**
    * The session of a console cookie, checked under the budgets: a forged cookie (not signed with SESSION_SECRET)
    * is a failure; one of ours whose session has ended (signed out, expired, an old admin token) is a failure of
    * that cookie only, not of the address, so that a returning editor's browser does not lock it out of signing in.
-   * Returns the session's id, undefined for none, or the 429 when a budget is spent.
+   * Returns the session's id and account, undefined for none, or the 429 when a budget is spent.
    */
-  async function sessionOf(cookieValue: string | undefined, ip: string): Promise<string | AppError | undefined> {
+  async function sessionOf(cookieValue: string | undefined, ip: string): Promise<{ id: string; account: Account } | AppError | undefined> {
     if (!cookieValue) return undefined;
     const counted = await throttle.attempt('session', { address: ip, secret: cookieValue });
     if (!counted.allowed) {
@@ -81,7 +91,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     const cookie = await sessions.inspect(cookieValue);
     if (cookie.state === 'live') {
       await counted.refund();
-      return cookie.id;
+      return { id: cookie.id, account: cookie.account };
     }
     if (cookie.state === 'ended') await counted.refund('address');
     else logger?.warn({ event: 'auth', action: 'session', outcome: 'forged', ip }, 'forged session cookie');
@@ -91,8 +101,8 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
   /** Who is calling: bearer first, then the session cookie; a cookie write from another site is refused. */
   async function principal(headers: Headers, method: string, branch: Branch, ip: string): Promise<Principal> {
     if (bearerToken(headers('authorization')) !== undefined) {
-      const refusal = await bearer(headers('authorization'), ip);
-      return refusal ? { kind: 'refused', error: refusal } : { kind: 'admin', via: 'bearer' };
+      const account = await bearer(headers('authorization'), ip);
+      return account instanceof AppError ? { kind: 'refused', error: account } : { kind: 'admin', via: 'bearer', account };
     }
     const session = await sessionOf(readCookie(headers, branch), ip);
     if (session instanceof AppError) return { kind: 'refused', error: session };
@@ -104,7 +114,7 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
         error: new AppError('forbidden', 'A console write must come from the site itself (Origin check); use the bearer token for scripts.'),
       };
     }
-    return { kind: 'admin', via: 'session' };
+    return { kind: 'admin', via: 'session', account: session.account };
   }
 
   /** A sign-in refused for a spent budget: logged, and the 429 to throw. */
@@ -139,15 +149,18 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
       await fromAddress.refund(); // not compared: no guess from this address
       throw loginThrottled(ofToken.retryAfterMs, ip);
     }
-    if (!tokenMatches(token, adminToken)) {
+    const holder = await credentials.resolve(token);
+    if (!holder) {
       logger?.warn({ event: 'auth', action: 'login', outcome: 'failed', ip, branch }, 'login failed');
-      throw unauthorized('The admin token is not valid.');
+      await trail({ action: 'sign-in-failed', actor: null, ip, detail: `the console on ${branch}` });
+      throw unauthorized('The token is not valid: it is not ADMIN_TOKEN nor a live editor’s token.');
     }
     await Promise.all([fromAddress.refund(), ofToken.refund()]);
     const previous = await sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
-    const { cookieValue, maxAgeSeconds } = await sessions.create();
-    logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch }, 'login ok');
+    const { cookieValue, maxAgeSeconds } = await sessions.create(holder.digest);
+    logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch, account: holder.account.id }, 'login ok');
+    await trail({ action: 'sign-in', actor: { id: holder.account.id, name: holder.account.name }, ip, detail: `the console on ${branch}` });
     return cookie(branch, cookieValue, maxAgeSeconds);
   }
 
@@ -157,23 +170,14 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     if (session instanceof AppError) throw session;
     if (session) {
       if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
-      await sessions.destroy(session);
+      await sessions.destroy(session.id);
+      await trail({ action: 'sign-out', actor: { id: session.account.id, name: session.account.name }, ip, detail: `the console on ${branch}` });
     }
     logger?.info({ event: 'auth', action: 'logout', hadSession: Boolean(session), branch }, 'logout');
     return cookie(branch, '', 0);
   }
 
   const endpoints: Endpoint[] = [
-    {
-      methods: ['GET'],
-      path: '/api/admin/whoami',
-      async handle({ req, res, method, branch, ip }) {
-        const who = await principal(headerOf(req), method, branch, ip);
-        if (who.kind === 'refused') throw who.error;
-        if (who.kind !== 'admin') throw unauthorized();
-        sendJson(req, res, 200, { authenticated: true, via: who.via }, { 'Cache-Control': 'no-store' });
-      },
-    },
     {
       methods: ['POST'],
       path: '/api/admin/login',
@@ -199,10 +203,11 @@ export function createAdminAuth({ adminToken, sessions, urls, logger, throttle =
     endpoints,
     /** The principal of a request at the edge. */
     authenticate: ({ req, method, branch, ip }: EdgeRequest) => principal(headerOf(req), method, branch, ip),
-    /** Throws unless the request carries the admin token (bearer only: /mcp/admin), under the budgets. */
-    async requireBearer({ req, ip }: Pick<EdgeRequest, 'req' | 'ip'>): Promise<void> {
-      const refusal = await bearer(req.headers.authorization, ip);
-      if (refusal) throw refusal;
+    /** The account of the request's bearer token (bearer only: /mcp/admin), under the budgets; throws without one. */
+    async requireBearer({ req, ip }: Pick<EdgeRequest, 'req' | 'ip'>): Promise<Principal> {
+      const account = await bearer(req.headers.authorization, ip);
+      if (account instanceof AppError) throw account;
+      return { kind: 'admin', via: 'bearer', account };
     },
   };
 }

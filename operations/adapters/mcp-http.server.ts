@@ -31,7 +31,7 @@ import { resources } from '../contract/resources.ts';
 import type { Branch } from '../contract/shared.ts';
 import { operationNamed, type OutputOf } from '../contract/index.ts';
 import type { getSite } from '../contract/public.ts';
-import type { Implementation, Principal } from '../server/implement.server.ts';
+import { anonymous, type Implementation, type Principal } from '../server/implement.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import { decodeUtf8, JSON_TYPE, parseJson, PUBLIC_CORS, readBody, requireJsonType, sendJson, type EdgeRequest, type Endpoint } from './edge.server.ts';
 import {
@@ -63,8 +63,8 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 export interface McpDeps {
   layer: Implementation;
   urls: SiteUrls;
-  /** Throws 401 unless the request carries the admin token, 429 once its address or token has failed too often. */
-  requireBearer(request: EdgeRequest): Promise<void>;
+  /** The account of the request's bearer token; throws 401 without a live one, 429 once its address or token has failed too often. */
+  requireBearer(request: EdgeRequest): Promise<Principal>;
   /** The address the service listens on; on loopback, requests must name a loopback host or the site's. */
   host: string;
 }
@@ -122,7 +122,8 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
     return dispatcher;
   }
 
-  async function guard(s: Surface, request: EdgeRequest): Promise<void> {
+  /** Checks the request's host and origin, and on the admin surface its token: the principal its calls run as. */
+  async function guard(s: Surface, request: EdgeRequest): Promise<Principal> {
     const { req, branch } = request;
     const siteOrigin = new URL(urls.of(branch)).origin;
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
@@ -133,12 +134,12 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
     if (origin && origin !== siteOrigin && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
       throw new AppError('forbidden', `Cross-origin MCP requests are not allowed (Origin ${origin}).`);
     }
-    if (s.admin) await requireBearer(request);
+    return s.admin ? await requireBearer(request) : anonymous;
   }
 
   async function handle(s: Surface, request: EdgeRequest): Promise<void> {
     const { req, res, branch, method, ip } = request;
-    await guard(s, request);
+    const principal = await guard(s, request);
 
     if (method === 'GET' || method === 'HEAD') {
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
@@ -180,7 +181,7 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
 
     const extra: MessageExtraInfo = {
       requestInfo: { headers: req.headers }, // the request's MCP-Protocol-Version says which version's rules answer it
-      authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal: principalOf(s) } } },
+      authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal } } },
     };
     const dispatcher = await dispatcherFor(s, serverInfo(s, await siteOf(branch, ip), urls.of(branch)));
     if (isRequestShape(message)) {
@@ -327,7 +328,6 @@ function catalog(publicSurface: Surface, site: Site, base: string) {
 const discoveryHeaders = (admin: boolean) =>
   admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
 
-const principalOf = (s: Surface): Principal => (s.admin ? { kind: 'admin', via: 'bearer' } : { kind: 'anonymous' });
 
 /**
  * The body of a JSON-RPC POST: usually one small chunk, so read with events rather than an async iterator

@@ -18,16 +18,18 @@ import { sendBody, type EdgeObserver, type Endpoint, type WebHandler } from './e
 export interface MetricsEndpointDeps {
   /** Bearer tokens that may read it: METRICS_TOKEN when set, and the admin token. */
   tokens: readonly string[];
+  /** Whether another token is a publisher's (their tokens open it too; an editor's does not). */
+  publisher?: (token: string) => Promise<boolean>;
   /** What answers a path the service does not have: the web app (its 404 page). */
   unknownPath: WebHandler;
   /** The failure budgets of every credential, per address and per credential. */
   throttle: Pick<CredentialThrottle, 'check'>;
 }
 
-export function metricsEndpoint({ tokens, unknownPath, throttle }: MetricsEndpointDeps): Endpoint {
+export function metricsEndpoint({ tokens, unknownPath, throttle, publisher }: MetricsEndpointDeps): Endpoint {
   startProcessMetrics();
   // Every token is compared (in constant time): how long a refusal takes does not say which one came near.
-  const matches = (given: string) => tokens.map((token) => tokenMatches(given, token)).includes(true);
+  const matches = async (given: string) => tokens.map((token) => tokenMatches(given, token)).includes(true) || ((await publisher?.(given)) ?? false);
   const allowed = async (authorization: string | undefined, ip: string) => {
     const given = bearerToken(authorization);
     return given !== undefined && (await throttle.check('metrics', ip, given, matches)).outcome === 'accepted';
@@ -39,7 +41,7 @@ export function metricsEndpoint({ tokens, unknownPath, throttle }: MetricsEndpoi
   };
   return {
     // Every method is claimed, so that none is answered 405 with an Allow header naming GET.
-    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     path: '/metrics',
     async handle({ req, res, branch, method, ip }) {
       if (branch !== 'main' || (method !== 'GET' && method !== 'HEAD') || !(await allowed(req.headers.authorization, ip))) return hidden(req, res, branch);

@@ -132,7 +132,7 @@ export function owaspExceptions(doc: Json): Array<{ rule: string; why: string; p
     {
       rule: 'owasp:api8:2023-define-error-validation',
       why: 'an endpoint that takes no input (no parameter, no body) has nothing to refuse with 400 or 422',
-      pointers: places.filter((p) => !p.op && !p.spec.parameters?.length && !p.spec.requestBody).map((p) => p.at),
+      pointers: places.filter((p) => !p.spec.parameters?.length && !p.spec.requestBody).map((p) => p.at),
     },
     {
       rule: 'owasp:api4:2023-string-restricted',

@@ -217,6 +217,24 @@ describe('live responses match the documented schemas', () => {
         { input: { path: brief, content: briefText, locale: 'fr' }, status: 200 },
         { input: { path: '/etc/passwd', content: 'x' }, status: 403 },
       ],
+      whoami: [{ input: {}, status: 200 }],
+      admin_list_editors: [{ input: {}, status: 200 }],
+      admin_add_editor: [
+        { input: { name: 'Ada Coach', email: 'ada@example.org', role: 'editor' }, status: 200 },
+        { input: { name: 'Ada Coach', email: 'not an address' }, status: 400 },
+      ],
+      admin_update_editor: [
+        { input: { id: 'ada-coach', role: 'publisher', newToken: true }, status: 200 },
+        { input: { id: 'nobody-here', role: 'editor' }, status: 404 },
+      ],
+      admin_revoke_editor: [
+        { input: { id: 'ada-coach' }, status: 200 },
+        { input: { id: 'owner' }, status: 400 },
+      ],
+      admin_audit: [
+        { input: { limit: 5 }, status: 200 },
+        { input: { limit: 1000 }, status: 400 },
+      ],
     };
     model.fallback = (body: any) => ({ text: body.messages.some((m: any) => /Keep it as it is/.test(String(m.content))) ? briefText : 'Lisbon.' });
     for (const op of operations) {

@@ -1,5 +1,6 @@
 // The admin operations: read and change the content repository through validated commits, follow the
-// publish pipeline, promote `dev` to `main`. All need the admin bearer token (or a console session).
+// publish pipeline, promote `dev` to `main`. All need an account's token (or a console session); a commit to `main`
+// and promote need the publisher role (operations/contract/roles.ts).
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
 import { limits, translatedMax } from './limits.ts';
@@ -7,6 +8,7 @@ import { Branch, DateTime, DiffText, MarkdownText, GitSha, Locale, locales, Plai
 import { Document, EntryLong, Lens } from './public.ts';
 import { BaseSha, Change, CommitResult, CommitSha, Content, ContentPath, Message, Sha, TranslationState } from './admin-fields.ts';
 import { adminSchema } from './content-schema.ts';
+import { roleToCommitTo } from './roles.ts';
 import { adminTranslate, adminTranslation } from './translations.ts';
 
 export { Change, CommitResult, TranslationState } from './admin-fields.ts';
@@ -52,6 +54,15 @@ const CHANGES_MAX = 200;
 const Changes = z.array(Change).min(1, 'give at least one change').max(CHANGES_MAX);
 /** A unified diff of two versions of a file: each line of both, with a prefix and a few lines of headers and hunks. */
 const DIFF_MAX = 4 * limits.contentFile + 4096;
+
+/** The audit event of a commit that changed something: its branch, sha, message and files. */
+const committedEvent = (_input: unknown, output: z.output<typeof CommitResult>) =>
+  output.changed
+    ? {
+        action: 'commit' as const,
+        detail: `${output.branch} ${output.commit.sha.slice(0, 7)} "${output.commit.message.split('\n')[0]}": ${output.files.map((f) => f.path).join(', ')}`,
+      }
+    : undefined;
 
 export const adminListFiles = defineOperation({
   name: 'admin_list_files',
@@ -181,7 +192,9 @@ export const adminWriteFile = defineOperation({
   output: CommitResult,
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
+  role: (input) => roleToCommitTo(input.branch),
+  audit: committedEvent,
+  errors: ['unauthorized', 'forbidden', 'bad_request', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [
       { summary: 'No commit message', input: { path: 'content/skills/typescript.md', content: '---\nname: TypeScript\n---\nx\n', message: ' ' } },
@@ -201,7 +214,9 @@ export const adminDeleteFile = defineOperation({
   output: CommitResult,
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
+  role: (input) => roleToCommitTo(input.branch),
+  audit: committedEvent,
+  errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No commit message', input: { path: 'content/skills/rust.md' } }],
   },
@@ -221,7 +236,9 @@ export const adminCommitChanges = defineOperation({
   // again, and a file already deleted cannot be deleted twice (404, nothing written).
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
+  role: (input) => roleToCommitTo(input.branch),
+  audit: committedEvent,
+  errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No changes', input: { changes: [], message: 'Nothing' } }],
   },
@@ -299,7 +316,10 @@ export const adminPromote = defineOperation({
   // a second promote finds nothing to merge.
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
+  role: 'publisher',
+  audit: (_input, output) =>
+    output.merged ? { action: 'promote', detail: `main ${output.commit.sha.slice(0, 7)}${output.fastForward ? ' (fast-forward)' : ''}: ${output.commit.message}` } : undefined,
+  errors: ['unauthorized', 'forbidden', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     valid: [{ summary: 'Publish what dev previews', input: { message: 'Publish the spring update' } }],
     invalid: [{ summary: 'A blank message', input: { message: '   ' } }],

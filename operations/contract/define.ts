@@ -3,8 +3,9 @@
 // from these definitions, and the implementation is typed by them (operations/server/implement.server.ts).
 import type { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
+import type { AuditAction, Role } from './roles.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RestBinding {
   method: HttpMethod;
@@ -67,6 +68,17 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
   input: I;
   output: O;
   auth: 'public' | 'admin';
+  /**
+   * The role an admin call needs (any signed-in account when absent): `publisher`, or a function of the parsed input
+   * when it depends on it (a commit to `main` needs a publisher, one to `dev` an editor). Checked by `invoke` after
+   * parsing, so every surface refuses the same calls (403 `forbidden`, naming the role); declare `forbidden` too.
+   */
+  role?: Role | RoleOf<z.output<I>>;
+  /**
+   * What the audit trail records of a call that succeeded (`invoke` adds who, when and from where), or undefined for
+   * nothing (a commit that changed nothing). Never a token or a body.
+   */
+  audit?: AuditOf<z.output<I>, z.output<O>>;
   errors: ErrorCode[];
   /** The answer depends only on the input and the live build, so it may be cached per build. */
   pure?: boolean;
@@ -101,6 +113,10 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
   rateLimit?: RateLimitSpec;
   examples?: OperationExamples<I>;
 }
+
+/** A role chosen from the input; a method's parameter, so an operation's own is assignable to the list's (bivariant). */
+type RoleOf<In> = { of(input: In): Role }['of'];
+type AuditOf<In, Out> = { of(input: In, output: Out): { action: AuditAction; detail: string } | undefined }['of'];
 
 export interface RateLimitSpec {
   /** Operations naming the same bucket share one budget. */

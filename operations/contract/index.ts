@@ -5,8 +5,9 @@ import { publicReadOperations } from './public.ts';
 import { adminOperations } from './admin.ts';
 import { askSubject, chat, transcribe } from './agent.ts';
 import { matchRole } from './match.ts';
+import { editorOperations } from './editors.ts';
 
-export const operations = [...publicReadOperations, askSubject, chat, transcribe, matchRole, ...adminOperations] as const;
+export const operations = [...publicReadOperations, askSubject, chat, transcribe, matchRole, ...adminOperations, ...editorOperations] as const;
 
 export type Operation = (typeof operations)[number];
 export type OperationName = Operation['name'];

@@ -16,6 +16,7 @@ import { describeContentSchema, type UiMessages } from './content-schema.server.
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { Handlers } from './implement.server.ts';
+import { authorOf } from './author.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
 import type { Models } from './models.server.ts';
 
@@ -156,16 +157,16 @@ export function adminHandlers({
       return { valid: problems.length === 0, problems: listedProblems(problems) };
     },
 
-    async admin_write_file(input) {
-      return committed(await repo.commit(input.branch, [{ path: input.path, content: input.content, sha: input.sha }], input.message));
+    async admin_write_file(input, ctx) {
+      return committed(await repo.commit(input.branch, [{ path: input.path, content: input.content, sha: input.sha }], input.message, authorOf(ctx)));
     },
 
-    async admin_delete_file(input) {
-      return committed(await repo.commit(input.branch, [{ path: input.path, delete: true, sha: input.sha }], input.message));
+    async admin_delete_file(input, ctx) {
+      return committed(await repo.commit(input.branch, [{ path: input.path, delete: true, sha: input.sha }], input.message, authorOf(ctx)));
     },
 
-    async admin_commit_changes(input) {
-      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message));
+    async admin_commit_changes(input, ctx) {
+      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message, authorOf(ctx)));
     },
 
     async admin_validate_changes(input) {
@@ -204,8 +205,8 @@ export function adminHandlers({
       return { runs: pipeline.list(input.branch, input.limit).map(runView) };
     },
 
-    async admin_promote(input) {
-      const outcome = await repo.promote(input.message);
+    async admin_promote(input, ctx) {
+      const outcome = await repo.promote(input.message, authorOf(ctx));
       if (outcome.changed) await pipeline.enqueue('main', outcome.commit.sha);
       return {
         branch: 'main' as const,

@@ -39,7 +39,7 @@ export interface CredentialThrottle {
    */
   attempt(kind: CredentialKind, keys: { address?: string; secret?: string }): Promise<Attempt>;
   /** Compares `secret` with `accepts` under both budgets: only when they have room, and a success is refunded. */
-  check(kind: CredentialKind, address: string, secret: string, accepts: (secret: string) => boolean): Promise<Verdict>;
+  check(kind: CredentialKind, address: string, secret: string, accepts: (secret: string) => boolean | Promise<boolean>): Promise<Verdict>;
 }
 
 export interface CredentialThrottleOptions {
@@ -87,7 +87,7 @@ export function createCredentialThrottle({
     async check(kind, address, presented, accepts) {
       const counted = await attempt(kind, { address, secret: presented });
       if (!counted.allowed) return { outcome: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(counted.retryAfterMs / 1000)) };
-      if (!accepts(presented)) return { outcome: 'rejected' };
+      if (!(await accepts(presented))) return { outcome: 'rejected' };
       await counted.refund();
       return { outcome: 'accepted' };
     },

@@ -1,7 +1,10 @@
 // The implementation of the whole operation list: each handler module is given only the services it
 // uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
 import { operationNamed, operations, type AnyOperation, type AppError, type OutputOf } from '../contract/index.ts';
+import { accountHandlers } from './accounts.server.ts';
 import { adminHandlers } from './admin.server.ts';
+import type { AuditTrail } from './audit.server.ts';
+import type { EditorStore } from './editors.server.ts';
 import { servedBuilds } from './build-cache.server.ts';
 import { createAgent, type Agent } from './agent.server.ts';
 import { aiEditHandlers } from './ai-edit.server.ts';
@@ -29,10 +32,10 @@ export interface OperationsLayer extends Implementation {
  * and kinds) is what the site says; the composition hands it over, as operations/ imports nothing from app/.
  */
 export function implementOperations(
-  services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'>,
-  options: Omit<ImplementOptions, 'rateLimits'> & { uiMessages: UiMessages },
+  services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'> & { editors: EditorStore; audit: AuditTrail },
+  options: Omit<ImplementOptions, 'rateLimits' | 'audit'> & { uiMessages: UiMessages },
 ): OperationsLayer {
-  const { corpus, repo, pipeline, models, urls, rateLimits } = services;
+  const { corpus, repo, pipeline, models, urls, rateLimits, editors, audit } = services;
   const { uiMessages, ...implementOptions } = options;
   // The agent's tools run through this very layer, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, { progress: _, admitted: __, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
@@ -54,8 +57,9 @@ export function implementOperations(
       ...adminHandlers({ corpus, repo, pipeline, urls, uiMessages }),
       ...aiEditHandlers({ models, repo, corpus }),
       ...translationHandlers({ models, repo, corpus }),
+      ...accountHandlers({ editors, audit }),
     },
-    { ...implementOptions, rateLimits, builds: servedBuilds(corpus) },
+    { ...implementOptions, rateLimits, audit, builds: servedBuilds(corpus) },
   );
   // The agent's tools call through this object, as every surface does, so whatever wraps its invoke sees them too.
   const layer: OperationsLayer = { ...implementation, agent, unconfigured: (op) => modelRefusal(op, models) };

@@ -1,6 +1,6 @@
 // The contract's implementation, typed by it, and `invoke`: the one pipeline every surface runs an
 // operation through (REST, MCP, the site's loaders, the console, the agent's tools):
-//   authorize → the per-build memo → parse the input → rate-limit → handler → check the output (development and
+//   authorize → the per-build memo → parse the input → the role it needs → rate-limit → handler → check the output (development and
 //   tests) → keep it in the memo → errors.
 // Authorization comes first so that nobody without the token learns anything from a validation message;
 // rate limits come after parsing so that a malformed request does not spend a client's budget. A pure operation's
@@ -11,15 +11,25 @@ import { AppError } from '../contract/errors.ts';
 import type { AnyOperation, InputOf, OutputOf } from '../contract/define.ts';
 import { inputProblems, parseInput, type FieldNames } from '../contract/issues.ts';
 import type { Branch } from '../contract/shared.ts';
+import { roleAllows, type Role } from '../contract/roles.ts';
 import type { RateLimits } from './rate-limit.server.ts';
 import { unauthorized } from './auth.server.ts';
 import { BuildCache, type ServedBuilds } from './build-cache.server.ts';
 import { cacheCounters } from './metrics.server.ts';
+import type { AuditTrail } from './audit.server.ts';
+
+/** An account that edits: the owner (ADMIN_TOKEN, id `owner`, a publisher) or an editor (operations/server/editors.server.ts). */
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
 
 /** Who is calling, as the edge established it. */
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'admin'; via: 'bearer' | 'session' }
+  | { kind: 'admin'; via: 'bearer' | 'session'; account: Account }
   /** Credentials were given but refused (a wrong token, a cross-site cookie write): the error says why. */
   | { kind: 'refused'; error: AppError };
 
@@ -96,6 +106,8 @@ export interface ImplementOptions {
   rateLimits: Pick<RateLimits, 'consume'>;
   /** Without it nothing is kept (tests of handlers alone). */
   builds?: ServedBuilds;
+  /** Where the events operations declare (`audit`) are recorded, with who made the call and from where. */
+  audit?: Pick<AuditTrail, 'record'>;
   /** Runs the first answer of a public pure read (the service-wide work queue, by client address); kept answers skip it. */
   admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
   /** Check every output against its schema (on in development and tests, off in production). */
@@ -114,6 +126,14 @@ export function implement<const Ops extends readonly AnyOperation[]>(
 
   const memo = createMemo(options);
 
+  /** The audit event of a call that succeeded, with who made it and from where; a trail that cannot be written is logged, never the call's failure. */
+  async function audited(op: AnyOperation, input: unknown, output: unknown, ctx: CallContext) {
+    const event = op.audit?.(input as never, output);
+    if (!event || !options.audit) return;
+    const actor = ctx.principal.kind === 'admin' ? { id: ctx.principal.account.id, name: ctx.principal.account.name } : null;
+    await options.audit.record({ ...event, actor, ip: ctx.ip }).catch((error: unknown) => options.logError(`[vitae] the audit trail could not record ${op.name}`, error));
+  }
+
   return {
     operations,
     memo: memo.surfaces,
@@ -126,6 +146,7 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         const kept = memo.find<Output>(op, raw, ctx);
         if (kept) return kept;
         const input = parseOperationInput(op, raw, invokeOptions);
+        if (op.role) permit(op, input, ctx.principal);
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip)).headers : {};
         ctx.admitted?.(headers);
         const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
@@ -136,6 +157,7 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         };
         if (op.pure) return await memo.make(op, raw, ctx, run);
         const output = await run();
+        if (op.audit) await audited(op, input, output, ctx);
         return { output, headers, encoded: (_kind, encode) => encode(output) };
       } catch (error) {
         if (error instanceof AppError) throw error;
@@ -252,6 +274,26 @@ export function authorize(principal: Principal): void {
   if (principal.kind === 'refused') throw principal.error;
   throw unauthorized();
 }
+
+/** Refuses (403) a call the principal's role may not make, naming the role it needs. */
+export function permit(op: AnyOperation, input: unknown, principal: Principal): void {
+  const needed = typeof op.role === 'function' ? op.role(input as never) : op.role;
+  if (!needed || principal.kind !== 'admin' || roleAllows(principal.account.role, needed)) return;
+  const what =
+    op.name === 'admin_promote'
+      ? 'Promoting dev to main'
+      : op.name === 'admin_audit'
+        ? 'Reading the audit trail'
+        : op.name.includes('editor')
+          ? 'Managing editors'
+          : 'Committing to main';
+  const instead = what === 'Committing to main' ? ' Commit to dev instead (branch "dev"), and ask a publisher to promote it.' : '';
+  throw new AppError('forbidden', `${what} needs the ${needed} role; ${principal.account.name} is ${article(principal.account.role)}.${instead}`, {
+    details: { role: needed },
+  });
+}
+
+const article = (role: Role) => (role === 'editor' ? 'an editor' : 'a publisher');
 
 function parseOperationInput(op: AnyOperation, raw: unknown, { names, addresses }: InvokeOptions): unknown {
   if (!addresses?.length) return parseInput(op.input, raw, names);

@@ -1,5 +1,6 @@
 // Console sessions: a signed, HttpOnly cookie naming a server-side session record. Logout deletes the
-// record; changing ADMIN_TOKEN revokes every session made with the old one; login always makes a new id.
+// record; a session lives only while the credential it was opened with does (changing ADMIN_TOKEN ends the
+// owner's, revoking an editor's token or removing the editor ends theirs); login always makes a new id.
 // The records live in a JSON file under DATA_DIR (one instance), or in Redis when RATE_LIMIT_STORE points
 // at one, so that a session opened on one instance works on every other and a logout anywhere ends it
 // everywhere: every check reads the record, nothing is cached per instance.
@@ -8,29 +9,32 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { AppError } from '../contract/errors.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
+import type { Credentials } from './editors.server.ts';
+import type { Account } from './implement.server.ts';
 
 interface SessionRecord {
   createdAt: number;
   expiresAt: number;
-  /** Digest of the admin token the session was opened with. */
+  /** Digest of the token the session was opened with (ADMIN_TOKEN's or an editor's). */
   token: string;
 }
 
 const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 export interface SessionStore {
-  create(): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
+  /** A new session for the credential with this digest (Credentials.resolve). */
+  create(digest: string): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
   /** The session id of a valid cookie value, else undefined. */
   verify(cookieValue: string | undefined): Promise<string | undefined>;
   /**
    * What a cookie value is: `forged` (malformed, or not signed with SESSION_SECRET: a guess), `ended` (ours, but
-   * its session was closed, has expired or belongs to an old admin token), or `live` with the session's id.
+   * its session was closed, has expired or its credential was revoked), or `live` with the session's id and account.
    */
   inspect(cookieValue: string): Promise<CookieState>;
   destroy(id: string): Promise<void>;
 }
 
-export type CookieState = { state: 'forged' } | { state: 'ended' } | { state: 'live'; id: string };
+export type CookieState = { state: 'forged' } | { state: 'ended' } | { state: 'live'; id: string; account: Account };
 
 /** Where session records are kept: a map persisted to a file, or Redis keys that expire with the session. */
 interface RecordStore {
@@ -39,8 +43,7 @@ interface RecordStore {
   delete(id: string): Promise<void>;
 }
 
-export async function createSessionStore(dataDir: string, secret: string, adminToken: string, redis?: Redis): Promise<SessionStore> {
-  const tokenDigest = createHash('sha256').update(adminToken).digest('hex');
+export async function createSessionStore(dataDir: string, secret: string, credentials: Pick<Credentials, 'ofDigest'>, redis?: Redis): Promise<SessionStore> {
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
   const records = redis ? redisRecords(redis) : await fileRecords(join(dataDir, 'sessions.json'));
 
@@ -51,15 +54,16 @@ export async function createSessionStore(dataDir: string, secret: string, adminT
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { state: 'forged' };
     const record = await records.get(id);
-    if (!record || record.expiresAt < Date.now() || record.token !== tokenDigest) return { state: 'ended' };
-    return { state: 'live', id };
+    if (!record || record.expiresAt < Date.now()) return { state: 'ended' };
+    const account = await credentials.ofDigest(record.token);
+    return account ? { state: 'live', id, account } : { state: 'ended' };
   }
 
   return {
-    async create() {
+    async create(digest) {
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
-      await records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: tokenDigest });
+      await records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: digest });
       return { cookieValue: `${id}.${sign(id)}`, maxAgeSeconds: LIFETIME_MS / 1000 };
     },
     async verify(cookieValue) {
