@@ -81,12 +81,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const shared = connectSharedState(config.RATE_LIMIT_STORE);
   const editors = await createEditorStore(services.dataDir, shared.redis);
   const audit = await createAuditTrail(services.dataDir, shared.redis);
-  const layer = implementOperations({ ...services, editors, audit }, {
-    uiMessages: englishMessages,
-    admit: work.run,
-    checkOutputs: process.env.NODE_ENV !== 'production',
-    logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
-  });
+  const layer = implementOperations(
+    { ...services, editors, audit },
+    {
+      uiMessages: englishMessages,
+      admit: work.run,
+      checkOutputs: process.env.NODE_ENV !== 'production',
+      logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),
+    },
+  );
   const credentials = createCredentials(secrets.adminToken, editors);
   const sessions = await createSessionStore(services.dataDir, secrets.sessionSecret, credentials, shared.redis);
   const throttle = createCredentialThrottle({ redis: shared.redis, secret: secrets.sessionSecret, now: options.clock });

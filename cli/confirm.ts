@@ -147,7 +147,8 @@ export async function planFor(client: Client, op: AnyOperation, input: Record<st
   const branch = String(input.branch ?? 'main');
   const changes = changesOf(op, input);
   // An account's change (an editor added, a token revoked) touches no content file: there is no diff to show.
-  if (!changes.length) return { dryRun: true, operation: op.name, branch, steps: [], note: `It changes no content file; it would ${describeChange(op, input)}.` };
+  if (!changes.length)
+    return { dryRun: true, operation: op.name, branch, steps: [], note: `It changes no content file; it would ${describeChange(op, input)}.` };
   const steps: PlanStep[] = [];
   for (const change of changes) steps.push(await planChange(client, change, branch));
   return {

@@ -10,10 +10,7 @@ type EditorOut = z.output<typeof Editor> & { token?: string };
 /** An editor's account, and the token when one was just made: printed once, with what to do with it. */
 function account(e: EditorOut, view: View, what: string): Rendered {
   const c = view.colours;
-  const lines = [
-    `${c.bold(e.name)} <${e.email}> · ${e.role} · id ${c.cyan(e.id)}`,
-    `tokens: ${e.tokens.map((t) => t.id).join(', ') || 'none'}`,
-  ];
+  const lines = [`${c.bold(e.name)} <${e.email}> · ${e.role} · id ${c.cyan(e.id)}`, `tokens: ${e.tokens.map((t) => t.id).join(', ') || 'none'}`];
   if (e.token) {
     lines.push('', `token: ${e.token}`, c.dim('Shown this once and stored only as a hash: give it to the editor (`vitae login`, or the console’s sign-in).'));
   }

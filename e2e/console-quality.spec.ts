@@ -25,7 +25,15 @@ async function eachTheme(page: Page, path: string, ready: (page: Page) => Promis
 }
 
 test.describe('no axe violations, light and dark', () => {
-  for (const path of ['/admin', '/admin?q=hotel', '/admin/publish', '/admin/history', '/admin/history?path=content/brief.md']) {
+  for (const path of [
+    '/admin',
+    '/admin?q=hotel',
+    '/admin/publish',
+    '/admin/history',
+    '/admin/history?path=content/brief.md',
+    '/admin/editors',
+    '/admin/audit',
+  ]) {
     test(`on ${path}`, async ({ page }) => {
       await signIn(page);
       await eachTheme(page, path);
@@ -35,7 +43,7 @@ test.describe('no axe violations, light and dark', () => {
   test('on the sign-in page, with a wrong token’s message', async ({ page }) => {
     await ownClientIp(page);
     await eachTheme(page, '/admin/login', async (p) => {
-      await p.getByLabel('Admin token').fill('not-the-token');
+      await p.getByLabel('Token', { exact: true }).fill('not-the-token');
       await p.getByRole('button', { name: 'Sign in' }).click();
       await expect(p.getByText('That token is not the admin token')).toBeVisible();
     });

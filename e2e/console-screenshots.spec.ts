@@ -13,7 +13,7 @@ test('console screenshots', async ({ page, browser }) => {
   test.setTimeout(240_000);
   await ownClientIp(page);
   await page.goto(`${chatSite}/admin/login`);
-  await page.getByLabel('Admin token').fill('not-it');
+  await page.getByLabel('Token', { exact: true }).fill('not-it');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByText('That token is not the admin token').waitFor();
   await shot(page, 'sign-in');

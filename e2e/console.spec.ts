@@ -14,10 +14,10 @@ test.describe('signing in', () => {
     await page.goto(`${chatSite}/admin/history`);
     await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Fhistory/);
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-    await page.getByLabel('Admin token').fill('not-the-token');
+    await page.getByLabel('Token', { exact: true }).fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('That token is not the admin token')).toBeVisible();
-    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByLabel('Token', { exact: true }).fill(adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/admin\/history$/);
     await expect(page.getByRole('heading', { name: /History of dev/ })).toBeVisible();
@@ -28,11 +28,11 @@ test.describe('signing in', () => {
     await page.goto(`${chatSite}/admin/login`);
     // Ten failed checks per address and quarter hour (CREDENTIAL_FAILURES), then even the right token waits.
     for (let i = 0; i < 10; i++) {
-      await page.getByLabel('Admin token').fill(`wrong-${i}`);
+      await page.getByLabel('Token', { exact: true }).fill(`wrong-${i}`);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByText('That token is not the admin token')).toBeVisible();
     }
-    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByLabel('Token', { exact: true }).fill(adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toContainText(/try again in \d+ seconds/);
   });

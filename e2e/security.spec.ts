@@ -133,7 +133,7 @@ test.describe('nothing the site does violates its policy', () => {
       await expect(ready).toBeVisible();
       await page.waitForLoadState('networkidle');
     };
-    await visit('/admin/login', page.getByLabel('Admin token'));
+    await visit('/admin/login', page.getByLabel('Token', { exact: true }));
     expect((await page.request.post(`${chatSite}/api/admin/login`, { data: { token: adminToken } })).status()).toBe(204);
     await visit('/admin', page.getByRole('heading', { name: /^Files on/ }));
     await visit(`/admin/edit?path=${encodeURIComponent('content/skills/python.md')}`, page.getByLabel(/^Name/));

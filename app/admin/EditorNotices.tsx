@@ -2,6 +2,7 @@
 // undo), a file marked for deletion, main being the live site, a translation whose English changed since.
 import { useState } from 'react';
 import { UNTRANSLATED } from '../../operations/contract/vocabulary.ts';
+import { PUBLISHER_NEEDED } from './account.tsx';
 import { useChangeSet, type PendingChange } from './change-set.ts';
 import type { TranslationOut } from './types.ts';
 import { ConsoleLink, consoleHref, TimeAgo, type Branch } from './ui.tsx';
@@ -30,7 +31,8 @@ export function EditorNotices({
   lockedOnMain: boolean;
   translation?: TranslationOut;
   text: string;
-  onUnlockMain(): void;
+  /** Absent for an editor, whose role may not commit to main: the notice says so instead. */
+  onUnlockMain?(): void;
   onDiscard(): void;
   /** Puts a discarded edit back as it was: its text and the file it started from (so a commit still finds a change made meanwhile). */
   onUndoDiscard(change: PendingChange): void;
@@ -51,9 +53,13 @@ export function EditorNotices({
           <Link className="button small" to={consoleHref('/admin/edit', 'dev', { path })}>
             Edit on dev instead
           </Link>
-          <button type="button" className="button ghost small" onClick={onUnlockMain}>
-            Edit main anyway
-          </button>
+          {onUnlockMain ? (
+            <button type="button" className="button ghost small" onClick={onUnlockMain}>
+              Edit main anyway
+            </button>
+          ) : (
+            <p className="needs-role">{PUBLISHER_NEEDED}</p>
+          )}
         </div>
       ) : null}
       {restored ? (

@@ -5,6 +5,7 @@
 // (the route keys it), so nothing here can carry one file's text to another.
 import { useNavigate } from '@remix-run/react';
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMayPublish } from './account.tsx';
 import { saveChange, useChangeSet } from './change-set.ts';
 import { DeleteConfirm } from './DeleteConfirm.tsx';
 import { EditorHead } from './EditorHead.tsx';
@@ -53,7 +54,9 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
   const narrow = useNarrowScreen();
   const host = useRef<HTMLDivElement>(null);
   const deleted = pending?.content === null;
-  const lockedOnMain = branch === 'main' && !mainUnlocked;
+  const mayPublish = useMayPublish();
+  // main is the live site: locked until a publisher unlocks it; an editor cannot (the service refuses their commit).
+  const lockedOnMain = branch === 'main' && (!mainUnlocked || !mayPublish);
   const readOnly = !hydrated || narrow || deleted || lockedOnMain;
   const buffer = useFileBuffer({ path, branch, base, saved, pending, save, hydrated, deleted });
   const { text, textRef, keep } = buffer;
@@ -91,7 +94,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
         lockedOnMain={lockedOnMain}
         translation={translation}
         text={text}
-        onUnlockMain={unlockMain}
+        onUnlockMain={mayPublish ? unlockMain : undefined}
         onDiscard={() => {
           discard(path);
           buffer.forgetRestored();

@@ -86,6 +86,7 @@ const titles: Record<number, string> = {
 
 const advice: Record<number, string> = {
   401: 'Sign in again; your edits are kept in this browser.',
+  403: 'Your role does not allow this: ask a publisher to do it, or to give you the publisher role. Your edits are kept in this browser.',
   409: 'Compare your edit with the current version and merge them; nothing you typed is lost.',
   422: 'Fix the problems listed, then try again.',
   429: 'Wait a moment, then try again.',

@@ -69,3 +69,14 @@ export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: true; val
     return { ok: false, status: error.status, body: (await error.json()) as ErrorBody, ...(retry > 0 ? { retryAfter: retry } : {}) };
   }
 }
+
+/**
+ * A publishers' read for a console page: its answer, or, when the signed-in role may not read it (403), the service's
+ * words for the page to show in place of the data. Any other failure is the page's error, as with asEditor.
+ */
+export async function publisherRead<T>(run: () => Promise<T>): Promise<{ value: T; denied: null } | { value: null; denied: string }> {
+  const outcome = await attempt(run);
+  if (outcome.ok) return { value: outcome.value, denied: null };
+  if (outcome.status === 403) return { value: null, denied: outcome.body.message };
+  throw Response.json(outcome.body, { status: outcome.status, headers: { 'Cache-Control': 'no-store' } });
+}

@@ -14,6 +14,7 @@ import type {
   ContentSchema,
   DeployRun,
 } from '../../operations/contract/admin.ts';
+import type { adminAudit, adminListEditors, whoami } from '../../operations/contract/editors.ts';
 import type { ProblemSchema } from '../../operations/contract/shared.ts';
 
 export type ContentSchemaOut = z.output<typeof ContentSchema>;
@@ -29,3 +30,9 @@ export type DeployRunOut = z.output<typeof DeployRun>;
 export type PreviewOut = z.output<typeof adminPreview.output>;
 export type TranslationOut = z.output<typeof adminTranslation.output>;
 export type ChangeSetCheckOut = z.output<typeof adminValidateChanges.output>;
+
+export type WhoAmIOut = z.output<typeof whoami.output>;
+export type EditorsOut = z.output<typeof adminListEditors.output>;
+export type EditorOut = EditorsOut['editors'][number];
+export type AuditOut = z.output<typeof adminAudit.output>;
+export type AuditEventOut = AuditOut['events'][number];

@@ -107,7 +107,8 @@ export default function HistoryPage() {
             <button type="button" className="history-head" aria-expanded={open === commit.sha} onClick={() => setOpen(open === commit.sha ? null : commit.sha)}>
               <code>{commit.sha.slice(0, 7)}</code> <strong>{commit.message}</strong>{' '}
               <span className="muted">
-                {commit.author}, <TimeAgo when={commit.time} /> · {commit.files.length} file{commit.files.length === 1 ? '' : 's'}
+                by <span className="commit-author">{commit.author}</span>, <TimeAgo when={commit.time} /> · {commit.files.length} file
+                {commit.files.length === 1 ? '' : 's'}
               </span>
             </button>
             {open === commit.sha ? (

@@ -5,6 +5,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useFetcher, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
+import { PUBLISHER_NEEDED, useMayPublish } from '../admin/account.tsx';
 import { troubleFromBody } from '../admin/api.ts';
 import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.server.ts';
 import type { DeployRunOut } from '../admin/types.ts';
@@ -72,6 +73,20 @@ function RunCard({ run, highlight, now }: { run: DeployRunOut; highlight: boolea
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** Promote, for a publisher; for an editor, why it is not theirs to do. */
+function PromoteOffer({ onPromote }: { onPromote(): void }) {
+  return useMayPublish() ? (
+    <button type="button" className="button" onClick={onPromote}>
+      Promote dev to main…
+    </button>
+  ) : (
+    <div className="notice notice-warning needs-role" role="note">
+      <p className="notice-title">Promote needs the publisher role</p>
+      <p>{PUBLISHER_NEEDED} A publisher sees the same commits here, each with its author.</p>
+    </div>
   );
 }
 
@@ -155,7 +170,7 @@ export default function PublishPage() {
                 <li key={c.sha}>
                   <code>{c.sha.slice(0, 7)}</code> {c.message}{' '}
                   <span className="muted">
-                    ({c.author}, <TimeAgo when={c.time} now={now} />)
+                    (by <span className="commit-author">{c.author}</span>, <TimeAgo when={c.time} now={now} />)
                   </span>
                 </li>
               ))}
@@ -178,9 +193,7 @@ export default function PublishPage() {
                 </pre>
               </details>
             ))}
-            <button type="button" className="button" onClick={() => dialog.current?.showModal()}>
-              Promote dev to main…
-            </button>
+            <PromoteOffer onPromote={() => dialog.current?.showModal()} />
           </>
         ) : (
           <p className="muted">Nothing to promote: main has everything dev has.</p>

@@ -10,6 +10,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { adminCommitChanges } from '../../operations/contract/admin.ts';
+import { PUBLISHER_NEEDED, useMayPublish } from '../admin/account.tsx';
 import { troubleFromBody, type Trouble } from '../admin/api.ts';
 import { asChanges, saveChange, useChangeSet, useDraftMessage, type PendingChange } from '../admin/change-set.ts';
 import { useChangeSetCheck } from '../admin/change-set-check.ts';
@@ -57,6 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ReviewPage() {
   const branch = useBranch();
   const hydrated = useHydrated();
+  const mayPublish = useMayPublish();
   const { changes, discard, clear } = useChangeSet(branch);
   const list = useMemo(() => Object.values(changes).sort((a, b) => a.path.localeCompare(b.path)), [changes]);
   const fetcher = useFetcher<typeof action>();
@@ -85,7 +87,9 @@ export default function ReviewPage() {
   const { committed, inFlight } = useCommitAnswer(data, { branch, clear, setMessage, onConflict: setConflictPath });
   // Committable once this very set was checked: valid, or with a file that moved (the commit then opens the merge).
   const checked = check.of === list && (check.state === 'valid' || check.state === 'moved');
-  const ready = list.length > 0 && checked && !submitting && !committed && !conflictPath;
+  // An editor's commit to main is refused by the service (403): not offered here, and the page says why.
+  const closed = branch === 'main' && !mayPublish;
+  const ready = list.length > 0 && checked && !submitting && !committed && !conflictPath && !closed;
   const commitWhenReady = useCommitWhenReady(formRef, check, list, ready);
   useCommitKeys(formRef, () => setConflictPath(null));
 
@@ -169,6 +173,11 @@ export default function ReviewPage() {
             <input type="hidden" name="changes" value={JSON.stringify(asChanges(list))} />
             <CommitMessageField field={fields.message} message={message} onMessage={setMessage} />
             <CommitState check={check} branch={branch} />
+            {closed ? (
+              <p className="field-error needs-role" id="commit-closed">
+                {PUBLISHER_NEEDED} Commit these edits on dev instead: switch to dev, make them there, and commit.
+              </p>
+            ) : null}
             <button type="submit" className="button" disabled={!ready}>
               {submitting ? 'Committing…' : `Commit ${list.length} file${list.length === 1 ? '' : 's'} to ${branch}`} <Shortcut keys="Mod-Enter" />
             </button>

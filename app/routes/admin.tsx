@@ -1,19 +1,23 @@
 // The console's frame: every console page needs a session (without one it goes to sign-in and comes back),
 // works on one branch (dev by default, switchable), and shows how many edits are pending. Not indexed, not
-// in the sitemap, not linked from the public site.
+// in the sitemap, not linked from the public site. The header names who is signed in (`whoami`) and offers only what
+// their role may do: an editor works on dev, and is told why main and promote are not theirs.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, isRouteErrorResponse, NavLink, Outlet, useLocation, useNavigate, useRouteError } from '@remix-run/react';
+import { Form, isRouteErrorResponse, NavLink, Outlet, useLoaderData, useLocation, useNavigate, useRouteError } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { troubleFromBody, type ErrorBody } from '../admin/api.ts';
+import accountStyles from '../admin/accounts.css';
 import adminStyles from '../admin/admin.css';
 import formStyles from '../admin/schema-form.css';
 import { useChangeSet } from '../admin/change-set.ts';
-import { branchOf, requireEditor } from '../admin/session.server.ts';
+import { PUBLISHER_NEEDED, RoleBadge } from '../admin/account.tsx';
+import { asEditor, branchOf, requireEditor } from '../admin/session.server.ts';
 import { consoleHref, TroubleNotice, useBranch } from '../admin/ui.tsx';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: adminStyles },
   { rel: 'stylesheet', href: formStyles },
+  { rel: 'stylesheet', href: accountStyles },
 ];
 
 /** Tells the root layout to leave out the public site's header, footer and chat. */
@@ -23,7 +27,8 @@ export const meta: MetaFunction = () => [{ title: 'Console · Vitae' }, { name: 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireEditor(request, context);
-  return { branch: branchOf(request) };
+  const account = await asEditor(request, context, 'whoami', {});
+  return { branch: branchOf(request), account };
 }
 
 /**
@@ -45,6 +50,8 @@ function useFocusHeadingOnNavigation(key: string) {
 }
 
 export default function ConsoleFrame() {
+  const { account } = useLoaderData<typeof loader>();
+  const publisher = account.role === 'publisher';
   const branch = useBranch();
   const { changes } = useChangeSet(branch);
   const other = useChangeSet(branch === 'dev' ? 'main' : 'dev').changes;
@@ -81,14 +88,41 @@ export default function ConsoleFrame() {
           {tab('/admin/review', 'Review', pending ? String(pending) : undefined)}
           {tab('/admin/publish', 'Publish')}
           {tab('/admin/history', 'History')}
+          {publisher ? tab('/admin/editors', 'Editors') : null}
+          {publisher ? tab('/admin/audit', 'Audit') : null}
         </nav>
         <div className="branch-switch" role="group" aria-label="Branch">
-          {(['dev', 'main'] as const).map((b) => (
-            <button key={b} type="button" className={b === branch ? 'branch active' : 'branch'} aria-pressed={b === branch} onClick={() => switchTo(b)}>
-              {b === 'dev' ? 'dev (preview)' : 'main (live)'}
-            </button>
-          ))}
+          {(['dev', 'main'] as const).map((b) => {
+            // An editor's work goes to dev: main is not offered to them, and the header says why.
+            const closed = b === 'main' && !publisher && branch !== 'main';
+            return (
+              <button
+                key={b}
+                type="button"
+                className={b === branch ? 'branch active' : 'branch'}
+                aria-pressed={b === branch}
+                disabled={closed}
+                title={closed ? PUBLISHER_NEEDED : undefined}
+                aria-describedby={closed ? 'branch-reason' : undefined}
+                onClick={() => switchTo(b)}
+              >
+                {b === 'dev' ? 'dev (preview)' : 'main (live)'}
+              </button>
+            );
+          })}
         </div>
+        {publisher ? null : (
+          <p className="branch-reason muted" id="branch-reason">
+            main needs the publisher role
+          </p>
+        )}
+        <p className="console-who">
+          <span className="visually-hidden">Signed in as</span>{' '}
+          <strong className="who-name" title={account.email ? `${account.name} <${account.email}>` : account.name}>
+            {account.name}
+          </strong>{' '}
+          <RoleBadge role={account.role} />
+        </p>
         <Form
           method="post"
           action="/admin/logout"
@@ -131,6 +165,14 @@ export default function ConsoleFrame() {
       <p className="narrow-notice" role="note">
         The console edits on screens at least 1024 pixels wide. On this screen you can look around, but not edit.
       </p>
+      {branch === 'main' && !publisher ? (
+        <div className="pending-banner role-banner" role="status">
+          <span>You are looking at main, the live site. {PUBLISHER_NEEDED} Your edits go to dev.</span>
+          <button type="button" className="button small" onClick={() => switchTo('dev')}>
+            Work on dev
+          </button>
+        </div>
+      ) : null}
       {pending && !location.pathname.startsWith('/admin/review') ? (
         <div className="pending-banner" role="status">
           <span>

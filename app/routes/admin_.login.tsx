@@ -1,4 +1,4 @@
-// Sign-in to the console with the admin token: one form (conform, validated by the same zod schema in the
+// Sign-in to the console with a token (the owner's admin token, or an editor's own): one form (conform, validated by the same zod schema in the
 // browser and in the action), the admin surface's own login (a wrong token is said in the form; a throttled
 // address is told how long to wait), then back to the page that asked for it.
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -16,7 +16,7 @@ export const handle = { console: true };
 export const meta: MetaFunction = () => [{ title: 'Sign in · Vitae console' }, { name: 'robots', content: 'noindex, nofollow' }];
 
 const SignIn = z.object({
-  token: z.string({ error: 'Enter the admin token.' }).trim().min(1, 'Enter the admin token.'),
+  token: z.string({ error: 'Enter your token.' }).trim().min(1, 'Enter your token.'),
   next: z.string().optional(),
 });
 
@@ -39,7 +39,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error.code === 'unauthorized') {
       return {
         result: submission.reply({
-          fieldErrors: { token: ['That token is not the admin token. It is printed when the service first starts, and kept in DATA_DIR/secrets/admin-token.'] },
+          fieldErrors: {
+            token: [
+              'That token is not the admin token, nor an editor’s. The admin token is printed when the service first starts, and kept in DATA_DIR/secrets/admin-token; an editor’s is given to them by a publisher.',
+            ],
+          },
           hideFields: ['token'],
         }),
       };
@@ -62,7 +66,7 @@ export default function SignInPage() {
     <div className="console signin">
       <main id="console-main" className="signin-card">
         <h1>Sign in to the console</h1>
-        <p className="muted">Edit, review and publish the profile. Use the admin token of this service.</p>
+        <p className="muted">Edit, review and publish the profile. Use your token: the admin token of this service, or the one a publisher gave you.</p>
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="next" value={params.get('next') ?? ''} />
           {form.errors?.length ? (
@@ -72,7 +76,7 @@ export default function SignInPage() {
               ))}
             </div>
           ) : null}
-          <label htmlFor={fields.token.id}>Admin token</label>
+          <label htmlFor={fields.token.id}>Token</label>
           <input
             {...getInputProps(fields.token, { type: 'password' })}
             autoComplete="current-password"

@@ -62,7 +62,14 @@ for (const backend of backends) {
         const cookie = setCookie.split(';')[0]!;
         const who = await call('GET', '/api/admin/whoami', undefined, { Cookie: cookie });
         assert.deepEqual(who.body, { authenticated: true, via: 'session', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
-        assert.deepEqual((await call('GET', '/api/admin/whoami')).body, { authenticated: true, via: 'bearer', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
+        assert.deepEqual((await call('GET', '/api/admin/whoami')).body, {
+          authenticated: true,
+          via: 'bearer',
+          id: 'owner',
+          name: 'Owner',
+          email: '',
+          role: 'publisher',
+        });
 
         const write = (headers: Record<string, string>) =>
           call(

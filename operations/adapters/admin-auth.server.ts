@@ -152,7 +152,7 @@ export function createAdminAuth({ credentials, sessions, urls, logger, audit, th
     const holder = await credentials.resolve(token);
     if (!holder) {
       logger?.warn({ event: 'auth', action: 'login', outcome: 'failed', ip, branch }, 'login failed');
-      await trail({ action: 'sign-in-failed', actor: null, ip, detail: `the console on ${branch}` });
+      await trail({ action: 'sign-in-failed', actor: null, ip, detail: consoleAt(branch) });
       throw unauthorized('The token is not valid: it is not ADMIN_TOKEN nor a live editor’s token.');
     }
     await Promise.all([fromAddress.refund(), ofToken.refund()]);
@@ -160,7 +160,7 @@ export function createAdminAuth({ credentials, sessions, urls, logger, audit, th
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
     const { cookieValue, maxAgeSeconds } = await sessions.create(holder.digest);
     logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch, account: holder.account.id }, 'login ok');
-    await trail({ action: 'sign-in', actor: { id: holder.account.id, name: holder.account.name }, ip, detail: `the console on ${branch}` });
+    await trail({ action: 'sign-in', actor: { id: holder.account.id, name: holder.account.name }, ip, detail: consoleAt(branch) });
     return cookie(branch, cookieValue, maxAgeSeconds);
   }
 
@@ -171,7 +171,7 @@ export function createAdminAuth({ credentials, sessions, urls, logger, audit, th
     if (session) {
       if (!sameOrigin(headers, branch)) throw new AppError('forbidden', 'Sign out from the site itself (Origin check).');
       await sessions.destroy(session.id);
-      await trail({ action: 'sign-out', actor: { id: session.account.id, name: session.account.name }, ip, detail: `the console on ${branch}` });
+      await trail({ action: 'sign-out', actor: { id: session.account.id, name: session.account.name }, ip, detail: consoleAt(branch) });
     }
     logger?.info({ event: 'auth', action: 'logout', hadSession: Boolean(session), branch }, 'logout');
     return cookie(branch, '', 0);
@@ -217,6 +217,9 @@ async function readToken(req: EdgeRequest['req']): Promise<unknown> {
   const body = await readJsonBody(req, 16 * 1024, { form: true });
   return body && typeof body === 'object' ? (body as { token?: unknown }).token : undefined;
 }
+
+/** Where a sign-in happened, as the audit trail says it: the site's address or the preview's. */
+const consoleAt = (branch: Branch) => (branch === 'main' ? 'the console, at the site’s address' : 'the console, at the preview address (dev)');
 
 function safeOrigin(url: string): string | undefined {
   try {

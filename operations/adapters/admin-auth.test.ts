@@ -95,7 +95,14 @@ describe('401 without credentials', () => {
 
 describe('bearer token', () => {
   it('whoami says bearer', async () => {
-    assert.deepEqual(assertOk(await api.get('/api/admin/whoami')), { authenticated: true, via: 'bearer', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
+    assert.deepEqual(assertOk(await api.get('/api/admin/whoami')), {
+      authenticated: true,
+      via: 'bearer',
+      id: 'owner',
+      name: 'Owner',
+      email: '',
+      role: 'publisher',
+    });
   });
 
   it('needs no Origin for writes (scripts and the CLI)', async () => {
@@ -112,7 +119,14 @@ describe('console session: POST /api/admin/login', () => {
     assert.match(setCookie, /Path=\//);
     assert.doesNotMatch(setCookie, /Secure/i, 'not Secure over plain http');
     assert.ok(!setCookie.includes(TOKEN));
-    assert.deepEqual(assertOk(await withCookie(cookie, 'GET', '/api/admin/whoami')), { authenticated: true, via: 'session', id: 'owner', name: 'Owner', email: '', role: 'publisher' });
+    assert.deepEqual(assertOk(await withCookie(cookie, 'GET', '/api/admin/whoami')), {
+      authenticated: true,
+      via: 'session',
+      id: 'owner',
+      name: 'Owner',
+      email: '',
+      role: 'publisher',
+    });
     assertOk(await withCookie(cookie, 'GET', '/api/admin/files?dir=content/lenses'));
   });
 

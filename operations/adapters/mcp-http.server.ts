@@ -328,7 +328,6 @@ function catalog(publicSurface: Surface, site: Site, base: string) {
 const discoveryHeaders = (admin: boolean) =>
   admin ? { 'Cache-Control': 'no-store' } : { ...PUBLIC_CORS, 'Access-Control-Allow-Methods': 'GET', 'Cache-Control': 'public, max-age=300' };
 
-
 /**
  * The body of a JSON-RPC POST: usually one small chunk, so read with events rather than an async iterator
  * (the iterator costs several promise turns per request on this hot path); the edge's reader, with its

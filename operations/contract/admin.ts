@@ -318,7 +318,9 @@ export const adminPromote = defineOperation({
   auth: 'admin',
   role: 'publisher',
   audit: (_input, output) =>
-    output.merged ? { action: 'promote', detail: `main ${output.commit.sha.slice(0, 7)}${output.fastForward ? ' (fast-forward)' : ''}: ${output.commit.message}` } : undefined,
+    output.merged
+      ? { action: 'promote', detail: `main ${output.commit.sha.slice(0, 7)}${output.fastForward ? ' (fast-forward)' : ''}: ${output.commit.message}` }
+      : undefined,
   errors: ['unauthorized', 'forbidden', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     valid: [{ summary: 'Publish what dev previews', input: { message: 'Publish the spring update' } }],

@@ -52,7 +52,10 @@ export const Editor = Account.extend({
 }).meta({ id: 'Editor' });
 
 /** A token as it is issued: `vitae_`, its id, `_`, 32 random characters. */
-const IssuedToken = z.string().max(100).regex(/^vitae_[a-z0-9]{8}_[A-Za-z0-9_-]+$/);
+const IssuedToken = z
+  .string()
+  .max(100)
+  .regex(/^vitae_[a-z0-9]{8}_[A-Za-z0-9_-]+$/);
 
 const ISSUED = 'The token, shown this once and stored only as a hash: give it to the editor (`vitae login`, or the console’s sign-in)';
 
@@ -73,7 +76,8 @@ export const whoami = defineOperation({
 export const adminListEditors = defineOperation({
   name: 'admin_list_editors',
   summary: 'The accounts that may edit: the owner and each editor, with their roles and token ids',
-  description: 'The owner first, then each editor in the order they were added. Tokens are listed by id and date only: a token is shown once, when it is made. Publishers only.',
+  description:
+    'The owner first, then each editor in the order they were added. Tokens are listed by id and date only: a token is shown once, when it is made. Publishers only.',
   rest: { method: 'GET', path: '/api/admin/editors' },
   cli: 'admin editors',
   input: z.object({}),
@@ -124,15 +128,17 @@ export const adminUpdateEditor = defineOperation({
   role: 'publisher',
   audit: (input) => ({
     action: input.revokeToken ? 'token-revoked' : input.newToken ? 'token-issued' : 'editor-updated',
-    detail: `${input.id}: ${[
-      input.name !== undefined && `name ${input.name}`,
-      input.email !== undefined && `email ${input.email}`,
-      input.role !== undefined && `role ${input.role}`,
-      input.newToken && 'a new token',
-      input.revokeToken && `token ${input.revokeToken} revoked`,
-    ]
-      .filter(Boolean)
-      .join(', ') || 'nothing changed'}`,
+    detail: `${input.id}: ${
+      [
+        input.name !== undefined && `name ${input.name}`,
+        input.email !== undefined && `email ${input.email}`,
+        input.role !== undefined && `role ${input.role}`,
+        input.newToken && 'a new token',
+        input.revokeToken && `token ${input.revokeToken} revoked`,
+      ]
+        .filter(Boolean)
+        .join(', ') || 'nothing changed'
+    }`,
   }),
   errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found'],
   examples: {
@@ -155,7 +161,6 @@ export const adminRevokeEditor = defineOperation({
   errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found'],
 });
 
-
 export const AuditEvent = z
   .object({
     id: z
@@ -165,13 +170,20 @@ export const AuditEvent = z
       .describe('Where the event stands in the trail (newest have the highest)'),
     at: DateTime,
     action: z.enum(auditActions),
-    actor: z.object({ id: EditorId, name: PlainText(100) }).nullable().describe('Who did it (null: nobody signed in, e.g. a failed sign-in)'),
+    actor: z
+      .object({ id: EditorId, name: PlainText(100) })
+      .nullable()
+      .describe('Who did it (null: nobody signed in, e.g. a failed sign-in)'),
     ip: PlainText(64).describe('The client address it came from'),
     detail: PlainText(500).describe('What: the branch and commit, the account changed… never a token or a body'),
   })
   .meta({ id: 'AuditEvent' });
 
-const AuditCursor = z.string().max(20).regex(/^[0-9]{1,20}$/, 'a cursor is the `next` of the page before').describe('Where the page starts (the `next` of the page before)');
+const AuditCursor = z
+  .string()
+  .max(20)
+  .regex(/^[0-9]{1,20}$/, 'a cursor is the `next` of the page before')
+  .describe('Where the page starts (the `next` of the page before)');
 
 export const adminAudit = defineOperation({
   name: 'admin_audit',

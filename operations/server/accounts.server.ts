@@ -8,7 +8,14 @@ import { owner, type EditorRecord, type EditorStore } from './editors.server.ts'
 import type { Handlers } from './implement.server.ts';
 import { unauthorized } from './auth.server.ts';
 
-type AccountOps = readonly [typeof whoami, typeof adminListEditors, typeof adminAddEditor, typeof adminUpdateEditor, typeof adminRevokeEditor, typeof adminAudit];
+type AccountOps = readonly [
+  typeof whoami,
+  typeof adminListEditors,
+  typeof adminAddEditor,
+  typeof adminUpdateEditor,
+  typeof adminRevokeEditor,
+  typeof adminAudit,
+];
 
 const listed = ({ id, name, email, role, createdAt, tokens }: EditorRecord) => ({
   id,
@@ -21,7 +28,10 @@ const listed = ({ id, name, email, role, createdAt, tokens }: EditorRecord) => (
 
 export function accountHandlers({ editors, audit }: { editors: EditorStore; audit: AuditTrail }): Handlers<AccountOps> {
   const notOwner = (id: string) => {
-    if (id === OWNER_ID) throw new AppError('bad_request', 'The owner is ADMIN_TOKEN’s account: change ADMIN_TOKEN to replace it.', { errors: [{ pointer: '/id', message: 'the owner cannot be changed here' }] });
+    if (id === OWNER_ID)
+      throw new AppError('bad_request', 'The owner is ADMIN_TOKEN’s account: change ADMIN_TOKEN to replace it.', {
+        errors: [{ pointer: '/id', message: 'the owner cannot be changed here' }],
+      });
   };
   return {
     whoami(_input, ctx) {

@@ -45,9 +45,7 @@ export async function createAuditTrail(dataDir: string, redis?: Redis, now: () =
       const start = Math.max(0, top - limit);
       if (top <= 0) return { events: [], next: null };
       const lines = await store.range(start, top - 1);
-      const events = lines
-        .map((text, i) => ({ id: String(start + i + 1), ...(JSON.parse(text) as Omit<AuditEvent, 'id'>) }))
-        .reverse();
+      const events = lines.map((text, i) => ({ id: String(start + i + 1), ...(JSON.parse(text) as Omit<AuditEvent, 'id'>) })).reverse();
       return { events, next: start > 0 ? String(start + 1) : null };
     },
   };

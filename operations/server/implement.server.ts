@@ -131,7 +131,9 @@ export function implement<const Ops extends readonly AnyOperation[]>(
     const event = op.audit?.(input as never, output);
     if (!event || !options.audit) return;
     const actor = ctx.principal.kind === 'admin' ? { id: ctx.principal.account.id, name: ctx.principal.account.name } : null;
-    await options.audit.record({ ...event, actor, ip: ctx.ip }).catch((error: unknown) => options.logError(`[vitae] the audit trail could not record ${op.name}`, error));
+    await options.audit
+      .record({ ...event, actor, ip: ctx.ip })
+      .catch((error: unknown) => options.logError(`[vitae] the audit trail could not record ${op.name}`, error));
   }
 
   return {
