@@ -68,7 +68,16 @@ interface Records {
   /** Writes the record and its token index: digests it no longer has are dropped (`before`: its previous version). */
   put(record: EditorRecord, before: EditorRecord | undefined): Promise<void>;
   delete(record: EditorRecord): Promise<void>;
+  /**
+   * When tokens were last used, kept apart from the records: noting a use never writes an editor's record, so it
+   * cannot bring back a token revoked meanwhile.
+   */
+  touch(digest: string, at: string): Promise<void>;
+  usedAt(digests: string[]): Promise<Array<string | null>>;
 }
+
+/** A token's use is noted at most this often (per instance), so a busy token costs no write per request. */
+const TOUCH_EVERY_MS = 60_000;
 
 export interface EditorStore {
   list(): Promise<EditorRecord[]>;
@@ -92,14 +101,31 @@ export async function createEditorStore(dataDir: string, redis?: Redis, now: () 
   };
   const missing = (id: string) => new AppError('not_found', `There is no editor "${id}"; \`vitae admin editors\` lists them.`);
 
+  const touched = new Map<string, number>();
+  /** The record with each token's last use. */
+  const withUse = async (editor: EditorRecord): Promise<EditorRecord> => {
+    const used = await records.usedAt(editor.tokens.map((t) => t.digest));
+    return { ...editor, tokens: editor.tokens.map((t, i) => ({ ...t, lastUsedAt: used[i] ?? null })) };
+  };
+
   return {
-    list: async () => (await records.all()).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
-    get: (id) => records.get(id),
+    list: async () =>
+      Promise.all((await records.all()).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(withUse)),
+    get: async (id) => {
+      const editor = await records.get(id);
+      return editor && withUse(editor);
+    },
     async byDigest(digest) {
       const id = await records.idOfDigest(digest);
       const editor = id ? await records.get(id) : undefined;
       const token = editor?.tokens.find((t) => t.digest === digest);
-      return editor && token ? { editor, tokenId: token.id } : undefined;
+      if (!editor || !token) return undefined;
+      const at = now();
+      if (at.getTime() - (touched.get(digest) ?? 0) >= TOUCH_EVERY_MS) {
+        touched.set(digest, at.getTime());
+        await records.touch(digest, at.toISOString()).catch(() => {}); // a use that cannot be noted is not a refusal
+      }
+      return { editor, tokenId: token.id };
     },
     async add({ name, email, role }) {
       const taken = new Set((await records.all()).map((e) => e.id));
@@ -140,7 +166,7 @@ export async function createEditorStore(dataDir: string, redis?: Redis, now: () 
         tokens,
       };
       await records.put(editor, before);
-      return { editor, ...(token ? { token } : {}), ...(change.revokeToken ? { revoked: change.revokeToken } : {}) };
+      return { editor: await withUse(editor), ...(token ? { token } : {}), ...(change.revokeToken ? { revoked: change.revokeToken } : {}) };
     },
     async remove(id) {
       const editor = await records.get(id);
@@ -169,9 +195,22 @@ function randomId(length: number): string {
 }
 
 async function fileRecords(file: string): Promise<Records> {
-  const editors = new Map<string, EditorRecord>((await readJson<{ editors?: EditorRecord[] }>(file, {})).editors?.map((e) => [e.id, e] as const) ?? []);
-  const persist = () => writeFileAtomic(file, JSON.stringify({ editors: [...editors.values()] }, null, 2), 0o600);
+  const kept = await readJson<{ editors?: EditorRecord[]; used?: Record<string, string> }>(file, {});
+  const editors = new Map<string, EditorRecord>(kept.editors?.map((e) => [e.id, e] as const) ?? []);
+  const used = new Map(Object.entries(kept.used ?? {}));
+  const live = () => new Set([...editors.values()].flatMap((e) => e.tokens.map((t) => t.digest)));
+  const persist = () => {
+    const digests = live();
+    for (const digest of used.keys()) if (!digests.has(digest)) used.delete(digest);
+    return writeFileAtomic(file, JSON.stringify({ editors: [...editors.values()], used: Object.fromEntries(used) }, null, 2), 0o600);
+  };
   return {
+    async touch(digest, at) {
+      if (!live().has(digest)) return;
+      used.set(digest, at);
+      await persist();
+    },
+    usedAt: async (digests) => digests.map((d) => used.get(d) ?? null),
     all: async () => [...editors.values()],
     get: async (id) => editors.get(id),
     idOfDigest: async (digest) => [...editors.values()].find((e) => e.tokens.some((t) => t.digest === digest))?.id,
@@ -188,6 +227,7 @@ async function fileRecords(file: string): Promise<Records> {
 
 const EDITORS = 'vitae:editors';
 const TOKENS = 'vitae:editor-tokens';
+const USED = 'vitae:editor-token-used';
 
 /**
  * Two hashes: editors by id (JSON), and editor ids by token digest. A Redis that cannot be reached refuses: no
@@ -215,13 +255,18 @@ function redisRecords(redis: Redis): Records {
         const gone = (before?.tokens ?? []).filter((t) => !record.tokens.some((k) => k.digest === t.digest)).map((t) => t.digest);
         const multi = redis.multi().hset(EDITORS, record.id, JSON.stringify(record));
         for (const token of record.tokens) multi.hset(TOKENS, token.digest, record.id);
-        if (gone.length) multi.hdel(TOKENS, ...gone);
+        if (gone.length) multi.hdel(TOKENS, ...gone).hdel(USED, ...gone);
         await multi.exec();
       }),
+    touch: (digest, at) =>
+      call(async () => {
+        await redis.hset(USED, digest, at);
+      }),
+    usedAt: (digests) => call(async () => (digests.length ? (await redis.hmget(USED, ...digests)).map((v) => v ?? null) : [])),
     delete: (record) =>
       call(async () => {
         const multi = redis.multi().hdel(EDITORS, record.id);
-        if (record.tokens.length) multi.hdel(TOKENS, ...record.tokens.map((t) => t.digest));
+        if (record.tokens.length) multi.hdel(TOKENS, ...record.tokens.map((t) => t.digest)).hdel(USED, ...record.tokens.map((t) => t.digest));
         await multi.exec();
       }),
   };
