@@ -8,7 +8,7 @@ import { Branch, DateTime, DiffText, MarkdownText, GitSha, Locale, locales, Plai
 import { Document, EntryLong, Lens } from './public.ts';
 import { BaseSha, Change, CommitResult, CommitSha, Content, ContentPath, Message, Sha, TranslationState } from './admin-fields.ts';
 import { adminSchema } from './content-schema.ts';
-import { roleToCommitTo } from './roles.ts';
+import { MODEL_EDITS, roleToCommitTo } from './roles.ts';
 import { adminTranslate, adminTranslation } from './translations.ts';
 
 export { Change, CommitResult, TranslationState } from './admin-fields.ts';
@@ -355,7 +355,8 @@ export const adminAiEdit = defineOperation({
     .meta({ id: 'AiEditProposal' }),
   answeredByModel: true,
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error'],
+  rateLimit: MODEL_EDITS,
+  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'rate_limited', 'chat_not_configured', 'unavailable', 'repo_error'],
   examples: {
     valid: [{ summary: 'Shorten a summary', input: { slug: 'concierge-copilot', instruction: 'Make the summary one sentence.', branch: 'dev' } }],
     invalid: [{ summary: 'No instruction', input: { slug: 'concierge-copilot', instruction: ' ' } }],

@@ -16,6 +16,12 @@ export const OWNER_ID = 'owner';
 /** The role a commit to `branch` needs: the published branch is a publisher's. */
 export const roleToCommitTo = (branch: string): Role => (branch === 'main' ? 'publisher' : 'editor');
 
+/**
+ * The budget of the admin operations a model answers (an AI edit, drafted translations), per account and per client
+ * address: one editor's script cannot spend the model provider's quota for everyone, wherever they call from.
+ */
+export const MODEL_EDITS = { bucket: 'model-edits', points: 30, windowSeconds: 60 } as const;
+
 /** What the audit trail records. */
 export const auditActions = [
   'sign-in',

@@ -5,6 +5,7 @@ import { defineOperation } from './define.ts';
 import { Content, ContentPath, TranslationState } from './admin-fields.ts';
 import { limits } from './limits.ts';
 import { Branch, GitSha, PlainText, Problems, RepoPath, TEXT, TranslationLocale, translationLocales } from './shared.ts';
+import { MODEL_EDITS } from './roles.ts';
 
 /** The hash of the English a translation is made from (see operations/content/source-hash.ts). */
 const SourceHash = z
@@ -59,7 +60,19 @@ export const adminTranslate = defineOperation({
     .meta({ id: 'TranslationDrafts' }),
   answeredByModel: true,
   auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'chat_not_configured', 'unavailable', 'repo_error', 'repo_not_configured'],
+  rateLimit: MODEL_EDITS,
+  errors: [
+    'unauthorized',
+    'bad_request',
+    'not_found',
+    'forbidden_path',
+    'invalid',
+    'rate_limited',
+    'chat_not_configured',
+    'unavailable',
+    'repo_error',
+    'repo_not_configured',
+  ],
   examples: {
     valid: [{ summary: 'Draft the French translation of an entry on dev', input: { slug: 'concierge-copilot', branch: 'dev', locales: ['fr'] } }],
     invalid: [{ summary: 'English into English', input: { slug: 'concierge-copilot', locales: ['en'] } }],

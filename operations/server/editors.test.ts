@@ -6,6 +6,7 @@
 // with their token; bad input gets the documented codes; the audit trail records each event once, never a token.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { operationNamed } from '../contract/index.ts';
 import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -285,6 +286,22 @@ describe('roles, accounts and the audit trail', () => {
     }
     expectForbidden(await as(ada.token, 'DELETE', '/api/admin/editors/owner'));
     assert.deepEqual(expectStatus(await whoami({ token: OWNER }), 200), { authenticated: true, via: 'bearer', ...ownerAccount });
+  });
+
+  it('counts the model-backed edits per account as well as per address: a new address buys no new budget', async () => {
+    // No model is configured, so each AI edit is refused with 503 once it has spent its point; the budget is the contract's.
+    const { points } = operationNamed('admin_ai_edit').rateLimit!;
+    const edit = () =>
+      call(base, 'POST', '/api/admin/ai-edit', { token: grace.token, address: nextAddress(), body: { path: 'content/brief.md', instruction: 'Shorter.' } });
+    for (let i = 0; i < points; i++) expectStatus(await edit(), 503, 'chat_not_configured');
+    const refused = await edit();
+    expectStatus(refused, 429, 'rate_limited');
+    assert.match(refused.body.message, /per account/);
+    // Another account from the same addresses still has its own budget.
+    expectStatus(
+      await call(base, 'POST', '/api/admin/ai-edit', { token: linus.token, address: nextAddress(), body: { path: 'content/brief.md', instruction: 'x' } }),
+      503,
+    );
   });
 
   it('answers bad input with the documented codes', async () => {

@@ -149,7 +149,8 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (kept) return kept;
         const input = parseOperationInput(op, raw, invokeOptions);
         if (op.role) permit(op, input, ctx.principal);
-        const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip)).headers : {};
+        const account = ctx.principal.kind === 'admin' ? ctx.principal.account.id : undefined;
+        const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip, account)).headers : {};
         ctx.admitted?.(headers);
         const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
         const run = async () => {

@@ -13,8 +13,11 @@ export interface Budget {
 }
 
 export interface RateLimits {
-  /** Spends one point of `spec` for `ip` (its /64 for IPv6); throws 429 `rate_limited` (with headers) when the budget is used up. */
-  consume(spec: RateLimitSpec, ip: string): Promise<Budget>;
+  /**
+   * Spends one point of `spec` for `ip` (its /64 for IPv6) and, for a signed-in caller, for their `account` too (an
+   * editor's budget follows them from address to address); throws 429 `rate_limited` (with headers) when either is used up.
+   */
+  consume(spec: RateLimitSpec, ip: string, account?: string): Promise<Budget>;
   close(): Promise<void>;
 }
 
@@ -41,15 +44,23 @@ export function createRateLimits(store: string): RateLimits {
   });
 
   return {
-    async consume(spec, ip) {
+    async consume(spec, ip, account) {
       try {
-        const res = await limiterFor(spec).consume(addressGroup(ip));
-        return { headers: headersOf(spec, res) };
+        const limiter = limiterFor(spec);
+        const spent = await Promise.all([limiter.consume(addressGroup(ip)), ...(account === undefined ? [] : [limiter.consume(`account:${account}`)])]);
+        // The headers of the budget nearer its end: the one that will refuse first.
+        return {
+          headers: headersOf(
+            spec,
+            spent.reduce((a, b) => (b.remainingPoints < a.remainingPoints ? b : a)),
+          ),
+        };
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;
         countThrottled(spec.bucket);
         const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-        throw new AppError('rate_limited', `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per client. Try again in ${retry} seconds.`, {
+        const per = account === undefined ? 'client' : 'account and per client address';
+        throw new AppError('rate_limited', `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per ${per}. Try again in ${retry} seconds.`, {
           headers: { ...headersOf(spec, error), 'Retry-After': String(retry) },
           details: { retryAfter: retry },
         });
