@@ -376,6 +376,7 @@ export const formatters: Record<string, Formatter> = {
             { header: 'STATUS', value: (r) => r.status, style: (t, r) => statusColour(r.status, view.colours)(t) },
             { header: 'STAGES', value: (r) => stagesSummary(r) },
             { header: 'CREATED', value: (r) => r.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') },
+            ...(body.runs.some((r) => r.by) ? [{ header: 'BY', value: (r: DeployRunOut) => r.by ?? '' }] : []),
             ...(body.runs.some((r) => r.error) ? [{ header: 'ERROR', value: (r: DeployRunOut) => r.error ?? '', flex: true }] : []),
           ],
           view,

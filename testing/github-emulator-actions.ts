@@ -7,6 +7,8 @@
 // here with the emulator's `route` hook (list a workflow's runs, one run, a run's jobs), with ETags.
 // The emulator shares its process with the service under test, so a tree is validated once (by tree sha), and
 // `emulator.close()` first stops the runs (`stop`): none reads the repository once it is being removed.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { sign } from '@octokit/webhooks-methods';
 import { loadContent } from '../operations/content/tree.ts';
 import type { Problem } from '../operations/contract/errors.ts';
@@ -43,6 +45,8 @@ export interface EmulatedRun {
   updated_at: string;
   run_started_at: string;
   jobs: EmulatedJob[];
+  /** The pushed commit's message and author, answered as GitHub does in `head_commit`. */
+  commit?: { message: string; author: string };
 }
 
 export interface ActionsOptions {
@@ -195,10 +199,24 @@ function deliver(a: Actions, event: string, payload: unknown): Promise<void> {
   return track(a, sending);
 }
 
+const execGit = promisify(execFile);
+
 const view = (a: Actions, run: EmulatedRun) => {
-  const { jobs: _jobs, ...rest } = run;
-  return { ...rest, workflow_id: 1, repository: repositoryOf(a), head_commit: { id: run.head_sha } };
+  const { jobs: _jobs, commit, ...rest } = run;
+  const head = { id: run.head_sha, ...(commit ? { message: commit.message, author: { name: commit.author } } : {}) };
+  return { ...rest, workflow_id: 1, repository: repositoryOf(a), head_commit: head };
 };
+
+/** A commit's message and author name, read from the emulator's bare repository (undefined when it cannot be read). */
+async function commitOf(a: Actions, sha: string): Promise<EmulatedRun['commit']> {
+  try {
+    const { stdout } = await execGit('git', ['-C', a.emulator.bareDir, 'log', '-1', '--format=%an%x00%B', sha]);
+    const [author = '', message = ''] = stdout.split('\0');
+    return { author, message: message.trimEnd() };
+  } catch {
+    return undefined;
+  }
+}
 
 function job(a: Actions, run: EmulatedRun, name: JobName, index: number): EmulatedJob {
   return {
@@ -240,6 +258,7 @@ async function start(a: Actions, update: RefUpdate) {
     updated_at: now,
     run_started_at: now,
     jobs: [],
+    commit: await commitOf(a, update.after),
   };
   run.jobs = (['translate', 'build', 'deploy'] as const).map((name, i) => job(a, run, name, i));
   // Until it runs, a job whose name is an expression is listed with the expression, as GitHub does.

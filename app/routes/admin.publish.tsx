@@ -51,6 +51,12 @@ function RunCard({ run, highlight, now }: { run: DeployRunOut; highlight: boolea
         <code>{run.commit.slice(0, 7)}</code>
         <span className="muted">
           <TimeAgo when={run.createdAt} now={now} />
+          {run.by ? (
+            <>
+              {' '}
+              by <strong>{run.by}</strong>
+            </>
+          ) : null}
         </span>
         {run.status === 'success' ? (
           <a href={run.siteUrl} target="_blank" rel="noreferrer">

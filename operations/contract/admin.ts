@@ -40,6 +40,9 @@ export const DeployRun = z
     error: PlainText(limits.message).optional(),
     url: Url,
     siteUrl: Url,
+    by: PlainText(limits.author)
+      .optional()
+      .describe('Who made the commit the run publishes: the account that committed through the service, or the Co-authored-by of the commit on GitHub'),
   })
   .meta({ id: 'DeployRun' });
 

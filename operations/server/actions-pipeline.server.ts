@@ -180,10 +180,10 @@ export function createActionsPipeline<B>(options: ActionsPipelineOptions<B>) {
   });
   const refresh = reads.refresh;
 
-  async function enqueue(branch: Branch, commit: string): Promise<Run> {
+  async function enqueue(branch: Branch, commit: string, by?: string): Promise<Run> {
     const known = runs.get(branch)!.find((r) => r.commit === commit || r.sourceCommit === commit) ?? pending.get(branch)!.get(commit);
     if (known) return known;
-    const run = placeholderRun(branch, commit, actionsPage);
+    const run = { ...placeholderRun(branch, commit, actionsPage), ...(by ? { by } : {}) };
     pending.get(branch)!.set(commit, run);
     tell(run);
     void refresh(branch);

@@ -7,6 +7,7 @@ import { Octokit } from '@octokit/rest';
 import type { Branch } from '../contract/shared.ts';
 import type { Run, RunStatus, Stage, StageName, StageStatus } from './pipeline.server.ts';
 import { countedGitHubFetch } from './metrics.server.ts';
+import { coAuthorOf } from '../repo/git-backend.ts';
 
 /** An Octokit for the Actions API that logs nothing (what is logged is said by the pipeline, without the token). */
 export function actionsClient(options: { token: string; apiUrl: string }): Octokit {
@@ -27,6 +28,8 @@ export interface ApiRun {
   conclusion: string | null;
   html_url: string;
   created_at: string;
+  /** The pushed commit: its message carries the Co-authored-by of an editor who committed through the service. */
+  head_commit?: { id: string; message?: string; author?: { name?: string } | null } | null;
 }
 export interface ApiJob {
   id: number;
@@ -113,6 +116,7 @@ export function runRecord(branch: Branch, run: ApiRun, jobs: ApiJob[], why: stri
       ? { error: failed ? `${failed.name} failed: ${why.length ? why.slice(0, 5).join('; ') : 'see the run on GitHub'}` : `the run ended: ${run.conclusion}` }
       : {}),
     url: run.html_url,
+    ...byOf(run),
   };
 }
 
@@ -211,4 +215,11 @@ export function createRunReader(options: { octokit: Octokit; owner: string; repo
       for (const cache of [finishedJobs, runningJobs]) for (const id of cache.keys()) if (!listed.has(id)) cache.delete(id);
     },
   };
+}
+
+/** Who made a run's commit: the editor its Co-authored-by trailer names (the service committed for them), else its git author. */
+function byOf(run: ApiRun): { by?: string } {
+  const commit = run.head_commit;
+  const name = (commit?.message && coAuthorOf(commit.message)?.name) || commit?.author?.name;
+  return name ? { by: name } : {};
 }

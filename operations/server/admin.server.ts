@@ -15,10 +15,13 @@ import { localeRecords } from '../corpus/corpus.ts';
 import { describeContentSchema, type UiMessages } from './content-schema.server.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
-import type { Handlers } from './implement.server.ts';
+import type { CallContext, Handlers } from './implement.server.ts';
 import { authorOf } from './author.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
 import type { Models } from './models.server.ts';
+
+/** Who a run's commit was made by, as publish runs show it: the signed-in account's name. */
+const accountName = (ctx: CallContext) => (ctx.principal.kind === 'admin' ? ctx.principal.account.name : undefined);
 
 type AdminHandlers = Handlers<typeof adminOperations>;
 
@@ -77,8 +80,8 @@ export function adminHandlers({
     return models.get(commit)!;
   }
 
-  async function committed(outcome: CommitOutcome) {
-    if (outcome.changed) await pipeline.enqueue(outcome.branch, outcome.commit.sha);
+  async function committed(outcome: CommitOutcome, ctx: CallContext) {
+    if (outcome.changed) await pipeline.enqueue(outcome.branch, outcome.commit.sha, accountName(ctx));
     return { branch: outcome.branch, commit: outcome.commit, files: outcome.files, changed: outcome.changed };
   }
 
@@ -158,15 +161,15 @@ export function adminHandlers({
     },
 
     async admin_write_file(input, ctx) {
-      return committed(await repo.commit(input.branch, [{ path: input.path, content: input.content, sha: input.sha }], input.message, authorOf(ctx)));
+      return committed(await repo.commit(input.branch, [{ path: input.path, content: input.content, sha: input.sha }], input.message, authorOf(ctx)), ctx);
     },
 
     async admin_delete_file(input, ctx) {
-      return committed(await repo.commit(input.branch, [{ path: input.path, delete: true, sha: input.sha }], input.message, authorOf(ctx)));
+      return committed(await repo.commit(input.branch, [{ path: input.path, delete: true, sha: input.sha }], input.message, authorOf(ctx)), ctx);
     },
 
     async admin_commit_changes(input, ctx) {
-      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message, authorOf(ctx)));
+      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message, authorOf(ctx)), ctx);
     },
 
     async admin_validate_changes(input) {
@@ -207,7 +210,7 @@ export function adminHandlers({
 
     async admin_promote(input, ctx) {
       const outcome = await repo.promote(input.message, authorOf(ctx));
-      if (outcome.changed) await pipeline.enqueue('main', outcome.commit.sha);
+      if (outcome.changed) await pipeline.enqueue('main', outcome.commit.sha, accountName(ctx));
       return {
         branch: 'main' as const,
         commit: outcome.commit,

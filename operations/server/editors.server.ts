@@ -109,8 +109,7 @@ export async function createEditorStore(dataDir: string, redis?: Redis, now: () 
   };
 
   return {
-    list: async () =>
-      Promise.all((await records.all()).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(withUse)),
+    list: async () => Promise.all((await records.all()).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(withUse)),
     get: async (id) => {
       const editor = await records.get(id);
       return editor && withUse(editor);

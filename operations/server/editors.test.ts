@@ -18,6 +18,7 @@ import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { contentGit, skillFile } from '../../testing/content-git.ts';
 import { addEditor, auditSince, call, expectForbidden, expectStatus, newestAuditId, signIn, type NewEditor } from '../../testing/accounts-http.ts';
 import { runVitae } from '../../cli/run-vitae.ts';
+import { eventually } from '../../testing/admin-http.ts';
 
 const OWNER = 'editors-owner-token-3f9a1c7e5b2d8046';
 const ownerAccount = { id: 'owner', name: 'Owner', email: '', role: 'publisher' };
@@ -93,6 +94,16 @@ for (const backend of backends) {
       );
       const main = expectStatus(await call(base, 'GET', '/api/admin/history?branch=main&limit=1', { token: ada.token }), 200);
       assert.deepEqual([main.commits[0].sha, main.commits[0].author], [promoted.commit.sha, 'Linus Publisher']);
+
+      // Each publish run names who made the commit it publishes (on GitHub, from the pushed commit's Co-authored-by).
+      const runBy = (branch: string, sha: string) =>
+        eventually(`the run of ${sha.slice(0, 7)} on ${branch}, named`, async () => {
+          const { runs } = expectStatus(await call(base, 'GET', `/api/admin/deploys?branch=${branch}&limit=50`, { token: OWNER }), 200);
+          const run = runs.find((r: { commit: string; by?: string }) => r.commit === sha);
+          return run?.by === undefined ? undefined : (run.by as string);
+        });
+      assert.equal(await runBy('dev', byGrace), 'Grace Hopper');
+      assert.equal(await runBy('main', promoted.commit.sha), 'Linus Publisher');
     });
   });
 }

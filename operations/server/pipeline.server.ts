@@ -35,6 +35,8 @@ export interface Run {
   sourceCommit?: string;
   /** Where the run can be seen: a GitHub Actions run's page (github backend); else the admin API's own address. */
   url?: string;
+  /** Who made the commit it publishes, when known (the account that committed through the service). */
+  by?: string;
 }
 
 export interface StageResult {
@@ -87,11 +89,17 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
     };
   }
 
-  async function enqueue(branch: Branch, commit: string, retryOf?: string): Promise<Run> {
+  async function enqueue(branch: Branch, commit: string, retryOf?: string, by?: string): Promise<Run> {
     // The watcher may have queued this very commit a moment before the writer that made it: one run is enough.
     const waiting = retryOf ? undefined : [...runs.values()].find((r) => r.branch === branch && r.commit === commit && r.status === 'queued');
-    if (waiting) return waiting;
-    const run = newRun(branch, commit, retryOf);
+    if (waiting) {
+      if (by && !waiting.by) {
+        waiting.by = by;
+        await save(waiting);
+      }
+      return waiting;
+    }
+    const run = { ...newRun(branch, commit, retryOf), ...(by ? { by } : {}) };
     runs.set(run.id, run);
     await save(run);
     start(branch);
@@ -182,11 +190,12 @@ export async function createPipeline<B>(dataDir: string, steps: PipelineSteps<B>
         run.error = `interrupted: the server stopped during this run; ${again ? 'it was queued again' : 'a newer run is queued'}`;
         for (const stage of run.stages) if (stage.status === 'running' || stage.status === 'queued') stage.status = 'cancelled';
         await save(run);
-        if (again) await enqueue(run.branch, run.commit, run.id);
+        if (again) await enqueue(run.branch, run.commit, run.id, run.by);
       }
       for (const branch of ['main', 'dev'] as const) start(branch);
     },
-    enqueue,
+    /** Queues a run for a commit; `by`: who made it (the account that committed through the service). */
+    enqueue: (branch: Branch, commit: string, by?: string) => enqueue(branch, commit, undefined, by),
     /**
      * Queues a run for `commit` unless the pipeline has seen it already. A run cancelled because a newer
      * commit superseded it counts as seen: a caller holding a stale head must not queue the older commit
