@@ -65,9 +65,11 @@ interface Records {
   all(): Promise<EditorRecord[]>;
   get(id: string): Promise<EditorRecord | undefined>;
   idOfDigest(digest: string): Promise<string | undefined>;
-  /** Writes the record and its token index: digests it no longer has are dropped (`before`: its previous version). */
-  put(record: EditorRecord, before: EditorRecord | undefined): Promise<void>;
-  delete(record: EditorRecord): Promise<void>;
+  /**
+   * Replaces `before` (undefined: no record with that id yet) with `after` (undefined: the record goes), with its token
+   * index, only if the record is still `before`: false, and nothing written, when another request changed it meanwhile.
+   */
+  swap(id: string, before: EditorRecord | undefined, after: EditorRecord | undefined): Promise<boolean>;
   /**
    * When tokens were last used, kept apart from the records: noting a use never writes an editor's record, so it
    * cannot bring back a token revoked meanwhile.
@@ -101,6 +103,32 @@ export async function createEditorStore(dataDir: string, redis?: Redis, now: () 
   };
   const missing = (id: string) => new AppError('not_found', `There is no editor "${id}"; \`vitae admin editors\` lists them.`);
 
+  /**
+   * A change made from the record as it is read, swapped in only if nobody changed it meanwhile (another request, another
+   * instance): otherwise read again and made again, so two publishers' changes never undo each other (a revocation
+   * cannot be lost to a role change made at the same moment).
+   */
+  async function change<T>(id: string, make: (before: EditorRecord | undefined) => { after: EditorRecord | undefined; value: T }): Promise<T> {
+    const attempt = async () => {
+      for (let tries = 0; tries < 10; tries++) {
+        const before = await records.get(id);
+        const { after, value } = make(before);
+        if (await records.swap(after?.id ?? id, before, after)) return value;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (tries + 1))); // another instance's change
+      }
+      throw new AppError('unavailable', 'The accounts kept changing while this change was made; try again in a moment.', { headers: { 'Retry-After': '1' } });
+    };
+    return serial(attempt);
+  }
+
+  // One change at a time in this process (they never race each other); other instances are what the swap is for.
+  let inProcess: Promise<unknown> = Promise.resolve();
+  function serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = inProcess.then(work);
+    inProcess = result.catch(() => {});
+    return result;
+  }
+
   const touched = new Map<string, number>();
   /** The record with each token's last use. */
   const withUse = async (editor: EditorRecord): Promise<EditorRecord> => {
@@ -126,54 +154,65 @@ export async function createEditorStore(dataDir: string, redis?: Redis, now: () 
       }
       return { editor, tokenId: token.id };
     },
-    async add({ name, email, role }) {
-      const taken = new Set((await records.all()).map((e) => e.id));
+    add({ name, email, role }) {
       const base = slugOf(name);
-      let id = base;
-      for (let n = 2; taken.has(id) || id === OWNER_ID; n++) id = `${base.slice(0, 60)}-${n}`;
-      const { token, record } = issue();
-      const editor: EditorRecord = { id, name, email, role, createdAt: now().toISOString(), tokens: [record] };
-      await records.put(editor, undefined);
-      return { editor, token };
-    },
-    async update(id, change) {
-      const before = await records.get(id);
-      if (!before) throw missing(id);
-      let tokens = before.tokens;
-      if (change.revokeToken !== undefined) {
-        if (!tokens.some((t) => t.id === change.revokeToken)) {
-          throw new AppError('not_found', `${before.name} has no token "${change.revokeToken}"; the editor’s listing names their tokens.`);
+      const attempt = async () => {
+        for (;;) {
+          const taken = new Set((await records.all()).map((e) => e.id));
+          let id = base;
+          for (let n = 2; taken.has(id) || id === OWNER_ID; n++) id = `${base.slice(0, 60)}-${n}`;
+          const { token, record } = issue();
+          const editor: EditorRecord = { id, name, email, role, createdAt: now().toISOString(), tokens: [record] };
+          // Another instance may take the same id meanwhile: then the next free one is chosen.
+          if (await records.swap(id, undefined, editor)) return { editor, token };
         }
-        tokens = tokens.filter((t) => t.id !== change.revokeToken);
-      }
-      let token: string | undefined;
-      if (change.newToken) {
-        if (tokens.length >= TOKENS_MAX) {
-          throw new AppError('bad_request', `${before.name} already has ${TOKENS_MAX} tokens; revoke one first.`, {
-            errors: [{ pointer: '/newToken', message: 'too many tokens' }],
-          });
-        }
-        const issued = issue();
-        token = issued.token;
-        tokens = [...tokens, issued.record];
-      }
-      const editor: EditorRecord = {
-        ...before,
-        ...(change.name !== undefined ? { name: change.name } : {}),
-        ...(change.email !== undefined ? { email: change.email } : {}),
-        ...(change.role !== undefined ? { role: change.role } : {}),
-        tokens,
       };
-      await records.put(editor, before);
-      return { editor: await withUse(editor), ...(token ? { token } : {}), ...(change.revokeToken ? { revoked: change.revokeToken } : {}) };
+      return serial(attempt);
     },
-    async remove(id) {
-      const editor = await records.get(id);
-      if (!editor) throw missing(id);
-      await records.delete(editor);
-      return editor;
+    async update(id, wanted) {
+      const { editor, token } = await change(id, (before) => {
+        if (!before) throw missing(id);
+        const { after, token } = changed(before, wanted);
+        return { after, value: { editor: after, token } };
+      });
+      return { editor: await withUse(editor), ...(token ? { token } : {}), ...(wanted.revokeToken ? { revoked: wanted.revokeToken } : {}) };
     },
+    remove: (id) =>
+      change(id, (before) => {
+        if (!before) throw missing(id);
+        return { after: undefined, value: before };
+      }),
   };
+
+  /** The record with `change` applied (a token issued or revoked, a name, an email or a role), and the token issued. */
+  function changed(before: EditorRecord, change: Parameters<EditorStore['update']>[1]): { after: EditorRecord; token?: string } {
+    let tokens = before.tokens;
+    if (change.revokeToken !== undefined) {
+      if (!tokens.some((t) => t.id === change.revokeToken)) {
+        throw new AppError('not_found', `${before.name} has no token "${change.revokeToken}"; the editor’s listing names their tokens.`);
+      }
+      tokens = tokens.filter((t) => t.id !== change.revokeToken);
+    }
+    let token: string | undefined;
+    if (change.newToken) {
+      if (tokens.length >= TOKENS_MAX) {
+        throw new AppError('bad_request', `${before.name} already has ${TOKENS_MAX} tokens; revoke one first.`, {
+          errors: [{ pointer: '/newToken', message: 'too many tokens' }],
+        });
+      }
+      const issued = issue();
+      token = issued.token;
+      tokens = [...tokens, issued.record];
+    }
+    const after: EditorRecord = {
+      ...before,
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.email !== undefined ? { email: change.email } : {}),
+      ...(change.role !== undefined ? { role: change.role } : {}),
+      tokens,
+    };
+    return { after, ...(token ? { token } : {}) };
+  }
 }
 
 /** An id made from a name: lower-case ASCII letters and digits joined by hyphens ("Ada Lovelace" → ada-lovelace). */
@@ -198,10 +237,17 @@ async function fileRecords(file: string): Promise<Records> {
   const editors = new Map<string, EditorRecord>(kept.editors?.map((e) => [e.id, e] as const) ?? []);
   const used = new Map(Object.entries(kept.used ?? {}));
   const live = () => new Set([...editors.values()].flatMap((e) => e.tokens.map((t) => t.digest)));
+  // One write at a time, each of the state as it is when it starts: a slow write never lands after a newer one.
+  let writing = Promise.resolve();
   const persist = () => {
-    const digests = live();
-    for (const digest of used.keys()) if (!digests.has(digest)) used.delete(digest);
-    return writeFileAtomic(file, JSON.stringify({ editors: [...editors.values()], used: Object.fromEntries(used) }, null, 2), 0o600);
+    writing = writing
+      .catch(() => {})
+      .then(() => {
+        const digests = live();
+        for (const digest of used.keys()) if (!digests.has(digest)) used.delete(digest);
+        return writeFileAtomic(file, JSON.stringify({ editors: [...editors.values()], used: Object.fromEntries(used) }, null, 2), 0o600);
+      });
+    return writing;
   };
   return {
     async touch(digest, at) {
@@ -213,13 +259,13 @@ async function fileRecords(file: string): Promise<Records> {
     all: async () => [...editors.values()],
     get: async (id) => editors.get(id),
     idOfDigest: async (digest) => [...editors.values()].find((e) => e.tokens.some((t) => t.digest === digest))?.id,
-    async put(record) {
-      editors.set(record.id, record);
+    async swap(id, before, after) {
+      // Compared and set with no await between: nothing else in this process runs meanwhile.
+      if (JSON.stringify(editors.get(id)) !== JSON.stringify(before)) return false;
+      if (after) editors.set(id, after);
+      else editors.delete(id);
       await persist();
-    },
-    async delete(record) {
-      editors.delete(record.id);
-      await persist();
+      return true;
     },
   };
 }
@@ -227,6 +273,23 @@ async function fileRecords(file: string): Promise<Records> {
 const EDITORS = 'vitae:editors';
 const TOKENS = 'vitae:editor-tokens';
 const USED = 'vitae:editor-token-used';
+
+/**
+ * Compare-and-swap of one editor's record with its token index, atomic in Redis: the record must still be ARGV[2]
+ * ('' for none); then it becomes ARGV[3] ('' removes it), ARGV[4] digests point at it and the rest point at nothing.
+ */
+const SWAP = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if (current or '') ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+local kept = tonumber(ARGV[4])
+for i = 5, 4 + kept do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
+for i = 5 + kept, #ARGV do
+  redis.call('HDEL', KEYS[2], ARGV[i])
+  redis.call('HDEL', KEYS[3], ARGV[i])
+end
+return 1
+`;
 
 /**
  * Two hashes: editors by id (JSON), and editor ids by token digest. A Redis that cannot be reached refuses: no
@@ -249,24 +312,18 @@ function redisRecords(redis: Redis): Records {
         return text ? (JSON.parse(text) as EditorRecord) : undefined;
       }),
     idOfDigest: (digest) => call(async () => (await redis.hget(TOKENS, digest)) ?? undefined),
-    put: (record, before) =>
+    swap: (id, before, after) =>
       call(async () => {
-        const gone = (before?.tokens ?? []).filter((t) => !record.tokens.some((k) => k.digest === t.digest)).map((t) => t.digest);
-        const multi = redis.multi().hset(EDITORS, record.id, JSON.stringify(record));
-        for (const token of record.tokens) multi.hset(TOKENS, token.digest, record.id);
-        if (gone.length) multi.hdel(TOKENS, ...gone).hdel(USED, ...gone);
-        await multi.exec();
+        const digests = (record: EditorRecord | undefined) => new Set(record?.tokens.map((t) => t.digest) ?? []);
+        const kept = digests(after);
+        const gone = [...digests(before)].filter((d) => !kept.has(d));
+        const args = [id, before ? JSON.stringify(before) : '', after ? JSON.stringify(after) : '', String(kept.size), ...kept, ...gone];
+        return (await redis.eval(SWAP, 3, EDITORS, TOKENS, USED, ...args)) === 1;
       }),
     touch: (digest, at) =>
       call(async () => {
         await redis.hset(USED, digest, at);
       }),
     usedAt: (digests) => call(async () => (digests.length ? (await redis.hmget(USED, ...digests)).map((v) => v ?? null) : [])),
-    delete: (record) =>
-      call(async () => {
-        const multi = redis.multi().hdel(EDITORS, record.id);
-        if (record.tokens.length) multi.hdel(TOKENS, ...record.tokens.map((t) => t.digest)).hdel(USED, ...record.tokens.map((t) => t.digest));
-        await multi.exec();
-      }),
   };
 }
