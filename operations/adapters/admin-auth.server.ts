@@ -158,7 +158,7 @@ export function createAdminAuth({ credentials, sessions, urls, logger, audit, th
     await Promise.all([fromAddress.refund(), ofToken.refund()]);
     const previous = await sessions.verify(readCookie(headers, branch));
     if (previous) await sessions.destroy(previous); // rotate: a sign-in never reuses a session id
-    const { cookieValue, maxAgeSeconds } = await sessions.create(holder.digest);
+    const { cookieValue, maxAgeSeconds } = await sessions.create(holder.digest, holder.account.id);
     logger?.info({ event: 'auth', action: 'login', outcome: 'ok', ip, branch, account: holder.account.id }, 'login ok');
     await trail({ action: 'sign-in', actor: { id: holder.account.id, name: holder.account.name }, ip, detail: consoleAt(branch) });
     return cookie(branch, cookieValue, maxAgeSeconds);

@@ -17,13 +17,18 @@ interface SessionRecord {
   expiresAt: number;
   /** Digest of the token the session was opened with (ADMIN_TOKEN's or an editor's). */
   token: string;
+  /** The account it was opened for (absent in records made before accounts). */
+  account?: string;
 }
 
 const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
+/** Live console sessions one account may have at once (browsers, devices); a new sign-in beyond it ends the oldest. */
+export const SESSIONS_PER_ACCOUNT = 20;
+
 export interface SessionStore {
-  /** A new session for the credential with this digest (Credentials.resolve). */
-  create(digest: string): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
+  /** A new session of `account` for the credential with this digest (Credentials.resolve); its oldest beyond SESSIONS_PER_ACCOUNT end. */
+  create(digest: string, account: string): Promise<{ cookieValue: string; maxAgeSeconds: number }>;
   /** The session id of a valid cookie value, else undefined. */
   verify(cookieValue: string | undefined): Promise<string | undefined>;
   /**
@@ -39,11 +44,18 @@ export type CookieState = { state: 'forged' } | { state: 'ended' } | { state: 'l
 /** Where session records are kept: a map persisted to a file, or Redis keys that expire with the session. */
 interface RecordStore {
   get(id: string): Promise<SessionRecord | undefined>;
-  set(id: string, record: SessionRecord): Promise<void>;
+  /** Keeps the record, and ends the account's oldest sessions beyond `perAccount`. */
+  set(id: string, record: SessionRecord & { account: string }, perAccount: number): Promise<void>;
   delete(id: string): Promise<void>;
 }
 
-export async function createSessionStore(dataDir: string, secret: string, credentials: Pick<Credentials, 'ofDigest'>, redis?: Redis): Promise<SessionStore> {
+export async function createSessionStore(
+  dataDir: string,
+  secret: string,
+  credentials: Pick<Credentials, 'ofDigest'>,
+  redis?: Redis,
+  perAccount = SESSIONS_PER_ACCOUNT,
+): Promise<SessionStore> {
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
   const records = redis ? redisRecords(redis) : await fileRecords(join(dataDir, 'sessions.json'));
 
@@ -60,10 +72,10 @@ export async function createSessionStore(dataDir: string, secret: string, creden
   }
 
   return {
-    async create(digest) {
+    async create(digest, account) {
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
-      await records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: digest });
+      await records.set(id, { createdAt: now, expiresAt: now + LIFETIME_MS, token: digest, account }, perAccount);
       return { cookieValue: `${id}.${sign(id)}`, maxAgeSeconds: LIFETIME_MS / 1000 };
     },
     async verify(cookieValue) {
@@ -81,10 +93,12 @@ async function fileRecords(file: string): Promise<RecordStore> {
   const persist = () => writeFileAtomic(file, JSON.stringify(Object.fromEntries(records)), 0o600);
   return {
     get: async (id) => records.get(id),
-    async set(id, record) {
+    async set(id, record, perAccount) {
       const now = Date.now();
       for (const [key, r] of records) if (r.expiresAt < now) records.delete(key);
       records.set(id, record);
+      const mine = [...records].filter(([, r]) => r.account === record.account).sort(([, x], [, y]) => x.createdAt - y.createdAt);
+      for (const [key] of mine.slice(0, Math.max(0, mine.length - perAccount))) records.delete(key);
       await persist();
     },
     async delete(id) {
@@ -110,10 +124,27 @@ function redisRecords(redis: Redis): RecordStore {
         return undefined; // not verifiable now: treated as signed out
       }
     },
-    async set(id, record) {
-      await redis.set(key(id), JSON.stringify(record), 'PX', Math.max(1, record.expiresAt - Date.now())).catch((error: unknown) => {
+    async set(id, record, perAccount) {
+      // The account's sessions by their start, in a sorted set of session keys beside them: past the cap, the oldest go
+      // (keys that expired on their own are dropped from the set on the way).
+      const mine = `vitae:sessions-of:${createHash('sha256').update(record.account).digest('hex')}`;
+      try {
+        await redis
+          .multi()
+          .set(key(id), JSON.stringify(record), 'PX', Math.max(1, record.expiresAt - Date.now()))
+          .zadd(mine, record.createdAt, key(id))
+          .zremrangebyscore(mine, 0, record.createdAt - LIFETIME_MS)
+          .pexpire(mine, LIFETIME_MS)
+          .exec();
+        const beyond = (await redis.zcard(mine)) - perAccount;
+        if (beyond > 0) {
+          const oldest = await redis.zpopmin(mine, beyond);
+          const ended = oldest.filter((_, i) => i % 2 === 0); // member, score, member, score…
+          if (ended.length) await redis.del(...ended);
+        }
+      } catch (error) {
         throw unavailable(error);
-      });
+      }
     },
     async delete(id) {
       await redis.del(key(id)).catch((error: unknown) => {
