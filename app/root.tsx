@@ -25,21 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   const [{ site, siteUrl, branch }, { questions = [] }] = await Promise.all([siteIdentity(context, locale, request), readBrief(context, locale)]);
   const { chat, transcription } = context.vitae.features();
   const root: RootData = { locale, messages: messagesFor(locale), questions, site, siteUrl, preview: branch === 'dev', features: { chat, transcription } };
-  // A request the server refused before any page could answer (server.ts sets `httpStatus`), or an address
-  // that cannot be decoded ("/entries/%FF"): the site's own error page, in the page's language. The root
-  // data travels with the error, as the boundary has no loader data then.
-  const status = context.httpStatus ?? (malformed(pathname) ? 400 : undefined);
+  // A request refused before any page could answer, or an address that cannot be decoded ("/entries/%FF"): the web
+  // adapter sets `httpStatus` (operations/adapters/web.server.ts, by the edge's one check `decodedPath`) and hands
+  // such an address on with its "%" escaped. The site's own error page, in the page's language; the root data travels
+  // with the error, as the boundary has no loader data then.
+  const status = context.httpStatus;
   if (status) throw data(root, { status });
   return root;
-}
-
-function malformed(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 const isRootData = (value: unknown): value is RootData => typeof value === 'object' && value !== null && 'messages' in value && 'site' in value;

@@ -32,8 +32,9 @@ describe('one door', () => {
     const get = layer.memo.get.bind(layer.memo);
     layer.memo.get = ((branch, key, door) => {
       const kept = get(branch, key, door);
-      // A kept MCP answer is found by its method and params: named here by the method.
-      if (kept !== undefined) seen.push({ door, operation: key.split('\0')[1] ?? key, via: 'memo' });
+      // A kept MCP answer is found by its method and params: named here by the method. A read without a door is a
+      // surface's own state (the MCP server's name), not an answer: not a call.
+      if (kept !== undefined && door) seen.push({ door, operation: key.split('\0')[1] ?? key, via: 'memo' });
       return kept;
     }) as typeof layer.memo.get;
   });
@@ -99,8 +100,8 @@ describe('one door', () => {
     const client = await mcpClient('/mcp');
     try {
       const call = () => client.callTool({ name: 'list_lenses', arguments: {} });
-      // The server's own name is read once per request (uncounted); then the tool runs through invoke.
-      assert.deepEqual(await callsOf(call), ['mcp get_site', 'mcp list_lenses']);
+      // The server's own name is kept per build (read with get_site by an earlier request); the tool runs through invoke.
+      assert.deepEqual(await callsOf(call), ['mcp list_lenses']);
       assert.deepEqual(await callsOf(call), ['mcp tools/call (kept)']);
       const resource = await callsOf(() => client.readResource({ uri: 'vitae://brief?locale=fr' }));
       assert.ok(resource.includes('mcp get_brief'), resource.join(', '));
@@ -110,9 +111,23 @@ describe('one door', () => {
     const admin = await mcpClient('/mcp/admin', TOKEN);
     try {
       const calls = await callsOf(() => admin.callTool({ name: 'admin_deploy_status', arguments: { branch: 'dev' } }));
-      assert.deepEqual(calls, ['mcp get_site', 'mcp admin_deploy_status']);
+      assert.deepEqual(calls, ['mcp admin_deploy_status']);
     } finally {
       await admin.close();
+    }
+  });
+
+  it('MCP: the server’s own name is read once per build, not per call: calls that are not kept cost no get_site', async () => {
+    const client = await mcpClient('/mcp'); // its initialize reads nothing new either: the name is kept for this build
+    try {
+      const calls = await callsOf(async () => {
+        for (let i = 0; i < 5; i++) await client.callTool({ name: 'search_subject', arguments: { query: `hotel guest ${i}` } });
+        await service.get('/mcp').then((res) => res.text()); // the discovery document
+        await service.get('/mcp/server-card').then((res) => res.text());
+      });
+      assert.deepEqual(calls, Array(5).fill('mcp search_subject'));
+    } finally {
+      await client.close();
     }
   });
 

@@ -24,7 +24,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyOperation } from '../contract/define.ts';
+import { offeredOn, type AnyOperation } from '../contract/define.ts';
 import { AppError } from '../contract/errors.ts';
 import { prompts } from '../contract/prompts.ts';
 import { resources } from '../contract/resources.ts';
@@ -49,7 +49,10 @@ import {
   type McpServerInfo,
 } from './mcp.ts';
 
+/** The largest JSON-RPC message read: 1 MB, or more where a tool of the surface takes more over REST (an image upload), and the envelope. */
 const MAX_MCP_BODY = 1024 * 1024;
+const bodyLimitOf = (ops: readonly AnyOperation[]) =>
+  Math.max(MAX_MCP_BODY, ...ops.filter((op) => offeredOn(op, 'mcp')).map((op) => (op.rest.maxBody ?? 0) + 16 * 1024));
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
@@ -74,6 +77,8 @@ interface Surface {
   admin: boolean;
   ops: readonly AnyOperation[];
   byName: ReadonlyMap<string, AnyOperation>;
+  /** The largest request body read (only once the admin surface has checked the token). */
+  maxBody: number;
 }
 
 /** What the HTTP edge knows about a call, handed to the prepared server in `authInfo.extra`. */
@@ -86,7 +91,7 @@ interface CallScope {
 export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: McpDeps): Endpoint[] {
   const surface = (path: Surface['path'], admin: boolean): Surface => {
     const ops = layer.operations.filter((op) => op.auth === (admin ? 'admin' : 'public'));
-    return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])) };
+    return { path, admin, ops, byName: new Map(ops.map((op) => [op.name, op])), maxBody: bodyLimitOf(ops) };
   };
   const publicSurface = surface('/mcp', false);
   const adminSurface = surface('/mcp/admin', true);
@@ -97,12 +102,26 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
     if (!scope) throw new Error('An MCP request reached a handler without its HTTP context.');
     return (await layer.invoke(op, input, { ...scope, door: 'mcp', signal: extra.signal })).output;
   };
-  /** The site as this branch's build has it (get_site, kept per build by invoke): the servers' names and words. */
-  const siteOf = async (branch: Branch, ip: string) =>
-    (await layer.invoke(operationNamed('get_site'), {}, { branch, ip, principal: { kind: 'anonymous' }, door: 'mcp', uncounted: true })).output;
 
   // One prepared server per surface and what it says of itself (which changes only with the content's site.json).
   const prepared = new Map<string, Dispatcher>();
+  /**
+   * What a surface says of itself on a branch, kept in invoke's memo for the build (uncounted: not an answer): the
+   * site as the build has it (get_site: the servers' names and words) and the server prepared with its name. Read
+   * once per build, so a call that is not kept and a discovery document cost no get_site call.
+   */
+  async function selfOf(s: Surface, branch: Branch, ip: string): Promise<Self> {
+    const base = urls.of(branch);
+    const key = `mcp-self\0${s.path}\0${base}`;
+    const kept = layer.memo.get<Self>(branch, key);
+    if (kept) return kept;
+    const keep = layer.memo.keeper(branch);
+    const scope = { branch, ip, principal: anonymous, door: 'mcp', uncounted: true } as const;
+    const { output: site } = await layer.invoke(operationNamed('get_site'), {}, scope);
+    const self: Self = { site, dispatcher: await dispatcherFor(s, serverInfo(s, site, base)) };
+    keep(key, self, key.length + JSON.stringify(site).length);
+    return self;
+  }
   async function dispatcherFor(s: Surface, info: McpServerInfo): Promise<Dispatcher> {
     const key = `${s.path}\0${JSON.stringify(info)}`;
     let dispatcher = prepared.get(key);
@@ -147,7 +166,7 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
           headers: { Allow: 'GET, POST' },
         });
       }
-      return sendJson(req, res, 200, discoveryDocument(s, await siteOf(branch, ip), urls.of(branch)), { 'Cache-Control': 'no-store' });
+      return sendJson(req, res, 200, discoveryDocument(s, (await selfOf(s, branch, ip)).site, urls.of(branch)), { 'Cache-Control': 'no-store' });
     }
 
     const headerVersion = req.headers['mcp-protocol-version'];
@@ -159,7 +178,7 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
     } catch (error) {
       return jsonRpcError(res, 415, -32000, (error as AppError).message);
     }
-    const bytes = await readSmallBody(req, MAX_MCP_BODY);
+    const bytes = await readSmallBody(req, s.maxBody);
     let message: unknown;
     try {
       message = parseJson(decodeUtf8(bytes));
@@ -183,7 +202,7 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
       requestInfo: { headers: req.headers }, // the request's MCP-Protocol-Version says which version's rules answer it
       authInfo: { token: '', clientId: s.admin ? 'admin' : 'anonymous', scopes: [], extra: { scope: { branch, ip, principal } } },
     };
-    const dispatcher = await dispatcherFor(s, serverInfo(s, await siteOf(branch, ip), urls.of(branch)));
+    const { dispatcher } = await selfOf(s, branch, ip);
     if (isRequestShape(message)) {
       const gone = new AbortController();
       res.on('close', () => gone.abort());
@@ -216,7 +235,7 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
     const { req, res, branch, ip } = request;
     if (s.admin) await requireBearer(request);
     const type = String(req.headers.accept ?? '').includes(SERVER_CARD_TYPE) ? SERVER_CARD_TYPE : JSON_TYPE;
-    sendJson(req, res, 200, serverCard(s, await siteOf(branch, ip), urls.of(branch)), { ...discoveryHeaders(s.admin), 'Content-Type': type });
+    sendJson(req, res, 200, serverCard(s, (await selfOf(s, branch, ip)).site, urls.of(branch)), { ...discoveryHeaders(s.admin), 'Content-Type': type });
   }
 
   const cardEndpoint = (path: string, s: Surface): Endpoint => ({
@@ -237,13 +256,18 @@ export function mcpEndpoints({ layer, urls, requireBearer, host: listenHost }: M
       path: '/.well-known/mcp/catalog.json',
       cors: true,
       handle: async ({ req, res, branch, ip }) =>
-        sendJson(req, res, 200, catalog(publicSurface, await siteOf(branch, ip), urls.of(branch)), discoveryHeaders(false)),
+        sendJson(req, res, 200, catalog(publicSurface, (await selfOf(publicSurface, branch, ip)).site, urls.of(branch)), discoveryHeaders(false)),
     },
   ];
 }
 
 /** The site as the servers describe it (the get_site operation's answer). */
 type Site = OutputOf<typeof getSite>;
+/** A surface's own description on a branch, for a build: the site and the server prepared with its name. */
+interface Self {
+  site: Site;
+  dispatcher: Dispatcher;
+}
 /** What a server says of itself, from the site and its address. */
 const serverInfo = (s: Surface, site: Site, base: string) => serverInfoOf({ ...site, url: base }, s.admin);
 

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the operation list and the very zod schemas that validate.
 import { z } from 'zod';
-import { offeredOn, type AnyOperation, type RateLimitSpec } from '../contract/define.ts';
+import { answeredErrors, offeredOn, type AnyOperation, type RateLimitSpec } from '../contract/define.ts';
 import { errorTable, type ErrorCode } from '../contract/errors.ts';
 import { operations } from '../contract/index.ts';
 import { ErrorBodySchema } from '../contract/shared.ts';
@@ -315,20 +315,14 @@ function streamContent(op: AnyOperation, outputId: string, error: Json): Json {
 }
 
 /**
- * Every error an operation declares, each under its status; `internal` (500) can be any operation's. A rate-limited
- * one answers 429, and so does one that checks a credential (admin) once the failures from that address or with it
- * are too many. A public read answered for the first time waits in the service-wide work queue, which refuses once
- * full (503) and, once half full, a client holding its share of it (429).
+ * Exactly the errors an operation answers with (`answeredErrors`: those it declares, and those its definition implies,
+ * such as `internal` for any, 429 for a rate-limited one or one that checks a credential), each under its status. A
+ * public read answered for the first time waits in the service-wide work queue, which refuses once full (503) and,
+ * once half full, a client holding its share of it (429): both say when to retry.
  */
 function addErrorResponses(op: AnyOperation, responses: Json, cors: Json, budget: Json): void {
   const queued = op.pure && op.auth === 'public';
-  const throttled = op.rateLimit || op.auth === 'admin' || queued;
-  const codes = new Set<ErrorCode>([
-    ...op.errors,
-    ...(throttled ? (['rate_limited'] as const) : []),
-    ...(queued ? (['unavailable'] as const) : []),
-    'internal',
-  ]);
+  const codes = answeredErrors(op);
   for (const code of codes) {
     const status = errorTable[code].status;
     const { description = '', headers = {} } = responses[status] ?? {};
@@ -343,7 +337,7 @@ function addErrorResponses(op: AnyOperation, responses: Json, cors: Json, budget
       content: errorContent,
     };
   }
-  if (codes.has('repo_error'))
+  if (codes.includes('repo_error'))
     responses[409] = {
       description: '`repo_error`: the branch moved under the request (stale sha, conflict).',
       ...withHeaders(cors),

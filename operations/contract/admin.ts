@@ -359,7 +359,7 @@ export const adminAiEdit = defineOperation({
   answeredByModel: true,
   auth: 'admin',
   rateLimit: MODEL_EDITS,
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'rate_limited', 'chat_not_configured', 'unavailable', 'repo_error'],
+  errors: ['not_found', 'forbidden_path', 'chat_not_configured', 'unavailable', 'repo_error', 'repo_not_configured'],
   examples: {
     valid: [{ summary: 'Shorten a summary', input: { slug: 'concierge-copilot', instruction: 'Make the summary one sentence.', branch: 'dev' } }],
     invalid: [{ summary: 'No instruction', input: { slug: 'concierge-copilot', instruction: ' ' } }],

@@ -2,7 +2,7 @@
 // examples and hints). Every surface (REST, OpenAPI, MCP, CLI, HTTP client, the agent's tools) is derived
 // from these definitions, and the implementation is typed by them (operations/server/implement.server.ts).
 import type { z } from 'zod';
-import type { ErrorCode } from './errors.ts';
+import { errorTable, type ErrorCode } from './errors.ts';
 import type { AuditAction, Role } from './roles.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -46,7 +46,12 @@ export interface OperationExamples<I extends z.ZodObject> {
   invalid?: Array<{ summary: string; input: Record<string, unknown> }>;
 }
 
-export interface OperationDef<N extends string = string, I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+export interface OperationDef<
+  N extends string = string,
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+  E extends ErrorCode = ErrorCode,
+> {
   name: N;
   summary: string;
   description?: string;
@@ -79,7 +84,13 @@ export interface OperationDef<N extends string = string, I extends z.ZodObject =
    * nothing (a commit that changed nothing). Never a token or a body.
    */
   audit?: AuditOf<z.output<I>, z.output<O>>;
-  errors: ErrorCode[];
+  /**
+   * The errors its handler refuses a call with (and so the answers OpenAPI lists), besides those every surface and
+   * `invoke` add from the rest of the definition (`implicitErrors`). Kept as literals: a handler's `ctx.refuse` takes
+   * only these codes (a compile error otherwise), and `invoke` reports any other its handler raises (development and
+   * tests).
+   */
+  errors: readonly E[];
   /** The answer depends only on the input and the live build, so it may be cached per build. */
   pure?: boolean;
   /**
@@ -136,8 +147,11 @@ export function offeredOn(op: Pick<AnyOperation, 'surfaces'>, surface: Surface):
 }
 
 export type CliArg =
-  /** The positional is a file name (or `-` for stdin) whose text fills `field` (parsed as JSON with `json`). */
-  | { readInto: string; json?: boolean }
+  /**
+   * The positional is a file name (or `-` for stdin) whose text fills `field` (parsed as JSON with `json`; with
+   * `base64`, the file's bytes, base64-encoded: an image).
+   */
+  | { readInto: string; json?: boolean; base64?: boolean }
   /** The positional is a content path when it contains a `/` or a file extension, else a slug. */
   | { pathOrSlug: true };
 
@@ -146,7 +160,52 @@ export type InputOf<Op extends AnyOperation> = z.output<Op['input']>;
 export type RawInputOf<Op extends AnyOperation> = z.input<Op['input']>;
 export type OutputOf<Op extends AnyOperation> = z.output<Op['output']>;
 
-/** Keeps the literal name, so the operation list can type its implementation by name. */
-export function defineOperation<const N extends string, I extends z.ZodObject, O extends z.ZodType>(def: OperationDef<N, I, O>): OperationDef<N, I, O> {
+/** The error codes an operation's handler may refuse a call with, as types: those it declares, and `bad_request` (every operation reads an input). */
+export type ErrorsOf<Op extends AnyOperation> = Op['errors'][number] | 'bad_request';
+
+/**
+ * The errors that `invoke` and the surfaces answer an operation with whatever its handler does, from the rest of its
+ * definition, so that its `errors` need not (but may) repeat them; OpenAPI lists them beside the declared ones:
+ * - every operation: `bad_request` (its input is parsed: schema, query and body shapes) and `internal` (a bug);
+ * - a body read (REST, not GET, not `from: 'query'`): `payload_too_large` (over `maxBody`), `unsupported_media_type`
+ *   (not JSON) and `unavailable` (the service-wide read budget is spent);
+ * - a path parameter (`{slug}`): `not_found`, when its value cannot name anything;
+ * - `auth: 'admin'`: `unauthorized` (no or a wrong credential), `rate_limited` (too many wrong ones), `unavailable`
+ *   (the account or session store cannot be reached) and, for a write (not GET), `forbidden` (a console session's
+ *   write from another site);
+ * - `role`: `forbidden` (the account's role is not enough);
+ * - `rateLimit`: `rate_limited`; a public `pure` read (its first answer waits in the service-wide work queue):
+ *   `rate_limited` and `unavailable`; `streams` or a streamed answer: `unavailable` (the service restarting);
+ * - `needsModel`: that error.
+ * Not listed: the router's own answers (404 for no route, 405, 431), which are no operation's, and a cancelled call's
+ * `unavailable`, which nobody reads.
+ */
+export function implicitErrors(op: AnyOperation): ErrorCode[] {
+  const codes: ErrorCode[] = ['bad_request', 'internal'];
+  const write = op.rest.method !== 'GET';
+  if (write && op.rest.from !== 'query') codes.push('payload_too_large', 'unsupported_media_type', 'unavailable');
+  if (op.rest.path.includes('{')) codes.push('not_found');
+  if (op.auth === 'admin') codes.push('unauthorized', 'rate_limited', 'unavailable', ...(write ? (['forbidden'] as const) : []));
+  if (op.role) codes.push('forbidden');
+  if (op.rateLimit) codes.push('rate_limited');
+  if (op.pure && op.auth === 'public') codes.push('rate_limited', 'unavailable');
+  if (op.streams || op.rest.stream) codes.push('unavailable');
+  if (op.needsModel) codes.push(op.needsModel);
+  return [...new Set(codes)];
+}
+
+/** Every error an operation may answer with: those it declares and the implicit ones, in the error table's order. */
+export function answeredErrors(op: AnyOperation): ErrorCode[] {
+  const codes = new Set<ErrorCode>([...op.errors, ...implicitErrors(op)]);
+  return (Object.keys(errorTable) as ErrorCode[]).filter((code) => codes.has(code));
+}
+
+/**
+ * Keeps the literal name, so the operation list can type its implementation by name, and the declared errors as
+ * literals, so a handler's refusals are typed by them.
+ */
+export function defineOperation<const N extends string, I extends z.ZodObject, O extends z.ZodType, const E extends ErrorCode = never>(
+  def: OperationDef<N, I, O, E>,
+): OperationDef<N, I, O, E> {
   return def;
 }

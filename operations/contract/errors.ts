@@ -10,7 +10,11 @@ export const errorTable = {
   not_found: { status: 404, exit: 3, summary: 'The addressed resource does not exist.' },
   method_not_allowed: { status: 405, exit: 2, summary: 'The route exists but not for this method.' },
   payload_too_large: { status: 413, exit: 2, summary: 'The request body is too large.' },
-  unsupported_media_type: { status: 415, exit: 2, summary: 'The request body is not JSON (`Content-Type: application/json`).' },
+  unsupported_media_type: {
+    status: 415,
+    exit: 2,
+    summary: 'The request body is not JSON (`Content-Type: application/json`), or an upload is not an image type taken.',
+  },
   request_header_fields_too_large: { status: 431, exit: 2, summary: 'The request’s headers are too large.' },
   invalid: { status: 422, exit: 6, summary: 'The content fails validation; `errors` lists the problems.' },
   rate_limited: { status: 429, exit: 8, summary: 'Too many requests; retry after the `Retry-After` seconds.' },
@@ -73,6 +77,15 @@ export function listedProblems(problems: readonly Problem[]): Problem[] {
   return [...listed, { message: `… and ${problems.length - listed.length} more problems, not listed` }];
 }
 
+/** What an error may carry besides its code and message. */
+export interface AppErrorOptions {
+  status?: number;
+  errors?: Problem[];
+  headers?: Record<string, string>;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
 /** An error as a value: a code from the table, a message a person can act on, and optional details. */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -81,11 +94,7 @@ export class AppError extends Error {
   readonly headers?: Record<string, string>;
   readonly details?: Record<string, unknown>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { status?: number; errors?: Problem[]; headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

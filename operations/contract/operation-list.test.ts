@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { offeredOn, operations } from './index.ts';
 import { describeTool } from './tools.ts';
+import type { ErrorCode } from './errors.ts';
 import { createOpenApiDocument } from '../adapters/openapi.ts';
 import { operationEndpoints } from '../adapters/rest.server.ts';
 import { anonymous } from '../server/implement.server.ts';
@@ -26,7 +27,7 @@ describe('the operation list', () => {
     for (const name of ['chat', 'transcribe']) {
       const op = operations.find((o) => o.name === name)!;
       assert.deepEqual(op.surfaces, ['rest'], name);
-      assert.ok(op.needsModel && op.errors.includes(op.needsModel), `${name} declares the error it is refused with`);
+      assert.ok(op.needsModel && (op.errors as readonly ErrorCode[]).includes(op.needsModel), `${name} declares the error it is refused with`);
     }
   });
 
@@ -49,7 +50,7 @@ describe('the operation list', () => {
   it('says which answers a model writes: whatever may need a model is answered by one, annotated open-world and not idempotent', () => {
     for (const op of operations) {
       // An operation that cannot answer without a model says so; one that can (match_role's search-only form) need not.
-      if (op.errors.includes('chat_not_configured')) assert.equal(op.answeredByModel, true, op.name);
+      if ((op.errors as readonly ErrorCode[]).includes('chat_not_configured')) assert.equal(op.answeredByModel, true, op.name);
       const { readOnlyHint, idempotentHint, openWorldHint } = describeTool(op).annotations;
       if (op.answeredByModel)
         assert.deepEqual({ readOnlyHint, idempotentHint, openWorldHint }, { readOnlyHint: !op.effect, idempotentHint: false, openWorldHint: true }, op.name);

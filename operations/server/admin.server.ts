@@ -1,6 +1,6 @@
 // Handlers of the admin operations: the content repository through validated commits, the publish runs,
 // promote. Every write is one commit on one branch and queues that branch's publish run.
-import { AppError, clipped, listedProblems } from '../contract/errors.ts';
+import { clipped, listedProblems } from '../contract/errors.ts';
 import { limits } from '../contract/limits.ts';
 import { FILE_MATCHES, type adminOperations } from '../contract/admin.ts';
 import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
@@ -15,7 +15,7 @@ import { localeRecords } from '../corpus/corpus.ts';
 import { describeContentSchema, type UiMessages } from './content-schema.server.ts';
 import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
-import type { CallContext, Handlers } from './implement.server.ts';
+import type { CallContext, Handlers, Refuse } from './implement.server.ts';
 import { authorOf } from './author.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
 import type { Models } from './models.server.ts';
@@ -34,10 +34,10 @@ export interface AdminDeps {
 }
 
 /** The source file of an entry, lens or skill slug, as the branch's live build knows it. */
-export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string): string {
+export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string, refuse: Refuse<'not_found'>): string {
   const model = corpus.build(branch).model;
   const path = model.entries.get(slug)?.path ?? model.lenses.get(slug as never)?.path ?? model.skills.get(slug)?.path;
-  if (!path) throw new AppError('not_found', `No entry, lens or skill with slug "${slug}" on ${branch}. List files with GET /api/admin/files.`);
+  if (!path) throw refuse('not_found', `No entry, lens or skill with slug "${slug}" on ${branch}. List files with GET /api/admin/files.`);
   return path;
 }
 
@@ -47,15 +47,15 @@ const asFileChanges = (
 ): FileChange[] => changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
 
 /** The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a writable content path. */
-export function fileOf(corpus: Corpus, input: { path?: string; slug?: string; branch: Branch }): string {
-  const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!);
+export function fileOf(corpus: Corpus, input: { path?: string; slug?: string; branch: Branch }, refuse: Refuse<'not_found'>): string {
+  const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!, refuse);
   assertWritablePath(path);
   return path;
 }
 
 /** The configured models, or the 503 that says how to configure them (`what` needs them: "AI editing"…). */
-export function needModels(models: Models | undefined, what: string): Models {
-  if (!models) throw new AppError('chat_not_configured', `${what} needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.`);
+export function needModels(models: Models | undefined, what: string, refuse: Refuse<'chat_not_configured'>): Models {
+  if (!models) throw refuse('chat_not_configured', `${what} needs a model: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.`);
   return models;
 }
 
@@ -126,8 +126,8 @@ export function adminHandlers({
       return { branch: input.branch, files: found.map((f, i) => ({ ...f, ...(matches[i]!.match ? { match: matches[i]!.match } : {}) })), truncated };
     },
 
-    async admin_read_file(input) {
-      const path = fileOf(corpus, input);
+    async admin_read_file(input, { refuse }) {
+      const path = fileOf(corpus, input, refuse);
       const file = await repo.readFile(input.branch, path, input.ref);
       // At the head, a source file says where its translations stand (the editor shows them, and what a delete takes).
       const model = input.ref ? null : await modelAt(input.branch);

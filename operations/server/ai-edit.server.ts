@@ -48,9 +48,9 @@ export function aiEditHandlers({
   corpus: Corpus;
 }): Pick<Handlers<typeof adminOperations>, 'admin_ai_edit'> {
   return {
-    async admin_ai_edit(input, { signal }) {
-      const model = needModels(models, 'AI editing');
-      const path = fileOf(corpus, input);
+    async admin_ai_edit(input, { signal, refuse }) {
+      const model = needModels(models, 'AI editing', refuse);
+      const path = fileOf(corpus, input, refuse);
       let base = input.content;
       let baseSha: string | null = null;
       try {
@@ -71,11 +71,11 @@ export function aiEditHandlers({
           maxRetries: 1,
         }));
       } catch (error) {
-        throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`);
+        throw refuse('unavailable', `The model provider failed: ${describeProviderError(error)}`);
       }
       const proposed = unwrapFence(text);
       if (proposed.length > limits.contentFile)
-        throw new AppError(
+        throw refuse(
           'unavailable',
           `The model proposed ${proposed.length} characters; a content file is at most ${limits.contentFile}. Try a narrower instruction.`,
         );

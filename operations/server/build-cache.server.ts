@@ -70,6 +70,18 @@ export function keepable(build: { hybrid?: { readonly failures: number } }): () 
   return () => (build.hybrid?.failures ?? 0) === failures;
 }
 
+/**
+ * The one rule for keeping an answer (invoke's answers of pure operations and a surface's alike): read `build` before
+ * the work, and keep what it made for that build only if, after it, `steady()`: the branch still serves that build (an
+ * answer made while a new one arrived may hold either's facts, and one kept for a build no longer served is never read
+ * and holds memory) and the build's hybrid search did not fall back to BM25 alone meanwhile (`keepable`).
+ */
+export function steadyBuild(builds: ServedBuilds, branch: Branch): { build: string; steady: () => boolean } {
+  const build = builds.id(branch);
+  const keepable = builds.keepable(branch);
+  return { build, steady: () => keepable() && builds.id(branch) === build };
+}
+
 /** The builds a corpus serves, as the memo of `invoke` reads them. */
 export function servedBuilds(corpus: Pick<Corpus, 'build'>): ServedBuilds {
   return {

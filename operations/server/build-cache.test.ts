@@ -2,7 +2,11 @@
 // operation declares only: parameters a stranger makes up neither make new keys nor pin memory until the next build.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BuildCache } from './build-cache.server.ts';
+import { z } from 'zod';
+import { defineOperation } from '../contract/define.ts';
+import type { Branch } from '../contract/shared.ts';
+import { BuildCache, type ServedBuilds } from './build-cache.server.ts';
+import { anonymous, implement } from './implement.server.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 
 describe('BuildCache', () => {
@@ -32,6 +36,83 @@ describe('BuildCache', () => {
     cache.set('new', 'k', Buffer.from('y'), ['new']);
     assert.equal(cache.get('old', 'k'), undefined);
     assert.equal(cache.bytesOf('old'), 0);
+  });
+});
+
+describe('the per-build memo: one rule for keeping an answer, for invoke and for a surface', () => {
+  const echo = defineOperation({
+    name: 'echo',
+    summary: 'Says what it is told',
+    rest: { method: 'GET', path: '/echo' },
+    input: z.object({ word: z.string() }),
+    output: z.object({ word: z.string() }),
+    auth: 'public',
+    errors: [],
+    pure: true,
+  });
+
+  /** A layer whose served build and search failures the test moves, and whose handler runs `during` while it works. */
+  function memoOver() {
+    const state = { served: 'b1', failures: 0, runs: 0, during: () => {} };
+    const builds: ServedBuilds = {
+      id: () => state.served,
+      live: () => [state.served],
+      keepable: () => {
+        const failures = state.failures;
+        return () => state.failures === failures;
+      },
+    };
+    const layer = implement(
+      [echo] as const,
+      { echo: async ({ word }) => (state.runs++, await Promise.resolve(), state.during(), { word }) },
+      { rateLimits: { consume: async () => ({ headers: {} }) }, builds, checkOutputs: true, logError: () => {} },
+    );
+    const ctx = { branch: 'main' as Branch, ip: '127.0.0.1', principal: anonymous };
+    return {
+      state,
+      /** Invoke's path: the answer, and whether it was kept (the same call answers without running again). */
+      async invoke() {
+        const answer = await layer.invoke(echo, { word: 'hi' }, ctx);
+        state.during = () => {};
+        const runs = state.runs;
+        if (state.served !== 'b1') state.served = 'b1'; // looked up under the build it was made from
+        await layer.invoke(echo, { word: 'hi' }, ctx);
+        return { build: answer.build, kept: state.runs === runs };
+      },
+      /** A surface's path: keeper before the work, the value kept after it; whether it is found under that build. */
+      surface() {
+        const keep = layer.memo.keeper('main');
+        state.during();
+        state.during = () => {};
+        keep('answer', 'bytes', 5);
+        state.served = 'b1'; // looked up under the build it was made from
+        return { kept: layer.memo.get<string>('main', 'answer') === 'bytes' };
+      },
+    };
+  }
+
+  it('keeps an answer made from the build still served, on both paths', async () => {
+    const memo = memoOver();
+    assert.deepEqual(await memo.invoke(), { build: 'b1', kept: true });
+    assert.deepEqual(memoOver().surface(), { kept: true });
+  });
+
+  it('refuses, on both paths, an answer made from a build that is no longer served when it is done', async () => {
+    const memo = memoOver();
+    memo.state.during = () => (memo.state.served = 'b2');
+    assert.deepEqual(await memo.invoke(), { build: undefined, kept: false }, 'neither kept nor given a validator');
+    const surface = memoOver();
+    surface.state.during = () => (surface.state.served = 'b2');
+    assert.deepEqual(surface.surface(), { kept: false });
+  });
+
+  it('refuses, on both paths, an answer made while the build’s hybrid search fell back to BM25 alone', async () => {
+    const memo = memoOver();
+    memo.state.during = () => memo.state.failures++;
+    assert.deepEqual(await memo.invoke(), { build: undefined, kept: false });
+    const surface = memoOver();
+    surface.state.during = () => surface.state.failures++;
+    assert.deepEqual(surface.surface(), { kept: false });
   });
 });
 

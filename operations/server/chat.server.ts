@@ -6,7 +6,7 @@ import { AppError, clipped } from '../contract/errors.ts';
 import { AUDIO_MAX_BYTES, STREAMED_TEXT_MAX, type chat, type ChatEvent, type transcribe } from '../contract/agent.ts';
 import { localeFacts, localeOfSpokenLanguage } from '../contract/locales.ts';
 import type { Agent, AgentRun } from './agent.server.ts';
-import type { Handlers } from './implement.server.ts';
+import type { Handlers, Refuse } from './implement.server.ts';
 import { describeProviderError, type Models } from './models.server.ts';
 
 /** What to set for a feature that needs a model, by the error an operation declares for its absence. */
@@ -24,15 +24,15 @@ export function modelRefusal(op: AnyOperation, models: Models | undefined): AppE
 const TOO_LARGE = `The recording is larger than ${AUDIO_MAX_BYTES / 1024 / 1024} MB; record a shorter question.`;
 
 /** Decodes strict base64 (a `data:` URL prefix is allowed); anything else is a 400, more than 10 MB a 413. */
-export function decodeAudio(value: string): Buffer {
+export function decodeAudio(value: string, refuse: Refuse<'bad_request' | 'payload_too_large'>): Buffer {
   const payload = value.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) {
-    throw new AppError('bad_request', 'audio is not valid base64.', { errors: [{ pointer: '/audio', message: 'audio must be base64-encoded' }] });
+    throw refuse('bad_request', 'audio is not valid base64.', { errors: [{ pointer: '/audio', message: 'audio must be base64-encoded' }] });
   }
-  if (Math.floor((payload.length * 3) / 4) > AUDIO_MAX_BYTES + 3) throw new AppError('payload_too_large', TOO_LARGE);
+  if (Math.floor((payload.length * 3) / 4) > AUDIO_MAX_BYTES + 3) throw refuse('payload_too_large', TOO_LARGE);
   const bytes = Buffer.from(payload, 'base64');
-  if (!bytes.length) throw new AppError('bad_request', 'audio is empty.', { errors: [{ pointer: '/audio', message: 'audio is empty' }] });
-  if (bytes.length > AUDIO_MAX_BYTES) throw new AppError('payload_too_large', TOO_LARGE);
+  if (!bytes.length) throw refuse('bad_request', 'audio is empty.', { errors: [{ pointer: '/audio', message: 'audio is empty' }] });
+  if (bytes.length > AUDIO_MAX_BYTES) throw refuse('payload_too_large', TOO_LARGE);
   return bytes;
 }
 
@@ -59,14 +59,14 @@ export function chatHandlers({ agent, models }: ChatDeps): Handlers<readonly [ty
       } catch (error) {
         // A provider that drops the answer half-way is the provider's failure, said as such, not a bug of ours.
         if (error instanceof AppError || !(await import('ai')).AISDKError.isInstance(error)) throw error;
-        throw new AppError('unavailable', `The model provider failed: ${describeProviderError(error)}`, { cause: error });
+        throw ctx.refuse('unavailable', `The model provider failed: ${describeProviderError(error)}`, { cause: error });
       }
       return { answer: clipped(answer.text, STREAMED_TEXT_MAX), locale: input.locale, sources: answer.sources };
     },
 
-    async transcribe(input) {
-      if (!models) throw new AppError('transcription_not_configured', notConfigured.transcription_not_configured);
-      const audio = decodeAudio(input.audio);
+    async transcribe(input, { refuse }) {
+      if (!models) throw refuse('transcription_not_configured', notConfigured.transcription_not_configured);
+      const audio = decodeAudio(input.audio, refuse);
       const { experimental_transcribe: transcribeAudio } = await import('ai'); // loaded on first use (see models.server.ts)
       let result: Awaited<ReturnType<typeof transcribeAudio>>;
       try {
@@ -77,7 +77,7 @@ export function chatHandlers({ agent, models }: ChatDeps): Handlers<readonly [ty
           ...(input.locale ? { providerOptions: { openai: { language: localeFacts[input.locale].speech.code } } } : {}),
         });
       } catch (error) {
-        throw new AppError('unavailable', `Transcription failed: ${describeProviderError(error)}`);
+        throw refuse('unavailable', `Transcription failed: ${describeProviderError(error)}`);
       }
       const locale = (result.language ? localeOfSpokenLanguage(result.language) : undefined) ?? input.locale;
       return { text: clipped(result.text.trim(), STREAMED_TEXT_MAX), ...(locale ? { locale } : {}) };

@@ -1,20 +1,20 @@
 // The contract's implementation, typed by it, and `invoke`: the one pipeline every surface runs an
 // operation through (REST, MCP, the site's loaders, the console, the agent's tools):
-//   authorize → the per-build memo → parse the input → the role it needs → rate-limit → handler → check the output (development and
-//   tests) → keep it in the memo → errors.
+//   authorize → the per-build memo → parse the input → the role it needs → rate-limit → handler → check the output and
+//   that an error it raised is one its operation answers with (development and tests) → keep it in the memo → errors.
 // Authorization comes first so that nobody without the token learns anything from a validation message;
 // rate limits come after parsing so that a malformed request does not spend a client's budget. A pure operation's
 // answer is kept per build and input, once for every surface: a surface keeps its encoding of it (JSON bytes, a
 // JSON-RPC result) beside it rather than a cache of its own.
 import type { z } from 'zod';
-import { AppError } from '../contract/errors.ts';
-import type { AnyOperation, InputOf, OutputOf } from '../contract/define.ts';
+import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from '../contract/errors.ts';
+import { answeredErrors, type AnyOperation, type ErrorsOf, type InputOf, type OutputOf } from '../contract/define.ts';
 import { inputProblems, parseInput, type FieldNames } from '../contract/issues.ts';
 import type { Branch } from '../contract/shared.ts';
 import { roleAllows, type Role } from '../contract/roles.ts';
 import type { RateLimits } from './rate-limit.server.ts';
 import { unauthorized } from './auth.server.ts';
-import { BuildCache, type ServedBuilds } from './build-cache.server.ts';
+import { BuildCache, steadyBuild, type ServedBuilds } from './build-cache.server.ts';
 import { cacheCounters } from './metrics.server.ts';
 import type { AuditTrail } from './audit.server.ts';
 
@@ -58,8 +58,20 @@ export interface CallContext {
   admitted?: (headers: Record<string, string>) => void;
 }
 
-/** A handler returns what its output schema accepts; `invoke` checks it in development and tests. */
-export type HandlerOf<Op extends AnyOperation> = (input: InputOf<Op>, ctx: CallContext) => z.input<Op['output']> | Promise<z.input<Op['output']>>;
+/** The error a handler throws to refuse a call: `code` must be one of those `C` (its operation's, `ErrorsOf`). */
+export type Refuse<C extends ErrorCode> = (code: C, message: string, options?: AppErrorOptions) => AppError;
+
+/** What a handler is given besides its input: the call, and `refuse`, typed by the errors its operation declares. */
+export interface HandlerContext<Op extends AnyOperation> extends CallContext {
+  /** `throw ctx.refuse('not_found', '…')`: a code the operation does not declare does not compile. */
+  refuse: Refuse<ErrorsOf<Op>>;
+}
+
+/**
+ * A handler returns what its output schema accepts and refuses with the errors its operation answers with (its own
+ * through `ctx.refuse`); `invoke` checks both in development and tests.
+ */
+export type HandlerOf<Op extends AnyOperation> = (input: InputOf<Op>, ctx: HandlerContext<Op>) => z.input<Op['output']> | Promise<z.input<Op['output']>>;
 
 /** One handler per operation of `Ops`, by name: a missing or mistyped handler does not compile. */
 export type Handlers<Ops extends readonly AnyOperation[]> = { [Op in Ops[number] as Op['name']]: HandlerOf<Op> };
@@ -78,7 +90,8 @@ export interface Invocation<T = unknown> {
   /**
    * A pure operation's answer that is its build's own (kept, or made from the build as it stands): the build's id,
    * a validator for the answer (an ETag). Absent for other operations, and for an answer made while the build's
-   * hybrid search had fallen back to BM25 alone (not the build's answer: neither kept nor to be revalidated).
+   * hybrid search had fallen back to BM25 alone or while another build came to be served (not the build's answer:
+   * neither kept nor to be revalidated; `steadyBuild`).
    */
   build?: string;
   /** The output as a surface encodes it (`kind` names the encoding), made once and kept beside a kept answer. */
@@ -96,9 +109,12 @@ export interface Implementation {
 }
 
 export interface SurfaceMemo {
-  /** A value kept for the build `branch` serves now, under `key`. */
-  get<V>(branch: Branch, key: string, door: Door): V | undefined;
-  /** Call before the work: keeps a value made by it for the build served then, unless the build changed its answers meanwhile. */
+  /**
+   * A value kept for the build `branch` serves now, under `key`; counted as a hit or miss of `door` in /metrics, or not
+   * at all without one (what a surface needs to answer at all, such as the MCP server's own name: not an answer).
+   */
+  get<V>(branch: Branch, key: string, door?: Door): V | undefined;
+  /** Call before the work: keeps a value made by it for the build served then, if that build is steady (`steadyBuild`). */
   keeper(branch: Branch): <V>(key: string, value: V, bytes: number) => void;
 }
 
@@ -153,8 +169,9 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip, account)).headers : {};
         ctx.admitted?.(headers);
         const progress = ctx.progress && options.checkOutputs && op.streams ? checkedProgress(op, ctx.progress) : ctx.progress;
+        const called = { ...ctx, progress, refuse };
         const run = async () => {
-          const output = await handler(input, progress === ctx.progress ? ctx : { ...ctx, progress });
+          const output = options.checkOutputs ? await declaredOnly(op, () => handler(input, called), options.logError) : await handler(input, called);
           if (options.checkOutputs) checkOutput(op, output);
           return output as Output;
         };
@@ -204,18 +221,18 @@ function createMemo({ builds, admit = (work) => work() }: ImplementOptions) {
   });
 
   const surfaceMemo: SurfaceMemo = {
-    get<V>(branch: Branch, key: string, door: Door): V | undefined {
+    get<V>(branch: Branch, key: string, door?: Door): V | undefined {
       const entry = builds && kept.get(builds.id(branch), `\u0001${key}`);
-      if (!entry) return void counters[door].miss();
-      counters[door].hit();
+      const counter = door && counters[door];
+      if (!entry) return void counter?.miss();
+      counter?.hit();
       return entry.output as V;
     },
     keeper(branch: Branch) {
       if (!builds) return () => {};
-      const build = builds.id(branch);
-      const steady = builds.keepable(branch);
+      const { build, steady } = steadyBuild(builds, branch);
       return (key, value, bytes) => {
-        if (steady() && builds.id(branch) === build) kept.set(build, `\u0001${key}`, { output: value, encodings: new Map(), bytes }, builds.live());
+        if (steady()) kept.set(build, `\u0001${key}`, { output: value, encodings: new Map(), bytes }, builds.live());
       };
     },
   };
@@ -234,15 +251,15 @@ function createMemo({ builds, admit = (work) => work() }: ImplementOptions) {
     },
     async make<T>(op: AnyOperation, raw: unknown, ctx: CallContext, run: () => Promise<T>): Promise<Invocation<T>> {
       if (!builds) return answer({ output: await run(), encodings: new Map() }, undefined, () => {});
-      const build = builds.id(ctx.branch);
-      const steady = builds.keepable(ctx.branch);
+      const { build, steady } = steadyBuild(builds, ctx.branch);
       // A first answer for an anonymous caller of the service's own doors waits its turn in the work queue. Not the
       // site's loaders (their page render was admitted as a whole) nor the agent's tools (their question was): a
       // call admitted inside admitted work would wait for itself.
       const queued = op.auth === 'public' && (ctx.door === 'rest' || ctx.door === 'mcp');
       const entry: Kept = { output: await (queued ? admit(run, ctx.ip) : run()), encodings: new Map() };
-      // An answer made without the build's embeddings model is not the build's answer: neither kept nor given the
-      // build as its validator, which a client revalidating it later would be told is current.
+      // An answer made without the build's embeddings model, or while another build came to be served, is not the
+      // build's answer: neither kept nor given the build as its validator, which a client revalidating it later would
+      // be told is current.
       if (!steady()) return answer(entry, undefined, () => {});
       const key = keyOf(op, raw);
       if (key !== undefined) kept.set(build, key, entry, builds.live());
@@ -317,6 +334,27 @@ function checkedProgress(op: AnyOperation, progress: (event: { type: string }) =
     mustMatch(op, op.streams!, event, 'reported progress');
     progress(event);
   };
+}
+
+/** The error a handler refuses a call with (`ctx.refuse`: its type keeps the code to the operation's). */
+const refuse: Refuse<ErrorCode> = (code, message, options) => new AppError(code, message, options);
+
+/**
+ * Runs a handler, and reports an error it raises that its operation does not answer with (neither declared nor
+ * implicit, `answeredErrors`) as the bug it is: logged naming both, and a 500 to the caller, so that the test that
+ * met it fails and OpenAPI stays true. Errors from shared code (the repository, the models) are caught only here.
+ */
+async function declaredOnly<T>(op: AnyOperation, work: () => T, logError: ImplementOptions['logError']): Promise<Awaited<T>> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isAppError(error) || answeredErrors(op).includes(error.code)) throw error;
+    logError(
+      `[vitae] ${op.name} raised \`${error.code}\`, which its definition does not declare (errors: ${op.errors.join(', ') || 'none'}): declare it there or raise another`,
+      error,
+    );
+    throw new AppError('internal', 'Something went wrong on our side; the server log has the details.', { cause: error });
+  }
 }
 
 /** An output that breaks its own schema is a bug here, not the caller's fault: 500, and the log says why. */

@@ -14,7 +14,7 @@ import { SEARCH_QUERY_MAX, type SearchResult } from '../contract/public.ts';
 import type { Locale, LensId } from '../contract/shared.ts';
 import type { Agent } from './agent.server.ts';
 import type { InputOf } from '../contract/define.ts';
-import type { CallContext, Handlers } from './implement.server.ts';
+import type { CallContext, HandlerContext, Handlers } from './implement.server.ts';
 import { checkQuote, CONTROL, sentencesOf } from './quotes.ts';
 import { contentWords, cutAtWord, readRequirements, shared, type ReadRequirement } from './requirements.ts';
 import type { Corpus } from './services.server.ts';
@@ -70,10 +70,10 @@ type Progress = (event: MatchEvent) => void;
 // ---------------------------------------------------------------------------------------------------
 // The search-only form
 
-async function bySearch(deps: MatchDeps, build: Build, input: Input, ctx: CallContext, progress: Progress): Promise<Output> {
+async function bySearch(deps: MatchDeps, build: Build, input: Input, ctx: HandlerContext<typeof matchRole>, progress: Progress): Promise<Output> {
   const read = readRequirements(input.jobDescription);
   if (!read.length)
-    throw new AppError('bad_request', 'No requirement could be read from this description: paste what the role asks for, one requirement per line or bullet.', {
+    throw ctx.refuse('bad_request', 'No requirement could be read from this description: paste what the role asks for, one requirement per line or bullet.', {
       errors: [{ pointer: '/jobDescription', message: 'no requirement found' }],
     });
   progress({ type: 'stage', stage: 'searching' });

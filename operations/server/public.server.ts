@@ -1,5 +1,4 @@
 // Handlers of the public read operations: pure functions of the input and the branch's live build.
-import { AppError } from '../contract/errors.ts';
 import type { publicReadOperations } from '../contract/public.ts';
 import { locales, type Locale } from '../contract/shared.ts';
 import type { Build } from '../corpus/corpus.ts';
@@ -64,7 +63,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       return { markdown, questions, locale: input.locale, translated };
     },
 
-    list_experience(input, { branch }) {
+    list_experience(input, { branch, refuse }) {
       const entries = corpus
         .build(branch)
         .locales[input.locale].entries.filter(
@@ -76,22 +75,18 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       if (input.cursor !== undefined) {
         start = entries.findIndex((e) => e.slug === input.cursor) + 1;
         if (start === 0)
-          throw new AppError(
-            'bad_request',
-            `The cursor "${input.cursor}" is not an entry of this list (it may have been removed); start again without a cursor.`,
-            {
-              errors: [{ pointer: '/cursor', message: 'not an entry of this list' }],
-            },
-          );
+          throw refuse('bad_request', `The cursor "${input.cursor}" is not an entry of this list (it may have been removed); start again without a cursor.`, {
+            errors: [{ pointer: '/cursor', message: 'not an entry of this list' }],
+          });
       }
       const page = entries.slice(start, input.limit === undefined ? undefined : start + input.limit);
       const more = start + page.length < entries.length;
       return { entries: page, total: entries.length, next: more ? page.at(-1)!.slug : null };
     },
 
-    get_entry(input, { branch }) {
+    get_entry(input, { branch, refuse }) {
       const entry = corpus.build(branch).locales[input.locale].entryBySlug.get(input.slug);
-      if (!entry) throw new AppError('not_found', `No entry with slug "${input.slug}". List the slugs with GET /api/v1/entries.`);
+      if (!entry) throw refuse('not_found', `No entry with slug "${input.slug}". List the slugs with GET /api/v1/entries.`);
       return entry;
     },
 
@@ -137,9 +132,9 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       };
     },
 
-    get_document(input, { branch }) {
+    get_document(input, { branch, refuse }) {
       const doc = corpus.build(branch).locales[input.locale].documents.get(input.name);
-      if (!doc) throw new AppError('not_found', `No document named "${input.name}".`);
+      if (!doc) throw refuse('not_found', `No document named "${input.name}".`);
       return doc;
     },
   };

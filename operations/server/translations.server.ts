@@ -1,7 +1,7 @@
 // admin_translate ("Translate now"): the model drafts the stale or missing translations of one English file, with
 // the problems each would have, and nothing is committed. admin_translation: where a translation stands, with the
 // English it was made from (found in the English file's history by the `source` hash it records) beside the English now.
-import { AppError, clipped, listedProblems } from '../contract/errors.ts';
+import { clipped, listedProblems } from '../contract/errors.ts';
 import { limits } from '../contract/limits.ts';
 import type { adminOperations } from '../contract/admin.ts';
 import { translationLocales, type Branch, type TranslationLocale } from '../contract/shared.ts';
@@ -13,7 +13,7 @@ import { fileKinds, type FileKind } from '../content/schema.ts';
 import { sourceHashOfText } from '../content/source-hash.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
 import { fileOf, needModels } from './admin.server.ts';
-import type { Handlers } from './implement.server.ts';
+import type { Handlers, Refuse } from './implement.server.ts';
 import type { Models } from './models.server.ts';
 import type { Corpus } from './services.server.ts';
 import { translateJobs, translationJob } from './translate.server.ts';
@@ -27,7 +27,7 @@ function recordedSource(path: string, text: string, kind: FileKind): string | nu
 }
 
 /** The English file with translations `path` names: itself, or a bad_request saying what to name instead. */
-function englishFile(path: string): FileKind {
+function englishFile(path: string, refuse: Refuse<'bad_request'>): FileKind {
   const kind = sourceKindOf(path);
   if (kind) return kind;
   const where = locate(path);
@@ -37,7 +37,7 @@ function englishFile(path: string): FileKind {
       : where.kind === 'unknown'
         ? `"${path}" has no place in the content tree: ${where.reason}.`
         : `"${path}" is not an English file with translations (an entry, a lens, a skill, a document or the brief).`;
-  throw new AppError('bad_request', message, { errors: [{ pointer: '/path', message }] });
+  throw refuse('bad_request', message, { errors: [{ pointer: '/path', message }] });
 }
 
 export function translationHandlers({
@@ -58,18 +58,18 @@ export function translationHandlers({
   }
 
   return {
-    async admin_translate(input, { signal }) {
-      const model = needModels(models, 'Translating');
-      const path = fileOf(corpus, input);
-      const kind = englishFile(path);
+    async admin_translate(input, { signal, refuse }) {
+      const model = needModels(models, 'Translating', refuse);
+      const path = fileOf(corpus, input, refuse);
+      const kind = englishFile(path, refuse);
       const { tree, texts } = await repo.filesAt(await repo.head(input.branch));
       const saved = texts.get(path);
       const english = input.content ?? saved;
-      if (english === undefined) throw new AppError('not_found', `No file "${path}" on ${input.branch}; send its text as content to translate it unsaved.`);
+      if (english === undefined) throw refuse('not_found', `No file "${path}" on ${input.branch}; send its text as content to translate it unsaved.`);
       const sourceHash = sourceHashOfText(path, english);
       if (!sourceHash) {
         const errors = (await repo.validate(input.branch, [{ path, content: english }])).filter((p) => p.path === path);
-        throw new AppError('invalid', `${path} cannot be translated as it is: fix its own problems first.`, { errors });
+        throw refuse('invalid', `${path} cannot be translated as it is: fix its own problems first.`, { errors });
       }
       const parsed = parseMarkdownFile(path, english, fileKinds[kind].fields);
       const source = { kind, path, fields: parsed.data as Record<string, unknown>, body: parsed.body.trim(), hash: sourceHash };
@@ -106,21 +106,21 @@ export function translationHandlers({
       };
     },
 
-    async admin_translation(input) {
+    async admin_translation(input, { refuse }) {
       assertWritablePath(input.path);
       const where = locate(input.path);
       if (where.kind === 'translation' && input.locale && input.locale !== where.locale) {
         const message = `"${input.path}" is the ${where.locale} translation, not the ${input.locale} one: leave locale out, or name the English file.`;
-        throw new AppError('bad_request', message, { errors: [{ pointer: '/locale', message }] });
+        throw refuse('bad_request', message, { errors: [{ pointer: '/locale', message }] });
       }
       const sourcePath = where.kind === 'translation' ? where.sourcePath : input.path;
-      const kind = englishFile(sourcePath);
+      const kind = englishFile(sourcePath, refuse);
       const locale = where.kind === 'translation' ? where.locale : input.locale!;
       const path = translationPath(sourcePath, locale);
       const { texts } = await repo.filesAt(await repo.head(input.branch));
       const now = texts.get(sourcePath) ?? null;
       const translation = texts.get(path);
-      if (now === null && translation === undefined) throw new AppError('not_found', `No file "${sourcePath}" on ${input.branch}, and no translation of it.`);
+      if (now === null && translation === undefined) throw refuse('not_found', `No file "${sourcePath}" on ${input.branch}, and no translation of it.`);
       const currentSource = now === null ? null : (sourceHashOfText(sourcePath, now) ?? null);
       const recorded = translation === undefined ? null : recordedSource(path, translation, kind);
       const state = translation === undefined ? 'missing' : recorded !== null && recorded === currentSource ? 'current' : 'stale';
