@@ -26,6 +26,8 @@ export const confirmationOptions = () => [
 interface WriteChange {
   path: string;
   content?: string;
+  /** An image (admin_upload_media): bytes, with no text to compare or validate. */
+  image?: true;
   delete?: true;
   sha?: string | null;
 }
@@ -35,6 +37,7 @@ function changesOf(op: AnyOperation, input: Record<string, unknown>): WriteChang
   if (Array.isArray(input.changes)) return input.changes as WriteChange[];
   if (typeof input.path !== 'string') return [];
   const sha = input.sha as string | null | undefined;
+  if ('contentBase64' in input) return [{ path: input.path, image: true, sha }];
   return op.name === 'admin_delete_file' || !('content' in input)
     ? [{ path: input.path, delete: true, sha }]
     : [{ path: input.path, content: String(input.content), sha }];
@@ -102,7 +105,22 @@ async function currentFile(client: Client, path: string, branch: string): Promis
 const patch = (path: string, before: string, after: string) =>
   createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 3 });
 
+/** An image's step: created or replaced, by the sha the listing gives (an image has no text to show or validate). */
+async function planImage(client: Client, change: WriteChange, branch: string): Promise<PlanStep> {
+  const dir = change.path.slice(0, change.path.lastIndexOf('/'));
+  const listed = await call<{ files: Array<{ path: string; sha: string }> }>(client, 'admin_list_files', { dir, branch });
+  const sha = listed.files.find((f) => f.path === change.path)?.sha ?? null;
+  const conflict =
+    change.sha === null && sha
+      ? `${change.path} exists already (sha ${sha.slice(0, 12)})`
+      : typeof change.sha === 'string' && change.sha !== sha
+        ? `${change.path} ${sha ? `changed since ${change.sha.slice(0, 12)} (now ${sha.slice(0, 12)})` : 'no longer exists'}`
+        : undefined;
+  return { action: sha ? 'replace' : 'create', path: change.path, sha, conflict };
+}
+
 async function planChange(client: Client, change: WriteChange, branch: string): Promise<PlanStep> {
+  if (change.image) return planImage(client, change, branch);
   const current = await currentFile(client, change.path, branch);
   const sha = current?.sha ?? null;
   let conflict: string | undefined;

@@ -248,6 +248,10 @@ export const formatters: Record<string, Formatter> = {
 
   CommitResult: (result: CommitResultOut, view) => ({ out: formatCommit(result, view.colours) }),
 
+  MediaUpload: (result: CommitResultOut & { path: string; sha: string; type: string; width: number; height: number; size: number }, view) => ({
+    out: `${result.path}  ${result.type} ${result.width}×${result.height}, ${result.size} bytes  ${view.colours.dim(result.sha.slice(0, 12))}\n${formatCommit(result, view.colours)}`,
+  }),
+
   PromoteResult: (result: PromoteResultOut, view) =>
     result.merged
       ? { out: `Promoted dev into main${result.fastForward ? ' (fast-forward)' : ''}.\n` + formatCommit(result, view.colours) }

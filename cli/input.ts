@@ -27,7 +27,8 @@ export function bindPositional(op: AnyOperation, positional: Positional): Positi
   const mapping = op.cliArgs?.[positional.name];
   if (mapping && 'readInto' in mapping) {
     const what = mapping.json ? 'JSON file' : 'file';
-    return { positional, mapping, fields: [mapping.readInto], description: `${what} whose text is the ${mapping.readInto} (- reads standard input)` };
+    const is = mapping.base64 ? 'bytes are' : 'text is';
+    return { positional, mapping, fields: [mapping.readInto], description: `${what} whose ${is} the ${mapping.readInto} (- reads standard input)` };
   }
   if (mapping && 'pathOrSlug' in mapping) {
     return { positional, mapping, fields: ['path', 'slug'], description: 'a content path (with a / or a file extension), or a slug' };
@@ -46,20 +47,21 @@ export function optionFields(op: AnyOperation, bindings: PositionalBinding[]): F
     .map(([name, schema]) => fieldInfo(name, schema as z.ZodType));
 }
 
-export type ReadText = (file: string) => Promise<string>;
+/** A file's text (`-`: standard input's), or with `base64` its bytes base64-encoded (an image, read as it is). */
+export type ReadText = (file: string, encoding?: 'utf8' | 'base64') => Promise<string>;
 
 export function readTextFrom(stdin: NodeJS.ReadableStream): ReadText {
-  return async (file) => {
+  return async (file, encoding = 'utf8') => {
     if (file !== '-') {
       try {
-        return await readFile(file, 'utf8');
+        return (await readFile(file)).toString(encoding);
       } catch (error) {
         throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
       }
     }
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks).toString(encoding);
   };
 }
 
@@ -76,7 +78,7 @@ export async function collectInput(
     if (value === undefined) continue;
     const { mapping } = binding;
     if (mapping && 'readInto' in mapping) {
-      const text = await readText(String(value));
+      const text = await readText(String(value), mapping.base64 ? 'base64' : 'utf8');
       raw[mapping.readInto] = mapping.json ? parseJson(text, String(value)) : text;
     } else if (mapping && 'pathOrSlug' in mapping) {
       raw[looksLikePath(String(value)) ? 'path' : 'slug'] = value;

@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGit } from '../operations/repo/git.server.ts';
-import { openLocalRepo, readContentDir, seedRepo } from '../operations/repo/local-repo.server.ts';
+import { openLocalRepo, readContentDir, readMediaDir, seedRepo } from '../operations/repo/local-repo.server.ts';
 import { casRef, head, push } from './github-emulator-git.ts';
 import { graphql } from './github-emulator-graphql.ts';
 import { builtinRoutes } from './github-emulator-routes.ts';
@@ -51,7 +51,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const dir = await mkdtemp(join(tmpdir(), 'vitae-github-'));
   const bareDir = join(dir, 'content.git');
   const seeding = await openLocalRepo(bareDir);
-  if (options.seedDir) await seedRepo(seeding, await readContentDir(resolve(options.seedDir)));
+  if (options.seedDir) await seedRepo(seeding, await readContentDir(resolve(options.seedDir)), undefined, await readMediaDir(resolve(options.seedDir)));
   const repository = options.repository ?? 'vitae-test/profile';
   const [owner, name] = repository.split('/') as [string, string];
   const s: EmulatorState = {

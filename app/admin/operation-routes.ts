@@ -30,4 +30,5 @@ export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = 
   admin_revoke_editor: { method: 'DELETE', path: '/api/admin/editors/{id}' },
   admin_audit: { method: 'GET', path: '/api/admin/audit' },
   whoami: { method: 'GET', path: '/api/admin/whoami' },
+  admin_upload_media: { method: 'POST', path: '/api/admin/media', maxBody: 12648448 },
 };

@@ -31,6 +31,12 @@ function commandLineFor(op: AnyOperation, input: Record<string, unknown>): { arg
       args.push('-');
       const value = input[mapping.readInto];
       stdin = mapping.json ? JSON.stringify(value ?? null) : String(value ?? '');
+      if (mapping.base64) {
+        // The CLI base64-encodes the bytes it reads: it can send the bytes of base64 (ASCII ones, as stdin is text here), never text that is not base64.
+        const bytes = Buffer.from(stdin, 'base64');
+        if (bytes.toString('base64') !== stdin || !/^[\x20-\x7e]*$/.test(bytes.toString('latin1'))) return undefined;
+        stdin = bytes.toString('latin1');
+      }
     } else if (given.length) args.push(String(input[given[0]!]));
   }
   for (const [field, value] of Object.entries(input)) {

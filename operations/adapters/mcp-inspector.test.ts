@@ -75,6 +75,13 @@ function argumentsFor(op: AnyOperation): Record<string, unknown> {
     admin_write_file: { path: PROBE, content: SKILL('Inspector Probe'), message: 'Inspector: add a probe skill', branch: 'dev' },
     admin_commit_changes: { changes: [{ path: PROBE, content: SKILL('Inspector Probe Two') }], message: 'Inspector: change the probe', branch: 'dev' },
     admin_delete_file: { path: PROBE, message: 'Inspector: remove the probe', branch: 'dev' },
+    // A 2×2 PNG.
+    admin_upload_media: {
+      path: 'content/media/inspector-probe.png',
+      contentBase64: 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC',
+      message: 'Inspector: add an image',
+      branch: 'dev',
+    },
     // The editor admin_add_editor's example adds (listed before these two): promoted, then removed.
     admin_update_editor: { id: 'ada-coach', role: 'publisher' },
     admin_revoke_editor: { id: 'ada-coach' },

@@ -9,6 +9,10 @@ import { startTestService, type TestService } from '../../testing/service.ts';
 import { requestFor } from './client.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 
+/** A 2×2 PNG and an SVG with a script, base64-encoded: an upload taken and one refused. */
+const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC';
+const SCRIPTED_SVG = 'PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciPjxzY3JpcHQ+YWxlcnQoMSk8L3NjcmlwdD48L3N2Zz4=';
+
 const TOKEN = 'openapi-test-token-0123456789';
 let service: TestService;
 let model: FakeOpenAI;
@@ -171,6 +175,10 @@ describe('live responses match the documented schemas', () => {
       admin_write_file: [
         { input: { path: brief, content: briefText + '\nUpdated.\n', message: 'Touch the brief', branch: 'dev' }, status: 200 },
         { input: { path: brief, content: 'broken', message: 'x', branch: 'dev' }, status: 422 },
+      ],
+      admin_upload_media: [
+        { input: { path: 'content/media/sample.png', contentBase64: TINY_PNG, message: 'Add an image', branch: 'dev' }, status: 200 },
+        { input: { path: 'content/media/sample.png', contentBase64: SCRIPTED_SVG, message: 'Add an SVG', branch: 'dev' }, status: 415 },
       ],
       admin_commit_changes: [
         { input: { changes: [{ path: brief, content: briefText }], message: 'Restore the brief', branch: 'dev' }, status: 200 },

@@ -26,6 +26,17 @@ describe('writablePathProblem', () => {
     for (const path of refused) assert.ok(writablePathProblem(path), `should refuse ${JSON.stringify(path)}`);
   });
 
+  it('takes images directly in content/media/ by a plain lower-case name, and nothing else there', () => {
+    for (const path of ['content/media/portrait.jpg', 'content/media/a.jpeg', 'content/media/cover_2.png', 'content/media/x.webp', 'content/media/v1.2.avif']) {
+      assert.equal(writablePathProblem(path), undefined, path);
+    }
+    const refused = ['content/media/notes.md', 'content/media/site.json', 'content/media/a.svg', 'content/media/a.gif', 'content/media/A.png', 'content/media/a.PNG'];
+    for (const path of [...refused, 'content/media/sub/a.png', 'content/media/.a.png', 'content/media/a b.png', 'content/media/-a.png']) {
+      assert.ok(writablePathProblem(path), `should refuse ${JSON.stringify(path)}`);
+    }
+    assert.equal(assertContentDir('content/media'), 'content/media');
+  });
+
   it('throws forbidden_path (403) with a printable message, never echoing control characters', () => {
     assert.throws(() => assertWritablePath('content/x\u0000\u001b[31m.md'), (e: unknown) => {
       assert.ok(e instanceof AppError);

@@ -1,8 +1,19 @@
-// Which paths an editor may write: regular `.md` and `.json` files under `content/`, nothing that could
-// leave it or touch anything else. Anything else is 403 forbidden_path.
+// Which paths an editor may write: regular `.md` and `.json` files under `content/`, and images under
+// `content/media/` (bytes, not text), nothing that could leave it or touch anything else. Anything else is 403
+// forbidden_path.
 import { AppError } from '../contract/errors.ts';
 
-export function writablePathProblem(path: string): string | undefined {
+/** Where images live: files here are bytes, never read as text, checked as images (operations/server/media.server.ts). */
+export const MEDIA_DIR = 'content/media';
+/** The extensions an image under content/media/ may have, lower case. */
+export const mediaExtensions = ['jpg', 'jpeg', 'png', 'webp', 'avif'] as const;
+const MEDIA_NAME = new RegExp(`^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*\\.(?:${mediaExtensions.join('|')})$`);
+
+/** Whether a path is under content/media/: a binary file the content checks and builds never read as text. */
+export const isMediaPath = (path: string): boolean => path.startsWith(`${MEDIA_DIR}/`);
+
+/** `media`: false to check a folder's probe path by the rules of any folder (assertContentDir). */
+export function writablePathProblem(path: string, media = true): string | undefined {
   if (typeof path !== 'string' || !path) return 'the path is empty';
   if (path.includes('\0')) return 'the path contains a NUL byte';
   if (path.includes('\\')) return 'backslashes are not allowed; use "/"';
@@ -13,6 +24,12 @@ export function writablePathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '')) return 'empty path segments ("//" or a trailing "/") are not allowed';
   if (segments.some((s) => s.startsWith('.'))) return 'dot-files and dot-folders are not writable';
   if (segments[0] !== 'content' || segments.length < 2) return 'only files under content/ are writable';
+  if (media && isMediaPath(path)) {
+    if (segments.length !== 3) return `images live directly in ${MEDIA_DIR}/, not in a folder under it`;
+    if (!MEDIA_NAME.test(segments[2]!))
+      return `an image under ${MEDIA_DIR}/ is named with lowercase letters, digits, "-" and "_", ending in .${mediaExtensions.join(', .')}`;
+    return undefined;
+  }
   if (!/\.(md|json)$/.test(path)) return 'only .md and .json files are writable';
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'control characters are not allowed';
   return undefined;
@@ -27,7 +44,7 @@ export function assertWritablePath(path: string): void {
 export function assertContentDir(dir: string): string {
   const clean = dir.replace(/\/+$/, '');
   if (!clean) return 'content';
-  const problem = writablePathProblem(`${clean}/x.md`);
+  const problem = writablePathProblem(`${clean}/x.md`, false);
   if (problem) throw new AppError('forbidden_path', `"${printable(dir)}" is not a content folder: ${problem}.`);
   return clean;
 }
@@ -37,7 +54,7 @@ function printable(path: string): string {
 }
 
 export const writablePathRules = [
-  'Regular .md and .json files under content/ only.',
+  'Regular .md and .json files under content/ only; images (.jpg, .jpeg, .png, .webp, .avif) directly in content/media/, uploaded with admin_upload_media.',
   'No "..", ".", empty segments, absolute paths, backslashes, NUL or control characters, percent-encoding.',
   'No dot-files or dot-folders; symlinks are never written or followed.',
 ];

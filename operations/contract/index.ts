@@ -6,8 +6,18 @@ import { adminOperations } from './admin.ts';
 import { askSubject, chat, transcribe } from './agent.ts';
 import { matchRole } from './match.ts';
 import { editorOperations } from './editors.ts';
+import { adminUploadMedia } from './media.ts';
 
-export const operations = [...publicReadOperations, askSubject, chat, transcribe, matchRole, ...adminOperations, ...editorOperations] as const;
+export const operations = [
+  ...publicReadOperations,
+  askSubject,
+  chat,
+  transcribe,
+  matchRole,
+  ...adminOperations,
+  adminUploadMedia,
+  ...editorOperations,
+] as const;
 
 export type Operation = (typeof operations)[number];
 export type OperationName = Operation['name'];

@@ -7,12 +7,15 @@ import { translationLocales } from '../contract/shared.ts';
 import { sourceKindOf, translationPath } from '../content/locate.ts';
 import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
-import { assertContentDir, assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath, isMediaPath, MEDIA_DIR } from '../content/paths.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface FileChange {
   path: string;
+  /** The new text of a content file. */
   content?: string;
+  /** The new bytes of a file under content/media/ (an image), written as they are and never read as text. */
+  bytes?: Uint8Array;
   delete?: true;
   /** Blob sha the change was based on (null: the file must not exist yet). */
   sha?: string | null;
@@ -20,8 +23,13 @@ export interface FileChange {
 
 export interface RepoFiles {
   tree: TreeFile[];
+  /** The text of every regular file but those under content/media/ (images, which are bytes). */
   texts: Map<string, string>;
 }
+
+/** The bytes a change writes: its image's, or its text's in UTF-8. */
+export const bytesOf = (change: FileChange): Buffer =>
+  change.bytes ? Buffer.from(change.bytes.buffer, change.bytes.byteOffset, change.bytes.byteLength) : Buffer.from(change.content!, 'utf8');
 
 /** Each tree's files by path, made once per tree (a tree read is never changed): 18k paths at 100× the demo's content. */
 const byPathIndexes = new WeakMap<readonly TreeFile[], ReadonlyMap<string, TreeFile>>();
@@ -43,6 +51,13 @@ export function checkPaths(changes: FileChange[], tree: readonly TreeFile[]): vo
     else assertWritablePath(change.path);
     if (seen.has(change.path)) throw new AppError('bad_request', `"${change.path}" appears twice in one commit; give each file once.`);
     seen.add(change.path);
+    if (!change.delete && isMediaPath(change.path) !== (change.bytes !== undefined))
+      throw new AppError(
+        'bad_request',
+        change.bytes
+          ? `"${change.path}" is not under ${MEDIA_DIR}/: only images are written as bytes.`
+          : `"${change.path}" is an image under ${MEDIA_DIR}/: upload it with admin_upload_media, not as text.`,
+      );
     // Deleting a symlink removes the tree entry without following it (and is the way to repair a tree an
     // outside push put one into); writing to it is refused.
     if (existing && !REGULAR.has(existing.mode) && !change.delete)
@@ -75,9 +90,10 @@ export function checkBase(changes: FileChange[], tree: readonly TreeFile[]): voi
  * parsed and what refers to them checked again, from `files`' own check (tree.ts keeps the tree checked last).
  */
 export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChange[]): Promise<Problem[]> {
+  // Images are bytes, checked as images when uploaded: the content check reads only the text files.
   const problems = await problemsAfter(
     texts,
-    changes.map((c) => [c.path, c.delete ? undefined : c.content!] as const),
+    changes.filter((c) => !isMediaPath(c.path)).map((c) => [c.path, c.delete ? undefined : c.content!] as const),
     slicer(),
   );
   const deleted = new Set(changes.filter((c) => c.delete).map((c) => c.path));
@@ -158,15 +174,16 @@ export function filesAfter(parent: RepoFiles, changes: FileChange[], blobs: Map<
       byPath.delete(change.path);
       texts.delete(change.path);
     } else {
-      byPath.set(change.path, { path: change.path, mode: '100644', sha: blobs.get(change.path)!, size: Buffer.byteLength(change.content!, 'utf8') });
-      texts.set(change.path, change.content!);
+      const size = change.bytes ? change.bytes.byteLength : Buffer.byteLength(change.content!, 'utf8');
+      byPath.set(change.path, { path: change.path, mode: '100644', sha: blobs.get(change.path)!, size });
+      if (!isMediaPath(change.path)) texts.set(change.path, change.content!);
     }
   }
   return { tree: [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), texts };
 }
 
-/** The sha git gives a blob with this text (so a backend knows a file's sha without asking for it). */
-export function blobSha(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
+/** The sha git gives a blob with this text or these bytes (so a backend knows a file's sha without asking for it). */
+export function blobSha(content: string | Uint8Array): string {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

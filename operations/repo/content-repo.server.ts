@@ -7,10 +7,11 @@ import { AppError, type Problem } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import { REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
-import { assertContentDir, assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath, isMediaPath } from '../content/paths.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import {
   blobSha,
+  bytesOf,
   checkBase,
   checkPaths,
   fileDiffs,
@@ -56,7 +57,7 @@ export interface PromoteOutcome extends CommitOutcome {
 export interface ContentRepo {
   /** The commit a branch points at. */
   head(branch: Branch): Promise<string>;
-  /** Every file under content/ at a commit, with its text. */
+  /** Every file under content/ at a commit, with its text (images under content/media/ have none: they are bytes). */
   filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }>;
   listFiles(branch: Branch, dir: string): Promise<TreeFile[]>;
   /** A file at the head of a branch, or at a commit (`ref`). */
@@ -154,7 +155,8 @@ async function filesAt(p: Policy, commit: string, alongside: string[] = []): Pro
   const cached = p.files.get(commit);
   if (cached) return cached;
   const tree = await p.backend.tree(commit);
-  const regular = tree.filter((e) => REGULAR.has(e.mode));
+  // Images are bytes, never read as text: only checked as images when uploaded, and made into variants by the build.
+  const regular = tree.filter((e) => REGULAR.has(e.mode) && !isMediaPath(e.path));
   const known = new Map<string, string>();
   const sides = [...alongside.map((sha) => p.files.get(sha)), [...p.files.values()].at(-1)];
   for (const side of sides) {
@@ -180,6 +182,7 @@ async function treeAt(p: Policy, commit: string): Promise<TreeFile[]> {
 }
 
 async function readFile(p: Policy, branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }> {
+  if (isMediaPath(path)) throw new AppError('bad_request', `"${path}" is an image: it has no text to read (admin_list_files gives its size and sha).`);
   const commit = ref ? await p.backend.resolveCommit(ref) : await p.backend.head(branch);
   const entry = (await treeAt(p, commit)).find((e) => e.path === path);
   if (!entry) throw new AppError('not_found', `No file "${path}" on ${ref ? `commit ${ref.slice(0, 7)}` : branch}.`);
@@ -236,7 +239,7 @@ function commitChanges(p: Policy, branch: Branch, asked: FileChange[], message: 
     let parent = await filesAt(p, base);
     checkPaths(asked, parent.tree);
     checkBase(asked, parent.tree);
-    const shas = new Map(asked.filter((c) => !c.delete).map((c) => [c.path, blobSha(c.content!)]));
+    const shas = new Map(asked.filter((c) => !c.delete).map((c) => [c.path, blobSha(bytesOf(c))]));
     for (let attempt = 1; ; attempt++) {
       // The translations a deleted source takes with it, as the tree committed onto has them.
       const changes = withTranslationsOfDeleted(asked, parent.tree);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
-import type { FileChange } from './change-checks.ts';
+import { bytesOf, type FileChange } from './change-checks.ts';
 import { withCoAuthor, type CommitAuthor, type CommitRequest, type CommitResult } from './git-backend.ts';
 import { call, explainFailure, redactor, remember, type Hub, type OctokitFailure } from './github-api.server.ts';
 import { compareRefs, head, meta, treeAt } from './github-reads.server.ts';
@@ -30,7 +30,7 @@ export async function commit(hub: Hub, asked: CommitRequest): Promise<CommitResu
     const files = changes.map((c) => c.path);
     remember(hub.commits, made.oid, { sha: made.oid, parents: [base], message, authorDate: made.committedDate, committedAt: made.committedDate, files }, 4096);
     remember(hub.trees, made.oid, after.tree, 64);
-    for (const c of changes) if (!c.delete) hub.blobs.set(shas.get(c.path)!, c.content!);
+    for (const c of changes) if (!c.delete && !c.bytes) hub.blobs.set(shas.get(c.path)!, c.content!);
     hub.heads.delete(branch);
     return { made: made.oid };
   }
@@ -63,7 +63,7 @@ async function createCommit(
     expectedHeadOid: expected,
     message: { headline, ...(body ? { body } : {}) },
     fileChanges: {
-      additions: changes.filter((c) => !c.delete).map((c) => ({ path: c.path, contents: Buffer.from(c.content!, 'utf8').toString('base64') })),
+      additions: changes.filter((c) => !c.delete).map((c) => ({ path: c.path, contents: bytesOf(c).toString('base64') })),
       deletions: changes.filter((c) => c.delete).map((c) => ({ path: c.path })),
     },
   };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import { slicer } from '../content/pause.ts';
-import type { FileChange } from './change-checks.ts';
+import { bytesOf, type FileChange } from './change-checks.ts';
 import {
   COMPARE_COMMITS,
   listedCommit,
@@ -227,10 +227,7 @@ async function commit(git: Git, { branch, base, changes, message, author }: Comm
 /** Builds a tree from `base` with changes applied, using a private index file. */
 async function writeTreeWith(git: Git, base: string, changes: FileChange[]): Promise<string> {
   const writes = changes.filter((c) => !c.delete);
-  const shas = await hashObjects(
-    git,
-    writes.map((c) => Buffer.from(c.content!, 'utf8')),
-  );
+  const shas = await hashObjects(git, writes.map(bytesOf));
   const blobs = new Map(writes.map((c, i) => [c.path, shas[i]!]));
   const index = join(git.gitDir, `vitae-index-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   const env = { GIT_INDEX_FILE: index };

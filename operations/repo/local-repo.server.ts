@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
+import { isMediaPath } from '../content/paths.ts';
 import { createGit, type Git, type GitObserver } from './git.server.ts';
 
 export interface TreeFile {
@@ -16,6 +17,26 @@ export interface TreeFile {
 
 /** Reads every regular file under `dir` (a folder named `content`) into a path → text map. */
 export async function readContentDir(root: string): Promise<Map<string, string>> {
+  const paths = (await filesUnder(root)).filter((full) => !isMediaPath(repoPathOf(root, full)));
+  // Read a few dozen at once: one after another, the 18k files of 100× the demo took 2.5 s.
+  const texts = new Array<string>(paths.length);
+  for (let i = 0; i < paths.length; i += 64) {
+    await Promise.all(paths.slice(i, i + 64).map(async (full, j) => (texts[i + j] = await readFile(full, 'utf8'))));
+  }
+  return new Map(paths.map((full, i) => [repoPathOf(root, full), texts[i]!]));
+}
+
+/** The images of a content folder (its media/ folder), byte for byte, by repository path: they are not text. */
+export async function readMediaDir(root: string): Promise<Map<string, Buffer>> {
+  const media = join(root, 'media');
+  if (!existsSync(media)) return new Map();
+  const paths = await filesUnder(media);
+  return new Map(await Promise.all(paths.map(async (full) => [repoPathOf(root, full), await readFile(full)] as const)));
+}
+
+const repoPathOf = (root: string, full: string) => relative(join(root, '..'), full).split(sep).join('/');
+
+async function filesUnder(root: string): Promise<string[]> {
   const paths: string[] = [];
   async function walk(dir: string) {
     for (const dirent of await readdir(dir, { withFileTypes: true })) {
@@ -25,12 +46,7 @@ export async function readContentDir(root: string): Promise<Map<string, string>>
     }
   }
   await walk(root);
-  // Read a few dozen at once: one after another, the 18k files of 100× the demo took 2.5 s.
-  const texts = new Array<string>(paths.length);
-  for (let i = 0; i < paths.length; i += 64) {
-    await Promise.all(paths.slice(i, i + 64).map(async (full, j) => (texts[i + j] = await readFile(full, 'utf8'))));
-  }
-  return new Map(paths.map((full, i) => [relative(join(root, '..'), full).split(sep).join('/'), texts[i]!]));
+  return paths;
 }
 
 export async function openLocalRepo(gitDir: string, log: (line: string) => void = () => {}, onCommand?: GitObserver): Promise<Git> {
@@ -73,12 +89,17 @@ async function removeCrashLeftovers(gitDir: string, log: (line: string) => void)
   }
 }
 
-/** Creates the first commit from a content folder and points `main` and `dev` at it. */
-export async function seedRepo(git: Git, files: ReadonlyMap<string, string>, message = 'Seed content from the product'): Promise<string> {
-  const tree = await writeTree(
-    git,
-    [...files].map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') })),
-  );
+/** Creates the first commit from a content folder (its texts, and its images from readMediaDir) and points `main` and `dev` at it. */
+export async function seedRepo(
+  git: Git,
+  files: ReadonlyMap<string, string>,
+  message = 'Seed content from the product',
+  media: ReadonlyMap<string, Uint8Array> = new Map(),
+): Promise<string> {
+  const tree = await writeTree(git, [
+    ...[...files].map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') })),
+    ...[...media].map(([path, bytes]) => ({ path, content: Buffer.from(bytes) })),
+  ]);
   const commit = await git.text(['commit-tree', tree, '-m', message]);
   await git.run(['update-ref', 'refs/heads/main', commit, '']);
   await git.run(['update-ref', 'refs/heads/dev', commit, '']);

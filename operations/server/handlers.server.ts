@@ -11,6 +11,7 @@ import { aiEditHandlers } from './ai-edit.server.ts';
 import { askHandlers } from './ask.server.ts';
 import { chatHandlers, modelRefusal } from './chat.server.ts';
 import { matchHandlers } from './match.server.ts';
+import { mediaHandlers } from './media.server.ts';
 import type { UiMessages } from './content-schema.server.ts';
 import { anonymous, implement, type Implementation, type ImplementOptions } from './implement.server.ts';
 import { publicHandlers } from './public.server.ts';
@@ -55,6 +56,7 @@ export function implementOperations(
         search: async (query, ctx) => ((await runTool(searchOp, { query, limit: 3 }, ctx)) as OutputOf<typeof searchOp>).results,
       }),
       ...adminHandlers({ corpus, repo, pipeline, urls, uiMessages }),
+      ...mediaHandlers({ repo, pipeline }),
       ...aiEditHandlers({ models, repo, corpus }),
       ...translationHandlers({ models, repo, corpus }),
       ...accountHandlers({ editors, audit }),

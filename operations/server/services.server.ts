@@ -7,7 +7,7 @@ import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
 import type { Build } from '../corpus/corpus.ts';
 import { formatProblem, loadContent } from '../content/tree.ts';
-import { openLocalRepo, readContentDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
+import { openLocalRepo, readContentDir, readMediaDir, resolveBranch, seedRepo } from '../repo/local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from '../repo/content-repo.server.ts';
 import { openGitHubRepo } from '../repo/github-repo.server.ts';
 import type { Config } from './config.server.ts';
@@ -186,7 +186,7 @@ async function openLocal(config: Config, dataDir: string, log: (line: string) =>
     if (problems.length) {
       throw new StartupError(`The content in ${config.CONTENT_DIR}/ is invalid, so the repository was not created:\n${problems.map(formatProblem).join('\n')}`);
     }
-    await seedRepo(git, files);
+    await seedRepo(git, files, undefined, await readMediaDir(resolve(config.CONTENT_DIR)));
   }
   if (!(await resolveBranch(git, 'dev'))) {
     await git.run(['update-ref', 'refs/heads/dev', (await resolveBranch(git, 'main'))!, '']);

@@ -1,0 +1,86 @@
+// The media operation: an image uploaded into content/media/ as one commit. The image is checked by its bytes, not
+// its name (the type sniffed from them, the size, the dimensions) and stored without its metadata (EXIF, XMP: a
+// photo's GPS location never reaches the repository). Where images are referred to from the content, and the variants
+// a build makes of them, are the content schema's and the build's.
+import { z } from 'zod';
+import { defineOperation } from './define.ts';
+import { BaseSha, CommitResult, ContentPath, Message } from './admin-fields.ts';
+import { Branch, GitSha, RepoPath } from './shared.ts';
+import { roleToCommitTo } from './roles.ts';
+
+/** The largest image stored, in bytes (after its metadata is stripped it is smaller still). */
+export const MEDIA_MAX_BYTES = 8 * 1024 * 1024;
+/** The largest width and height of an image, in pixels. */
+export const MEDIA_MAX_SIDE = 8000;
+/** The types an image may have, by the media type its bytes show. */
+export const mediaTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+/** Base64 of MEDIA_MAX_BYTES is 4/3 of it: a little more is still read, to be refused as too large (413), not as malformed. */
+const BASE64_MAX = Math.ceil((MEDIA_MAX_BYTES * 1.125 * 4) / 3);
+/** The body of an upload: the base64 of the largest image, and the JSON around it. */
+const MEDIA_BODY_MAX = BASE64_MAX + 64 * 1024;
+
+export const MediaUpload = z
+  .object({
+    path: RepoPath,
+    sha: GitSha.describe('The blob sha of the image as stored (its metadata stripped)'),
+    type: z.enum(mediaTypes).describe('The type its bytes show'),
+    width: z.number().int().min(1).max(MEDIA_MAX_SIDE).describe('Pixels, as shown (its orientation applied)'),
+    height: z.number().int().min(1).max(MEDIA_MAX_SIDE).describe('Pixels, as shown (its orientation applied)'),
+    size: z.number().int().min(1).max(MEDIA_MAX_BYTES).describe('Bytes, as stored'),
+    ...CommitResult.shape,
+  })
+  .meta({ id: 'MediaUpload' });
+
+export const adminUploadMedia = defineOperation({
+  name: 'admin_upload_media',
+  summary: 'Upload an image (JPEG, PNG, WebP, AVIF) into content/media/ in one commit',
+  description:
+    `Stores an image at \`path\` (\`content/media/<name>.<ext>\`) in one commit. The image is checked by its bytes, not its name: its type (JPEG, PNG, WebP or AVIF; SVG and anything else refused with 415), ` +
+    `an extension that matches it, at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB (413) and ${MEDIA_MAX_SIDE}×${MEDIA_MAX_SIDE} pixels. ` +
+    'Its metadata (EXIF, XMP: camera, GPS location) is stripped and its orientation applied before it is stored. With `sha`, refused with 409 if the file changed since. Each commit starts a publish run.',
+  rest: { method: 'POST', path: '/api/admin/media', maxBody: MEDIA_BODY_MAX },
+  cli: 'admin upload <path> <file>',
+  cliArgs: { file: { readInto: 'contentBase64', base64: true } },
+  input: z.object({
+    path: ContentPath.describe('Where the image goes: content/media/<name>.<ext>, the extension that of its type (.jpg or .jpeg, .png, .webp, .avif)'),
+    contentBase64: z
+      .string()
+      .min(1, 'send the image as base64 in "contentBase64"')
+      .max(BASE64_MAX, `an image is at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB`)
+      .regex(/^[A-Za-z0-9+/\s]*(=\s*){0,2}$/, 'contentBase64 must be base64-encoded')
+      .meta({ contentEncoding: 'base64' })
+      .describe(`The image's bytes, base64-encoded; at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB`),
+    message: Message,
+    branch: Branch.default('main'),
+    sha: BaseSha.optional(),
+  }),
+  output: MediaUpload,
+  effect: { destructive: true, idempotent: true },
+  auth: 'admin',
+  role: (input) => roleToCommitTo(input.branch),
+  audit: (_input, output) =>
+    output.changed
+      ? {
+          action: 'commit' as const,
+          detail: `${output.branch} ${output.commit.sha.slice(0, 7)} "${output.commit.message.split('\n')[0]}": ${output.path} (${output.type}, ${output.width}×${output.height})`,
+        }
+      : undefined,
+  errors: [
+    'unauthorized',
+    'forbidden',
+    'bad_request',
+    'forbidden_path',
+    'payload_too_large',
+    'unsupported_media_type',
+    'invalid',
+    'repo_error',
+    'repo_not_configured',
+    'unavailable',
+  ],
+  examples: {
+    invalid: [
+      { summary: 'No image', input: { path: 'content/media/portrait.jpg', contentBase64: '', message: 'Add a portrait' } },
+      { summary: 'No commit message', input: { path: 'content/media/portrait.jpg', contentBase64: 'aGVsbG8=', message: ' ' } },
+    ],
+  },
+});
