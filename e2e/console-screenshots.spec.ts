@@ -1,6 +1,6 @@
 // Screenshots of the admin console for the README (`npm run screenshots`): sign-in, the form generated from the
 // schema, the source with a lint problem, a translation beside its English, an AI edit's merge view, the review
-// screen, the three-way conflict view and the publish screen.
+// screen, the three-way conflict view, the publish screen, and the editors and audit pages.
 import { test, type Page } from '@playwright/test';
 import { adminToken, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
 import { editorText, readFile, replaceText, signIn, writeFile } from './support/console.ts';
@@ -92,4 +92,15 @@ test('console screenshots', async ({ page, browser }) => {
   await page.goto(`${chatSite}/admin/publish`);
   await page.locator('.run').first().waitFor();
   await shot(page, 'publish');
+
+  // Several editors: a publisher adds one (the token shown once), and the audit trail.
+  await page.goto(`${chatSite}/admin/editors`);
+  await page.getByLabel('Name').fill('Ada Coach');
+  await page.getByLabel('Email').fill('ada@example.org');
+  await page.getByRole('button', { name: 'Add editor' }).click();
+  await page.getByText('Copy it now').waitFor();
+  await shot(page, 'editors');
+  await page.goto(`${chatSite}/admin/audit`);
+  await page.locator('table').first().waitFor();
+  await shot(page, 'audit');
 });
