@@ -15,6 +15,7 @@ import { benchMemory } from './memory.bench.ts';
 import { benchGitHub } from './github.bench.ts';
 import { benchFlood } from './flood.bench.ts';
 import { benchText } from './text.bench.ts';
+import { benchEditors } from './editors.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -31,6 +32,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   github: () => benchGitHub({ commits: 10, edits: 5 }),
   flood: () => benchFlood({ seconds: Number(process.env.BENCH_DURATION ?? 8), connections: 32 }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
+  editors: () => benchEditors({ duration: Number(process.env.BENCH_DURATION ?? 8), editors: 200 }),
   text: () => benchText({ sizes: (process.env.BENCH_TEXT ?? '25,50,100,1000').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
