@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { AppError } from './operations/contract/errors.ts';
 import type { Branch } from './operations/contract/shared.ts';
 import { ConfigError, loadConfig, type Config } from './operations/server/config.server.ts';
-import { openServices, StartupError, type Corpus, type Services } from './operations/server/services.server.ts';
+import { openServices, StartupError, type Services } from './operations/server/services.server.ts';
 import { implementOperations, type OperationsLayer } from './operations/server/handlers.server.ts';
 import { createSessionStore } from './operations/server/sessions.server.ts';
 import { createCredentials, createEditorStore } from './operations/server/editors.server.ts';
@@ -32,6 +32,7 @@ import { observePipeline } from './operations/server/metrics.server.ts';
 import { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './operations/server/work-queue.server.ts';
 // The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
 import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
+import { servedBuilds, type ServedBuilds } from './operations/server/build-cache.server.ts';
 
 // Tests and the production entry start the service with the web app of the adapters floor.
 export { remixWeb };
@@ -55,7 +56,7 @@ export interface RunningService {
 
 export interface StartOptions {
   /** The web app for every request no endpoint claims; default a JSON 404 (tests of the API alone). */
-  web?: (gateway: SiteGateway, config: Config, logger: Logger, corpus: Corpus, work: WorkQueue) => Promise<WebHandler>;
+  web?: (gateway: SiteGateway, config: Config, logger: Logger, builds: ServedBuilds, work: WorkQueue) => Promise<WebHandler>;
   /** Ports per branch; default PORT for main and PREVIEW_PORT for dev (0 there means no preview). Tests pass 0 for a free port. */
   listen?: Partial<Record<Branch, number>>;
   /** The log; default one made from LOG_LEVEL writing to stdout (tests pass one with their own destination). */
@@ -76,6 +77,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   observePipeline(services.pipeline);
   // Anonymous work that costs CPU (a page or an answer not kept yet) runs a few at a time, service-wide.
   const work = createWorkQueue(options.work);
+  // The builds each branch serves, as the surfaces name them (the page cache, /openapi.json): no adapter reads the corpus.
+  const builds = servedBuilds(corpus);
   // Console sessions, accounts, the audit trail and the credentials' failure budgets: in this process (files under
   // DATA_DIR), or in Redis shared with the other instances.
   const shared = connectSharedState(config.RATE_LIMIT_STORE);
@@ -99,7 +102,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const endpoints: Endpoint[] = [
     ...operationEndpoints({ layer, authenticate: auth.authenticate, shutdown: streamsEnd.signal }),
     healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
-    openApiEndpoint(services, () => endpoints),
+    openApiEndpoint({ builds, urls }, () => endpoints),
     ...auth.endpoints,
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).
     githubWebhookEndpoint({ secret: config.GITHUB_WEBHOOK_SECRET, onEvent: services.githubEvent && shareEvents(shared, services.githubEvent), throttle }),
@@ -112,7 +115,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }),
   ];
   const gateway = createSiteGateway({ layer, auth, features: { chat: Boolean(services.models), transcription: Boolean(services.models) } });
-  const web = options.web ? await options.web(gateway, config, logger, corpus, work) : notFoundPage;
+  const web = options.web ? await options.web(gateway, config, logger, builds, work) : notFoundPage;
   const logRequest = requestLog(logger, (req) => clientIp(req, config.TRUST_PROXY));
   const measureRequest = requestMetrics(web.pageRoute ?? (() => 'page'));
   const edge = createEdge(endpoints, {

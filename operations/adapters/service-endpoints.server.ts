@@ -2,6 +2,7 @@
 // secret) and `/openapi.json` (the API description, made once per build).
 import type { Branch } from '../contract/shared.ts';
 import { healthReport, type HealthDeps } from '../server/health.server.ts';
+import type { ServedBuilds } from '../server/build-cache.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import { Body, JSON_TYPE, notModified, PUBLIC_CORS, sendBody, sendEmpty, sendJson, type Endpoint } from './edge.server.ts';
 import { createOpenApiDocument, type ExtraPaths } from './openapi.ts';
@@ -22,14 +23,14 @@ export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
 });
 
 /** `/openapi.json`, describing the operations and every other endpoint that declares itself. */
-export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & { urls: SiteUrls }, endpoints: () => readonly Endpoint[]): Endpoint {
+export function openApiEndpoint({ builds, urls }: { builds: Pick<ServedBuilds, 'served'>; urls: SiteUrls }, endpoints: () => readonly Endpoint[]): Endpoint {
   const made = new Map<Branch, { buildId: string; body: Body; etag: string }>();
   return {
     methods: ['GET'],
     path: '/openapi.json',
     cors: true,
     handle({ req, res, branch }) {
-      const build = corpus.build(branch);
+      const build = builds.served(branch);
       let doc = made.get(branch);
       if (doc?.buildId !== build.id) {
         const extra: ExtraPaths = {};
@@ -39,7 +40,7 @@ export function openApiEndpoint({ corpus, urls }: Pick<HealthDeps, 'corpus'> & {
         }
         doc = {
           buildId: build.id,
-          body: Body.of(JSON.stringify(createOpenApiDocument(urls.of(branch), build.model.site.name, extra, build.model.site.subject))),
+          body: Body.of(JSON.stringify(createOpenApiDocument(urls.of(branch), build.site.name, extra, build.site.subject))),
           etag: `"openapi-${build.id}"`,
         };
         made.set(branch, doc);

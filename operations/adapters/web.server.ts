@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Branch } from '../contract/shared.ts';
 import type { Config } from '../server/config.server.ts';
 import type { Logger } from '../server/log.server.ts';
-import type { Corpus } from '../server/services.server.ts';
+import type { ServedBuilds } from '../server/build-cache.server.ts';
 import type { WorkQueue } from '../server/work-queue.server.ts';
 import { clientIp } from './client-ip.server.ts';
 import { consoleGate } from './console-gate.server.ts';
@@ -36,7 +36,13 @@ function projectRoot(): string {
  * pages are answered by the page cache first (rendered once per build by the same Remix build); the console,
  * static files, forms and whatever the cache passes on go through Express.
  */
-export async function remixWeb(gateway: SiteGateway, config: Config, logger: Logger, corpus?: Corpus, work?: WorkQueue): Promise<WebHandler> {
+export async function remixWeb(
+  gateway: SiteGateway,
+  config: Config,
+  logger: Logger,
+  builds?: Pick<ServedBuilds, 'served'>,
+  work?: WorkQueue,
+): Promise<WebHandler> {
   const buildPath = pathToFileURL(join(projectRoot(), 'build', 'index.js'));
   if (!existsSync(buildPath)) {
     logger.warn('the web build is missing (run `npm run build`); serving the API only');
@@ -150,14 +156,14 @@ export async function remixWeb(gateway: SiteGateway, config: Config, logger: Log
   });
   // The console's writes through the gate; everything else of the web app through Express.
   const toExpress: WebHandler = (req, res, branch) => void (gate.serve(req, res, branch) || expressApp(req, res, branch));
-  if (!corpus) return toExpress;
+  if (!builds) return toExpress;
 
   // Static files from memory, then public pages rendered once per build by Remix's own fetch handler (no
   // Express, no visitor headers) and answered from memory. The console's reads go through Express.
   const files = createStaticFiles(join(projectRoot(), 'public'));
   const fileHeaders = { main: staticHeaders(headersOf(security.main, '')), dev: staticHeaders(headersOf(security.dev, '')) };
   const pages = createPageCache({
-    build: (branch) => corpus.build(branch),
+    build: (branch) => builds.served(branch),
     budgetBytes: config.PAGE_CACHE_MB * 1024 * 1024,
     securityHeaders: (branch, nonce) => headersOf(security[branch], nonce),
     bypass: consolePath,

@@ -6,6 +6,9 @@ import { branches, type Branch } from '../contract/shared.ts';
 import type { Corpus } from './services.server.ts';
 
 /** The builds the branches serve, for the per-build memo of pure operations. */
+/** Whose site a build is (what /openapi.json names as its contact). */
+type SiteSubject = ReturnType<Corpus['build']>['model']['site']['subject'];
+
 export interface ServedBuilds {
   /** The id of the build a branch serves now. */
   id(branch: Branch): string;
@@ -13,6 +16,8 @@ export interface ServedBuilds {
   live(): readonly string[];
   /** Whether answers made from now on may be kept (see build-cache.server.ts `keepable`): call before, read after. */
   keepable(branch: Branch): () => boolean;
+  /** The build a branch serves as the web's surfaces name it: its id, when its commit was made, and whose site it is. */
+  served(branch: Branch): { id: string; committedAt: string; site: { name: string; subject: SiteSubject } };
 }
 
 export class BuildCache<V> {
@@ -88,5 +93,9 @@ export function servedBuilds(corpus: Pick<Corpus, 'build'>): ServedBuilds {
     id: (branch) => corpus.build(branch).id,
     live: () => branches.map((branch) => corpus.build(branch).id),
     keepable: (branch) => keepable(corpus.build(branch)),
+    served: (branch) => {
+      const { id, committedAt, model } = corpus.build(branch);
+      return { id, committedAt, site: model.site };
+    },
   };
 }

@@ -57,6 +57,7 @@ describe('the per-build memo: one rule for keeping an answer, for invoke and for
     const builds: ServedBuilds = {
       id: () => state.served,
       live: () => [state.served],
+      served: () => ({ id: state.served, committedAt: new Date(0).toISOString(), site: { name: 'Test', subject: { name: 'Test', headline: 'Test' } } }),
       keepable: () => {
         const failures = state.failures;
         return () => state.failures === failures;
