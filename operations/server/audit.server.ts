@@ -5,8 +5,8 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './files.server.ts';
 import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { refusingWhenUnreachable } from './shared-state.server.ts';
 import type { AuditAction } from '../contract/roles.ts';
-import { AppError } from '../contract/errors.ts';
 
 export type { AuditAction };
 
@@ -109,14 +109,7 @@ const DROPPED = 'vitae:audit:dropped';
 
 /** A Redis list, and a count of the lines dropped from its head (moved in the same transaction as the trim). */
 function redisLines(redis: Redis, keep: number, drop: number): Lines {
-  const unavailable = (error: unknown) => new AppError('unavailable', `The audit trail (Redis) cannot be reached: ${(error as Error).message}`);
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw unavailable(error);
-    }
-  };
+  const call = refusingWhenUnreachable('The audit trail');
   return {
     append: (line) =>
       call(async () => {

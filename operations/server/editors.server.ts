@@ -5,6 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { refusingWhenUnreachable } from './shared-state.server.ts';
 import { AppError } from '../contract/errors.ts';
 import { OWNER_ID, type Role } from '../contract/roles.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
@@ -296,14 +297,7 @@ return 1
  * token is honoured unchecked, and a change that could not be recorded says so (503).
  */
 function redisRecords(redis: Redis): Records {
-  const unavailable = (error: unknown) => new AppError('unavailable', `The account store (Redis) cannot be reached: ${(error as Error).message}`);
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw unavailable(error);
-    }
-  };
+  const call = refusingWhenUnreachable('The account store');
   return {
     all: () => call(async () => Object.values(await redis.hgetall(EDITORS)).map((text) => JSON.parse(text) as EditorRecord)),
     get: (id) =>

@@ -7,7 +7,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { AppError } from '../contract/errors.ts';
+import { refusingWhenUnreachable } from './shared-state.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 import type { Credentials } from './editors.server.ts';
 import type { Account } from './implement.server.ts';
@@ -114,7 +114,7 @@ async function fileRecords(file: string): Promise<RecordStore> {
  */
 function redisRecords(redis: Redis): RecordStore {
   const key = (id: string) => `vitae:session:${createHash('sha256').update(id).digest('hex')}`;
-  const unavailable = (error: unknown) => new AppError('unavailable', `The session store (Redis) cannot be reached: ${(error as Error).message}`);
+  const call = refusingWhenUnreachable('The session store');
   return {
     async get(id) {
       try {
@@ -128,7 +128,7 @@ function redisRecords(redis: Redis): RecordStore {
       // The account's sessions by their start, in a sorted set of session keys beside them: past the cap, the oldest go
       // (keys that expired on their own are dropped from the set on the way).
       const mine = `vitae:sessions-of:${createHash('sha256').update(record.account).digest('hex')}`;
-      try {
+      await call(async () => {
         await redis
           .multi()
           .set(key(id), JSON.stringify(record), 'PX', Math.max(1, record.expiresAt - Date.now()))
@@ -142,14 +142,10 @@ function redisRecords(redis: Redis): RecordStore {
           const ended = oldest.filter((_, i) => i % 2 === 0); // member, score, member, score…
           if (ended.length) await redis.del(...ended);
         }
-      } catch (error) {
-        throw unavailable(error);
-      }
+      });
     },
     async delete(id) {
-      await redis.del(key(id)).catch((error: unknown) => {
-        throw unavailable(error);
-      });
+      await call(() => redis.del(key(id)));
     },
   };
 }

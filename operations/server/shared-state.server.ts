@@ -3,6 +3,7 @@
 // With `memory` there is none, and each of those keeps to this process (sessions in a file under DATA_DIR).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { AppError } from '../contract/errors.ts';
 
 export interface SharedState {
   /** The Redis client, when RATE_LIMIT_STORE is a redis:// URL. */
@@ -59,5 +60,19 @@ export function shareEvents<E>(shared: SharedState, handle: (event: E) => void):
   return (event) => {
     handle(event);
     void shared.redis!.publish(EVENTS, JSON.stringify({ from: self, event })).catch(() => {});
+  };
+}
+
+/**
+ * Runs Redis work for a store named `store` ("the account store"…): a Redis that cannot be reached is a 503 saying
+ * which store and why, never a silent pass; each store's refusal is worded the same way.
+ */
+export function refusingWhenUnreachable(store: string): <T>(work: () => Promise<T>) => Promise<T> {
+  return async (work) => {
+    try {
+      return await work();
+    } catch (error) {
+      throw new AppError('unavailable', `${store} (Redis) cannot be reached: ${(error as Error).message}`);
+    }
   };
 }
