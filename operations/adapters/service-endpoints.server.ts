@@ -1,10 +1,12 @@
 // The service's own endpoints beside the operations: `/api/health` (liveness and configuration, never a
-// secret) and `/openapi.json` (the API description, made once per build).
+// secret), `/openapi.json` (the API description, made once per build) and `/media/…` (the images' variants).
+import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
+import type { MediaLibrary } from '../server/media-library.server.ts';
 import { healthReport, type HealthDeps } from '../server/health.server.ts';
 import type { ServedBuilds } from '../server/build-cache.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
-import { Body, JSON_TYPE, notModified, PUBLIC_CORS, sendBody, sendEmpty, sendJson, type Endpoint } from './edge.server.ts';
+import { Body, JSON_TYPE, notModified, PUBLIC_CORS, sendBody, sendEmpty, sendError, sendJson, type Endpoint } from './edge.server.ts';
 import { createOpenApiDocument, type ExtraPaths } from './openapi.ts';
 
 export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
@@ -51,3 +53,28 @@ export function openApiEndpoint({ builds, urls }: { builds: Pick<ServedBuilds, '
     },
   };
 }
+
+/**
+ * `/media/<content hash>-<width>.<format>`: an image's variant, made the first time it is asked for; never changes. Static
+ * files as the pages and the records' `sources` name them (like /og/ cards, not an API: OpenAPI leaves them out).
+ */
+export const mediaEndpoint = (media: Pick<MediaLibrary, 'variant'>): Endpoint => ({
+  methods: ['GET'],
+  path: '/media/{name}',
+  cors: true,
+  async handle({ req, res, params }) {
+    const name = params.name ?? ''; // a variant's name is plain ASCII: anything encoded names none
+    const variant = await media.variant(name);
+    if (!variant)
+      return sendError(
+        req,
+        res,
+        new AppError('not_found', `No image at /media/${name}: the names of images come from the pages and the API, and change when the image does.`),
+      );
+    const etag = `"${name}"`;
+    const headers = { ...PUBLIC_CORS, ETag: etag, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' };
+    if (notModified(req, etag)) return sendEmpty(res, 304, headers);
+    res.writeHead(200, { ...headers, 'Content-Type': variant.type, 'Content-Length': String(variant.bytes.length) });
+    res.end(req.method === 'HEAD' ? undefined : variant.bytes);
+  },
+});

@@ -7,7 +7,7 @@ import { AppError } from '../contract/errors.ts';
 export const MEDIA_DIR = 'content/media';
 /** The extensions an image under content/media/ may have, lower case. */
 export const mediaExtensions = ['jpg', 'jpeg', 'png', 'webp', 'avif'] as const;
-const MEDIA_NAME = new RegExp(`^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*\\.(?:${mediaExtensions.join('|')})$`);
+export const MEDIA_NAME = new RegExp(`^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*\\.(?:${mediaExtensions.join('|')})$`);
 
 /** Whether a path is under content/media/: a binary file the content checks and builds never read as text. */
 export const isMediaPath = (path: string): boolean => path.startsWith(`${MEDIA_DIR}/`);

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { VocabularyName } from '../contract/vocabulary.ts';
 import { limits, translatedMax } from '../contract/limits.ts';
-import { DocumentName, LensId, lensIds, Slug, Tag, tags, locales } from '../contract/shared.ts';
+import { DocumentName, LensId, lensIds, Slug, Tag, tags, locales, translationLocales } from '../contract/shared.ts';
+import { MEDIA_DIR, MEDIA_NAME, mediaExtensions } from './paths.ts';
 
 // Every field is bounded (limits.ts): what the API answers with is made from these, and says so.
 const Text = z.string().trim().min(1, 'must not be empty');
@@ -19,6 +20,28 @@ const Translated = (english: number) => Text.max(translatedMax(english)).optiona
 const from = (vocabulary: VocabularyName) => ({ 'x-vocabulary': vocabulary });
 
 export const ProofLink = z.strictObject({ label: Text.max(limits.linkLabel), url: HttpUrl });
+
+/** An image's alt text: required (missing, "cover.alt is required"), since a picture without one says nothing to someone who cannot see it. */
+const Alt = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty: describe what the image shows for someone who cannot see it')
+  .max(limits.alt)
+  .describe('What the image shows, for someone who cannot see it; translated like the other fields');
+/** An image of content/media/, referred to by its path, with its alt text. */
+export const ImageRef = z
+  .strictObject({
+    path: z
+      .string()
+      .max(limits.path)
+      .regex(
+        new RegExp(`^${MEDIA_DIR}/${MEDIA_NAME.source.slice(1)}`),
+        `must be the path of an image under ${MEDIA_DIR}/ (${MEDIA_DIR}/<name>.${mediaExtensions.join('|')}); upload one first`,
+      )
+      .describe(`An image under ${MEDIA_DIR}/ (JPEG, PNG, WebP or AVIF), uploaded with admin_upload_media`),
+    alt: Alt,
+  })
+  .meta({ 'x-media': true });
 
 export const EntryFields = z
   .strictObject({
@@ -38,6 +61,8 @@ export const EntryFields = z
     keyResults: TextList.default([]),
     whyItMatters: Text.max(limits.paragraph).describe('Markdown: why this matters to an employer'),
     proofLinks: z.array(ProofLink).max(limits.listItems).default([]),
+    cover: ImageRef.optional().describe('The entry’s image: shown on its page and its card in the list'),
+    gallery: z.array(ImageRef).max(limits.gallery).optional().describe(`More images of the work, shown on the entry’s page (at most ${limits.gallery})`),
   })
   .refine((e) => !e.end || e.end >= e.start, { message: 'end must not be before start', path: ['end'] });
 
@@ -77,6 +102,14 @@ export const SiteFile = z.strictObject({
     headline: Text.max(limits.headline),
     location: Text.max(limits.location).optional(),
     email: z.email().max(limits.email).optional(),
+    portrait: ImageRef.extend({
+      altTranslations: z
+        .partialRecord(z.enum(translationLocales).meta(from('locales')), Alt)
+        .optional()
+        .describe('The alt text in other locales (the English alt where one is missing)'),
+    })
+      .optional()
+      .describe('A picture of the subject: on the home page, in the Open Graph cards, JSON-LD and JSON Resume'),
   }),
   links: z.array(ProofLink).max(limits.listItems).default([]),
 });
@@ -155,6 +188,8 @@ export const EntryTranslationFields = z.strictObject({
   achievements: TranslatedList.optional(),
   keyResults: TranslatedList.optional(),
   whyItMatters: Translated(limits.paragraph),
+  coverAlt: Translated(limits.alt).describe('The cover image’s alt text'),
+  galleryAlts: z.array(Text.max(translatedMax(limits.alt))).max(limits.gallery).optional().describe('The gallery’s alt texts, in its order'),
 });
 export const LensTranslationFields = z.strictObject({ source: Source, title: Translated(limits.lensTitle), honestGaps: TranslatedList.optional() });
 export const SkillTranslationFields = z.strictObject({ source: Source, name: Translated(limits.skillName) });
@@ -178,12 +213,29 @@ export type FileKind = keyof typeof fileKinds;
 
 /** Fields a translation may carry, per kind (the body is always translatable). */
 export const translatableFields: Record<FileKind, readonly string[]> = {
-  entry: ['title', 'organisation', 'location', 'summary', 'keyResult', 'contributions', 'achievements', 'keyResults', 'whyItMatters'],
+  entry: ['title', 'organisation', 'location', 'summary', 'keyResult', 'contributions', 'achievements', 'keyResults', 'whyItMatters', 'coverAlt', 'galleryAlts'],
   lens: ['title', 'honestGaps'],
   skill: ['name'],
   document: ['title', 'summary'],
   brief: ['title', 'questions'],
 };
+
+/** Translatable fields the English holds inside another field: an image's alt text (`cover.alt` is `coverAlt`). */
+const nestedTranslatable: Partial<Record<FileKind, Record<string, (fields: Record<string, unknown>) => unknown>>> = {
+  entry: {
+    coverAlt: (fields) => (fields.cover as { alt?: string } | undefined)?.alt,
+    galleryAlts: (fields) => (fields.gallery as Array<{ alt: string }> | undefined)?.map((image) => image.alt),
+  },
+};
+
+/** The English value of a translatable field of a `kind` file (undefined when it has none). */
+export function englishValue(kind: FileKind, fields: Record<string, unknown>, key: string): unknown {
+  const nested = nestedTranslatable[kind]?.[key];
+  return nested ? nested(fields) : fields[key];
+}
+
+/** Whether a translatable field sits inside another one in the English (and so counts in a source hash only when present). */
+export const isNestedTranslatable = (kind: FileKind, key: string): boolean => nestedTranslatable[kind]?.[key] !== undefined;
 
 export const corpusFolders = { experiences: 'experience', projects: 'project', community: 'community', education: 'education' } as const;
 

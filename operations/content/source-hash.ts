@@ -3,10 +3,14 @@
 import { createHash } from 'node:crypto';
 import { parseMarkdownFile } from './front-matter.ts';
 import { sourceKindOf } from './locate.ts';
-import { fileKinds, translatableFields, type FileKind } from './schema.ts';
+import { englishValue, fileKinds, isNestedTranslatable, translatableFields, type FileKind } from './schema.ts';
 
 export function sourceHash(kind: FileKind, fields: Record<string, unknown>, body: string): string {
-  const values = translatableFields[kind].map((name) => fields[name] ?? null);
+  // An image's alt text counts only where the English has one: adding images left every earlier translation current.
+  const values = translatableFields[kind].flatMap((name) => {
+    const value = englishValue(kind, fields, name);
+    return isNestedTranslatable(kind, name) && value === undefined ? [] : [value ?? null];
+  });
   return createHash('sha256').update(JSON.stringify([values, body.trim()])).digest('hex').slice(0, 16);
 }
 

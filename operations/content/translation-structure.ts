@@ -5,7 +5,7 @@
 // itself is still checked against its source (tree.ts, problemsAfter).
 import type { Problem } from '../contract/errors.ts';
 import { lineOfKey } from './front-matter.ts';
-import { translatableFields, type FileKind } from './schema.ts';
+import { englishValue, translatableFields, type FileKind } from './schema.ts';
 
 /** Where the translated fields of a `kind` file (with its text, for lines) do not line up with the English fields. */
 export function structureProblems(
@@ -19,7 +19,7 @@ export function structureProblems(
   for (const key of translatableFields[kind]) {
     const items = translated[key];
     if (!Array.isArray(items)) continue;
-    const englishItems = english[key];
+    const englishItems = englishValue(kind, english, key);
     const expected = Array.isArray(englishItems) ? englishItems.length : 0;
     if (items.length !== expected) problems.push({ path, pointer: `/${key}`, message: mismatch(key, items.length, expected), line: lineOfKey(text, key) });
   }

@@ -2,7 +2,7 @@
 // fields, then the body. The translate stage writes its translations in this form, and the console starts a missing
 // translation from the English in it.
 import { stringify } from 'yaml';
-import { fileKinds, translatableFields, type FileKind } from './schema.ts';
+import { englishValue, fileKinds, translatableFields, type FileKind } from './schema.ts';
 import { parseMarkdownFile } from './front-matter.ts';
 import { sourceHash } from './source-hash.ts';
 
@@ -20,7 +20,12 @@ export function translationFromEnglish(kind: FileKind, sourcePath: string, engli
   const parsed = parseMarkdownFile(sourcePath, english, fileKinds[kind].fields);
   if (!parsed.data) return undefined;
   const data = parsed.data as Record<string, unknown>;
-  const fields = Object.fromEntries(translatableFields[kind].filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
+  const fields = Object.fromEntries(
+    translatableFields[kind].flatMap((key) => {
+      const value = englishValue(kind, data, key);
+      return value === undefined ? [] : [[key, value]];
+    }),
+  );
   const body = parsed.body.trim();
   return translationText(recorded ?? sourceHash(kind, data, body), fields, body);
 }

@@ -57,6 +57,10 @@ export const limits = {
   /** Items of such a list, of an entry's skills, or of proof links. */
   listItems: 50,
   linkLabel: 200,
+  /** An image's alt text: what it shows, for someone who cannot see it. */
+  alt: 300,
+  /** Images of an entry's gallery. */
+  gallery: 12,
   /** A translation's `source`: the hash of the English it was made from. */
   sourceHash: 64,
   relatedTerm: 60,

@@ -26,6 +26,26 @@ const Translated = {
   translated: z.boolean().describe('false when this record fell back to English for the requested locale'),
 };
 
+/** An image of the content as pages show it: its variants by format, each at several widths, laid out by its size. */
+export const Image = z
+  .object({
+    path: PlainText(limits.path).describe('Where it lives in the content: content/media/<name>'),
+    alt: PlainText(translatedMax(limits.alt)).describe('What it shows, in the requested locale'),
+    url: Url.describe('Its widest variant (WebP)'),
+    width: z.number().int().min(1).describe('Pixels of the widest variant'),
+    height: z.number().int().min(1).describe('Pixels of the widest variant'),
+    sources: z
+      .array(
+        z.object({
+          type: z.enum(['image/avif', 'image/webp']),
+          srcset: PlainText(4000).describe('Variant URLs with their widths, as an <img srcset> takes them'),
+        }),
+      )
+      .max(2)
+      .describe('Its variants, best format first'),
+  })
+  .meta({ id: 'Image' });
+
 /** A month as the content writes it. */
 const YearMonth = z
   .string()
@@ -52,6 +72,7 @@ export const EntryShort = z
     tags: z.array(Tag).max(tags.length),
     lenses: z.array(LensId).max(lensIds.length),
     featured: z.boolean().describe('Shown as a highlight on the home page'),
+    cover: Image.optional().describe('The entry’s image'),
     url: Url.describe('Page of the entry on the site'),
     ...Translated,
   })
@@ -69,6 +90,7 @@ export const EntryLong = EntryShort.extend({
   keyResults: TextList,
   skills: z.array(Slug).max(limits.listItems),
   proofLinks: z.array(Link).max(limits.listItems),
+  gallery: z.array(Image).max(limits.gallery).describe('More images of the work'),
 }).meta({ id: 'EntryLong' });
 
 /** How many records of the content: never more than it has files. */
@@ -320,6 +342,7 @@ export const SiteInfo = z
           .regex(/^[A-Z]{2}$/)
           .optional()
           .describe('ISO 3166-1 alpha-2 code of the location’s country, when it names one'),
+        portrait: Image.optional().describe('A picture of the subject'),
       })
       .describe('Who the site is about'),
     contact: z.object({ email: Email.optional(), url: Url.describe('Home page of the site in the requested locale') }),

@@ -6,6 +6,7 @@ import { documentNames, lensIds, locales, type DocumentName, type LensId, type L
 import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
+import { imageRecord, type ImageFacts } from '../content/media-refs.ts';
 import { createSearchIndex, searchIndexFromData, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
 import { splitPassages } from './passages.ts';
 import { noPause, type Pause } from '../content/pause.ts';
@@ -50,6 +51,8 @@ export interface Build {
   questions?: SearchIndex;
   /** With EMBEDDING_MODEL: BM25 and embeddings fused (operations/corpus/hybrid.ts); `search` alone otherwise. */
   hybrid?: HybridSearch;
+  /** The commit's images, by path (their size and content hash: operations/server/media-library.server.ts). */
+  media: ReadonlyMap<string, ImageFacts>;
 }
 
 /** One month format per locale: making an Intl.DateTimeFormat costs about 40 µs, once per entry and locale otherwise. */
@@ -93,16 +96,19 @@ export async function createBuild(
      * (at its `siteUrl`), used instead of splitting the text and making the index again.
      */
     kept?: { index: SearchIndexData; passages: readonly Passage[]; siteUrl: string };
+    /** The commit's images by path: records give them with their variants and size. */
+    media?: ReadonlyMap<string, ImageFacts>;
   },
 ): Promise<Build> {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const pause = options.pause ?? noPause;
   const view = {} as Record<Locale, LocaleView>;
   const sibling = options.sibling?.commit === options.commit ? options.sibling : undefined;
+  const media = options.media ?? sibling?.media ?? new Map<string, ImageFacts>();
   const kept = sibling ? undefined : options.kept;
   const passages: Passage[] = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), siteUrl) : [];
   for (const locale of locales) {
-    const steps = localeViewSteps(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages);
+    const steps = localeViewSteps(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages, undefined, media);
     for (let step = steps.next(); ; step = steps.next()) {
       await pause();
       if (step.done) {
@@ -127,6 +133,7 @@ export async function createBuild(
     model,
     locales: view,
     search,
+    media,
     ...(options.keepPassages ? { passages } : {}),
   };
 }
@@ -188,13 +195,20 @@ export function searchPassages(model: ContentModel, siteUrl: string, made?: read
 }
 
 /** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */
-export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string): LocaleView {
-  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), null);
+export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string, media?: ReadonlyMap<string, ImageFacts>): LocaleView {
+  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), null, undefined, media);
 }
 
 /** The records of a locale; with `passages`, also the search passages of what is translated into it. */
-function localeView(model: ContentModel, locale: Locale, siteUrl: string, passages: Passage[] | null, made?: ReadonlyMap<string, Passage[]>): LocaleView {
-  const steps = localeViewSteps(model, locale, siteUrl, passages, made);
+function localeView(
+  model: ContentModel,
+  locale: Locale,
+  siteUrl: string,
+  passages: Passage[] | null,
+  made?: ReadonlyMap<string, Passage[]>,
+  media?: ReadonlyMap<string, ImageFacts>,
+): LocaleView {
+  const steps = localeViewSteps(model, locale, siteUrl, passages, made, media);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -208,10 +222,11 @@ function* localeViewSteps(
   siteUrl: string,
   passages: Passage[] | null,
   made?: ReadonlyMap<string, Passage[]>,
+  media?: ReadonlyMap<string, ImageFacts>,
 ): Generator<void, LocaleView> {
   const entries: EntryRecord[] = [];
   for (const file of model.entries.values()) {
-    if (entries.push(entryRecordOf(model, file, locale, siteUrl)) % 100 === 0) yield;
+    if (entries.push(entryRecordOf(model, file, locale, siteUrl, media)) % 100 === 0) yield;
   }
   entries.sort(
     (a, b) => b.period.start.localeCompare(a.period.start) || Number(b.period.end === null) - Number(a.period.end === null) || a.slug.localeCompare(b.slug),
@@ -312,11 +327,12 @@ const documentPassages = new Map<string, readonly string[]>();
  * in every locale again (0.3–0.5 s at 100× the demo content, on the thread answering requests). Parsed fields are
  * one object per file text (front-matter.ts), so the memo lives as long as the text does. Records are never changed.
  */
-function entryRecordOf(model: ContentModel, file: EntryFile, locale: Locale, siteUrl: string): EntryRecord {
+function entryRecordOf(model: ContentModel, file: EntryFile, locale: Locale, siteUrl: string, media?: ReadonlyMap<string, ImageFacts>): EntryRecord {
   const translation = locale === 'en' ? undefined : model.translations.get(file.path)?.get(locale);
   let byPlace = recordsOf.get(file.fields);
   if (!byPlace) recordsOf.set(file.fields, (byPlace = new Map()));
-  const place = `${locale}\n${siteUrl}`;
+  // The same fields make the same record at one address, unless an image they name changed (its hash, its size).
+  const place = `${locale}\n${siteUrl}\n${imagesKey(file.fields, media)}`;
   const made = byPlace.get(place);
   if (
     made &&
@@ -329,7 +345,7 @@ function entryRecordOf(model: ContentModel, file: EntryFile, locale: Locale, sit
   ) {
     return made.record;
   }
-  const record = entryRecord(model, file, locale, siteUrl);
+  const record = entryRecord(model, file, locale, siteUrl, media);
   byPlace.set(place, { body: file.body, slug: file.slug, kind: file.kind, translation, record });
   return record;
 }
@@ -354,9 +370,19 @@ function entryPassagesOf(e: EntryRecord, lensTitle: (id: LensId) => string, skil
 
 const passagesOf = new WeakMap<EntryRecord, { names: string[]; passages: Passage[] }>();
 
-function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteUrl: string): EntryRecord {
+/** What an entry's record holds of its images' facts (nothing for an entry without images). */
+function imagesKey(fields: EntryFile['fields'], media: ReadonlyMap<string, ImageFacts> | undefined): string {
+  if (!fields.cover && !fields.gallery?.length) return '';
+  return [fields.cover, ...(fields.gallery ?? [])].map((image) => (image ? (media?.get(image.path)?.sha ?? '-') : '')).join(',');
+}
+
+function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteUrl: string, media?: ReadonlyMap<string, ImageFacts>): EntryRecord {
   const { fields, body, translated } = resolve(model, file, locale);
   const end = fields.end ?? null;
+  // Alt texts as translated (coverAlt, galleryAlts), over the English's own.
+  const alts = fields as { coverAlt?: string; galleryAlts?: string[] };
+  const cover = fields.cover && imageRecord(fields.cover.path, alts.coverAlt ?? fields.cover.alt, media, siteUrl);
+  const gallery = (fields.gallery ?? []).flatMap((image, i) => imageRecord(image.path, alts.galleryAlts?.[i] ?? image.alt, media, siteUrl) ?? []);
   return {
     slug: file.slug,
     kind: file.kind,
@@ -378,6 +404,8 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
     keyResults: fields.keyResults,
     skills: fields.skills,
     proofLinks: fields.proofLinks,
+    ...(cover ? { cover } : {}),
+    gallery,
   };
 }
 

@@ -15,6 +15,7 @@
 // length of each part, their sum and the CRC-32 of the payload), then the payload: three node:v8 serialisations
 // (the build without its passages and index, the passages, the index), made one at a time so that keeping a
 // build never holds the thread for long.
+import type { ImageFacts } from '../content/media-refs.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -95,7 +96,10 @@ export async function makeKept(
 }
 
 /** The build a kept one was, at `siteUrl`: the same records, passages and search results; `builtAt` is the kept build's. */
-export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?: Pause; keepPassages?: boolean }): Promise<Build> {
+export function restoreBuild(
+  kept: KeptBuild,
+  options: { siteUrl: string; pause?: Pause; keepPassages?: boolean; media?: ReadonlyMap<string, ImageFacts> },
+): Promise<Build> {
   return createBuild(kept.model, {
     commit: kept.commit,
     committedAt: new Date(kept.committedAt),
@@ -105,6 +109,7 @@ export function restoreBuild(kept: KeptBuild, options: { siteUrl: string; pause?
     kept: { index: kept.search, passages: kept.passages, siteUrl: kept.siteUrl },
     ...(options.pause ? { pause: options.pause } : {}),
     ...(options.keepPassages ? { keepPassages: true } : {}),
+    ...(options.media ? { media: options.media } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { sourceKindOf, translationPath } from '../content/locate.ts';
 import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { assertContentDir, assertWritablePath, isMediaPath, MEDIA_DIR } from '../content/paths.ts';
+import { missingImageProblems } from '../content/media-refs.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface FileChange {
@@ -98,6 +99,7 @@ export async function problemsWith({ tree, texts }: RepoFiles, changes: FileChan
   );
   const deleted = new Set(changes.filter((c) => c.delete).map((c) => c.path));
   problems.push(...irregularProblems(tree).filter((p) => !deleted.has(p.path!)));
+  problems.push(...imageProblemsAfter(tree, texts, changes, deleted));
   return problems;
 }
 
@@ -186,4 +188,22 @@ export function filesAfter(parent: RepoFiles, changes: FileChange[], blobs: Map<
 export function blobSha(content: string | Uint8Array): string {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/**
+ * References to images the tree would not hold after `changes`: those of the files they write, and, when they delete
+ * an image, those of every other file (no unchanged file can lose its image otherwise); without changes, all of them.
+ */
+function imageProblemsAfter(tree: readonly TreeFile[], texts: ReadonlyMap<string, string>, changes: FileChange[], deleted: ReadonlySet<string>): Problem[] {
+  const media = new Set(tree.filter((e) => isMediaPath(e.path)).map((e) => e.path));
+  for (const change of changes) if (isMediaPath(change.path)) media[change.delete ? 'delete' : 'add'](change.path);
+  const written = new Map(changes.filter((c) => !c.delete && !isMediaPath(c.path)).map((c) => [c.path, c.content!]));
+  // No change: the tree itself is checked (a promote's), every reference in it.
+  if (!changes.length) return missingImageProblems(texts, media);
+  const problems = missingImageProblems(written, media);
+  if ([...deleted].some(isMediaPath)) {
+    const others = new Map([...texts].filter(([path]) => !written.has(path) && !deleted.has(path)));
+    problems.push(...missingImageProblems(others, media));
+  }
+  return problems;
 }

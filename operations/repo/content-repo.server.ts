@@ -44,8 +44,14 @@ export interface CommitOutcome {
 export interface Comparison {
   aheadBy: number;
   commits: HistoryCommit[];
-  /** Each changed file's text on both sides (null where it does not exist). */
-  files: Array<{ path: string; before: string | null; after: string | null }>;
+  /** Each changed file's text on both sides (null where it does not exist); an image's blob and size instead of text. */
+  files: Array<{ path: string; before: string | null; after: string | null; media?: MediaSides }>;
+}
+
+/** An image (bytes, no text) on each side of a comparison: its blob sha and size, or null where it does not exist. */
+export interface MediaSides {
+  before: { sha: string; size: number } | null;
+  after: { sha: string; size: number } | null;
 }
 
 export interface PromoteOutcome extends CommitOutcome {
@@ -61,7 +67,8 @@ export interface ContentRepo {
   filesAt(commit: string): Promise<{ tree: TreeFile[]; texts: Map<string, string> }>;
   listFiles(branch: Branch, dir: string): Promise<TreeFile[]>;
   /** A file at the head of a branch, or at a commit (`ref`). */
-  readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }>;
+  /** A file at the head of a branch, or at a commit (`ref`); an image under content/media/ has no text but its `bytes`. */
+  readFile(branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string; bytes?: Buffer }>;
   /** Commits of a branch (or of one file on it), newest first, a page at a time. */
   history(branch: Branch, options: { path?: string; cursor?: string; limit: number }): Promise<{ commits: HistoryCommit[]; next: string | null }>;
   /**
@@ -83,6 +90,10 @@ export interface ContentRepo {
   commit(branch: Branch, changes: FileChange[], message: string, author?: CommitAuthor): Promise<CommitOutcome>;
   /** Merges dev into main; a merge commit is `author`'s (a fast-forward makes no commit). */
   promote(message: string | undefined, author?: CommitAuthor): Promise<PromoteOutcome>;
+  /** A blob's bytes by its sha (an image under content/media/: its sha is in the commit's tree). */
+  bytes(sha: string): Promise<Buffer>;
+  /** The images of a commit (the entries under content/media/, with their blob shas), without reading any file. */
+  mediaAt(commit: string): Promise<TreeFile[]>;
   /** When a commit was made (its committer time). */
   committedAt(commit: string): Promise<Date>;
   /**
@@ -122,6 +133,8 @@ export function createRepo(backend: GitBackend): ContentRepo {
     head: (branch) => backend.head(branch),
     filesAt: (commit) => filesAt(p, commit),
     committedAt: async (commit) => new Date((await backend.meta(commit)).committedAt),
+    bytes: (sha) => backend.bytes(sha),
+    mediaAt: async (commit) => (await treeAt(p, commit)).filter((e) => REGULAR.has(e.mode) && isMediaPath(e.path)),
     fileTimes: (commit) => fileTimes(p, commit),
     recentCommits: async (branch, count) => backend.recentCommits(await backend.head(branch), count),
     listFiles: async (branch, dir) =>
@@ -181,12 +194,12 @@ async function treeAt(p: Policy, commit: string): Promise<TreeFile[]> {
   return p.files.get(commit)?.tree ?? p.backend.tree(commit);
 }
 
-async function readFile(p: Policy, branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string }> {
-  if (isMediaPath(path)) throw new AppError('bad_request', `"${path}" is an image: it has no text to read (admin_list_files gives its size and sha).`);
+async function readFile(p: Policy, branch: Branch, path: string, ref?: string): Promise<{ sha: string; content: string; commit: string; bytes?: Buffer }> {
   const commit = ref ? await p.backend.resolveCommit(ref) : await p.backend.head(branch);
   const entry = (await treeAt(p, commit)).find((e) => e.path === path);
   if (!entry) throw new AppError('not_found', `No file "${path}" on ${ref ? `commit ${ref.slice(0, 7)}` : branch}.`);
   if (!REGULAR.has(entry.mode)) throw new AppError('forbidden_path', `"${path}" is a symlink or submodule and is not readable as content.`);
+  if (isMediaPath(path)) return { sha: entry.sha, content: '', commit, bytes: await p.backend.bytes(entry.sha) };
   const content = p.files.get(commit)?.texts.get(path) ?? (await p.backend.texts([entry.sha])).get(entry.sha)!;
   return { sha: entry.sha, content, commit };
 }
@@ -222,9 +235,20 @@ async function compare(p: Policy, base: Branch, target: Branch): Promise<Compari
   const divergence = await p.backend.compare(from, to);
   // Files as head changed them since the branches diverged: what merging head into base brings.
   const { mergeBase } = divergence;
-  const before = mergeBase ? (await filesAt(p, mergeBase)).texts : new Map<string, string>();
-  const after = (await filesAt(p, to)).texts;
-  return { aheadBy: divergence.aheadBy, commits: await divergence.commits(), files: fileDiffs(before, after) };
+  const before = mergeBase ? await filesAt(p, mergeBase) : { tree: [], texts: new Map<string, string>() };
+  const after = await filesAt(p, to);
+  const files = [...fileDiffs(before.texts, after.texts), ...mediaDiffs(before.tree, after.tree)].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  return { aheadBy: divergence.aheadBy, commits: await divergence.commits(), files };
+}
+
+/** The images (no text: compared by blob) that differ between two trees. */
+function mediaDiffs(before: readonly TreeFile[], after: readonly TreeFile[]) {
+  const side = (tree: readonly TreeFile[]) => new Map(tree.filter((e) => isMediaPath(e.path)).map((e) => [e.path, { sha: e.sha, size: e.size }]));
+  const [was, is] = [side(before), side(after)];
+  const paths = [...new Set([...was.keys(), ...is.keys()])].filter((path) => was.get(path)?.sha !== is.get(path)?.sha);
+  return paths.map((path) => ({ path, before: null, after: null, media: { before: was.get(path) ?? null, after: is.get(path) ?? null } }));
 }
 
 const subject = (message: string) => message.split('\n')[0]!;

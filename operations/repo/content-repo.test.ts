@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../contract/errors.ts';
 import { createGit, type Git } from './git.server.ts';
-import { openLocalRepo, readContentDir, seedRepo } from './local-repo.server.ts';
+import { openLocalRepo, readContentDir, readMediaDir, seedRepo } from './local-repo.server.ts';
 import { createContentRepo, type ContentRepo } from './content-repo.server.ts';
 import { createGitHubRepo } from './github-repo.server.ts';
 import { contentGit, skillFile, type ContentGit } from '../../testing/content-git.ts';
@@ -46,7 +46,7 @@ function localBackend(): Backend & { git(): Git } {
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
       dataDir = await mkdtemp(join(tmpdir(), 'vitae-repo-'));
       git = await openLocalRepo(join(dataDir, 'content.git'));
-      await seedRepo(git, await readContentDir(englishOnlyContent()));
+      await seedRepo(git, await readContentDir(englishOnlyContent()), undefined, await readMediaDir(englishOnlyContent()));
       let race: (() => void) | undefined;
       // A git that lets an outside push land right after our commit object is made, before the ref moves.
       const racing: Git = {

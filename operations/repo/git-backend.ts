@@ -163,6 +163,8 @@ export interface GitBackend {
   tree(commit: string): Promise<TreeFile[]>;
   /** Blob texts by sha (UTF-8). */
   texts(shas: string[]): Promise<Map<string, string>>;
+  /** One blob's bytes (an image's). */
+  bytes(sha: string): Promise<Buffer>;
   meta(sha: string): Promise<CommitMeta>;
   /** Commits from `start` back that change `path` (default content/), newest first: `limit` after `skip`, and whether more follow. */
   log(start: string, page: { path?: string; skip: number; limit: number }): Promise<{ commits: HistoryCommit[]; more: boolean }>;

@@ -73,6 +73,13 @@ export async function blobTexts(hub: Hub, shas: string[]): Promise<Map<string, s
   return new Map(shas.map((sha) => [sha, blobs.get(sha)!]));
 }
 
+/** One blob's bytes (an image's, which the texts never hold), through the git-blobs API. */
+export async function blobBytes(hub: Hub, sha: string): Promise<Buffer> {
+  const { owner, repo } = hub;
+  const { data } = await call(hub, `reading blob ${sha.slice(0, 7)}`, () => hub.octokit.rest.git.getBlob({ owner, repo, file_sha: sha }));
+  return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8');
+}
+
 async function blobQuery(hub: Hub, part: string[]): Promise<void> {
   const query = `query ($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${part
     .map((sha, j) => `b${j}: object(oid: "${sha}") { ... on Blob { text isBinary isTruncated } }`)

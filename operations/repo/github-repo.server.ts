@@ -4,7 +4,7 @@
 import { createRepo, type ContentRepo } from './content-repo.server.ts';
 import type { GitBackend } from './git-backend.ts';
 import { createHub, startFailure, type GitHubRepoOptions, type Hub } from './github-api.server.ts';
-import { blobTexts, commitOf, compare, fileTimes, fileVersions, head, listCommits, log, meta, treeAt } from './github-reads.server.ts';
+import { blobBytes, blobTexts, commitOf, compare, fileTimes, fileVersions, head, listCommits, log, meta, treeAt } from './github-reads.server.ts';
 import { commit, merge, moveRef } from './github-writes.server.ts';
 
 export type { GitHubRepoOptions } from './github-api.server.ts';
@@ -21,6 +21,7 @@ export function createGitHubBackend(hub: Hub): GitBackend {
     resolveCommit: (ref) => commitOf(hub, ref),
     tree: (sha) => treeAt(hub, sha),
     texts: (shas) => blobTexts(hub, shas),
+    bytes: (sha) => blobBytes(hub, sha),
     meta: async (sha) => {
       const known = await meta(hub, sha);
       return { ...known, author: known.author ?? '' };

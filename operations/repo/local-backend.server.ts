@@ -39,6 +39,7 @@ export function createLocalBackend(git: Git): GitBackend {
     },
     tree: (commit) => listTree(git, commit),
     texts: (shas) => texts(git, shas),
+    bytes: async (sha) => (await readBlobs(git, [sha])).get(sha)!,
     async meta(sha) {
       const out = await git.text(['show', '-s', '--format=%H%x1f%P%x1f%an%x1f%aI%x1f%cI%x1f%B', sha]);
       const [full, parents, author, authorDate, committedAt, ...message] = out.split('\x1f');

@@ -160,6 +160,7 @@ function describe(model: ContentModel, messages: UiMessages) {
       'Every write validates the whole tree as it would be after the change: a broken reference (a missing skill, a translation of a file that does not exist) is rejected like a malformed field. Deleting a source file deletes its translations in the same commit.',
       'Send the `sha` you read with a write or delete to be told (409) if someone changed the file in between.',
       'Write to branch "dev" to preview on the dev site, then promote to publish on main.',
+      'Images (JPEG, PNG, WebP, AVIF; at most 8 MB and 8000×8000 pixels) live in content/media/ and are uploaded with admin_upload_media (or with the text that uses them in one change set). Front matter refers to one as `{ path, alt }`: the subject’s portrait in site.json (`subject.portrait`, with `altTranslations` per locale), an entry’s `cover` and `gallery`. `alt` says what the image shows for someone who cannot see it and is required; a translation carries `coverAlt` and `galleryAlts` (in the gallery’s order). A reference to an image that does not exist, or deleting an image still referred to, is rejected.',
     ],
     jsonSchema: Object.fromEntries(fixed.filter((k) => k.kind in fileKinds).map((k) => [k.kind, k.jsonSchema])),
   };

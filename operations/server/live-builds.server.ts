@@ -12,6 +12,9 @@ import { forgetTermCounts } from '../corpus/term-counts.ts';
 import { formatProblem, irregularProblems, loadContentSliced, problemsOfContent } from '../content/tree.ts';
 import { rememberParses } from '../content/kept-parses.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
+import { isMediaPath } from '../content/paths.ts';
+import { missingImageProblems } from '../content/media-refs.ts';
+import type { MediaLibrary } from './media-library.server.ts';
 import { createBuilder, type Builder } from './builder.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
 import { lastPublished } from './actions-pipeline.server.ts';
@@ -51,6 +54,8 @@ interface BuildsState {
   siteUrl: (branch: Branch) => string;
   extras: SearchExtras;
   log: (line: string) => void;
+  /** The images' facts a build reads (and fails on an image that cannot be read). */
+  media: MediaLibrary;
   builds: BuildStore;
   builder: Builder;
   /** Commits whose build is kept (or being kept) on disk. */
@@ -71,6 +76,7 @@ export async function openLiveBuilds(options: {
   /** The live build of each branch (shared with the search extras, which add questions to them). */
   live: Map<Branch, Build>;
   log: (line: string) => void;
+  media: MediaLibrary;
 }): Promise<LiveBuilds> {
   const { dataDir, log } = options;
   const deployedFile = join(dataDir, 'deployed.json');
@@ -152,8 +158,9 @@ async function makeBuild(state: BuildsState, branch: Branch, commit: string): Pr
   if (kept) {
     try {
       // with its passages (the index holds them anyway): the warm-up tokenises them
+      const media = await state.media.factsAt(commit);
       return await extras.withHybrid(
-        await extras.withQuestions(await restoreBuild(kept, { siteUrl: state.siteUrl(branch), pause: slicer(), keepPassages: true })),
+        await extras.withQuestions(await restoreBuild(kept, { siteUrl: state.siteUrl(branch), pause: slicer(), keepPassages: true, media })),
       );
     } catch (error) {
       state.log(`[vitae] the kept build of ${commit.slice(0, 7)} does not fit this content (${(error as Error).message}); building it again`);
@@ -176,7 +183,11 @@ async function buildFromFiles(state: BuildsState, branch: Branch, commit: string
   const [files, committedAt, fileTimes] = await Promise.all([repo.filesAt(commit), repo.committedAt(commit), repo.fileTimes(commit)]);
   const pause = slicer();
   const loaded = await loadContentSliced(files.texts, pause);
-  const problems = [...loaded.problems, ...irregularProblems(files.tree)];
+  const problems = [
+    ...loaded.problems,
+    ...irregularProblems(files.tree),
+    ...missingImageProblems(files.texts, new Set(files.tree.filter((e) => isMediaPath(e.path)).map((e) => e.path))),
+  ];
   if (!loaded.model || problems.length) {
     throw new AppError(
       'invalid',
@@ -184,10 +195,12 @@ async function buildFromFiles(state: BuildsState, branch: Branch, commit: string
       { errors: problems },
     );
   }
+  // An image that cannot be read fails the build, naming it, as any other problem does.
+  const media = await state.media.factsAt(commit);
   if (!state.serving) {
     // Before the service answers (a start with no kept build), on this thread: nothing waits for it, it is
     // faster without the transfer, and a start that needs no worker does not pay its memory.
-    return createBuild(loaded.model, { commit, committedAt, fileTimes, siteUrl, keepPassages: true });
+    return createBuild(loaded.model, { commit, committedAt, fileTimes, siteUrl, keepPassages: true, media });
   }
   const current = state.live.get(branch);
   const made = await state.builder.make(
@@ -204,7 +217,7 @@ async function buildFromFiles(state: BuildsState, branch: Branch, commit: string
   );
   if ('problems' in made) throw new AppError('invalid', `the content at ${commit.slice(0, 7)} is invalid`, { errors: made.problems });
   // Its passages stay on the build (the index holds them anyway): keeping the build needs them.
-  return restoreBuild(made.kept, { siteUrl, pause, keepPassages: true });
+  return restoreBuild(made.kept, { siteUrl, pause, keepPassages: true, media });
 }
 
 // Serve what was deployed last; a newer head is published by the pipeline, not at start. With nothing deployed

@@ -1,4 +1,5 @@
 // Handlers of the public read operations: pure functions of the input and the branch's live build.
+import { imageRecord } from '../content/media-refs.ts';
 import type { publicReadOperations } from '../contract/public.ts';
 import { locales, type Locale } from '../contract/shared.ts';
 import type { Build } from '../corpus/corpus.ts';
@@ -69,7 +70,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
         .locales[input.locale].entries.filter(
           (e) => (!input.tag || e.tags.includes(input.tag)) && (!input.lens || e.lenses.includes(input.lens)) && (!input.kind || e.kind === input.kind),
         )
-        .map(({ overview, contributions, achievements, whyItMatters, keyResults, skills, proofLinks, ...short }) => short);
+        .map(({ overview, contributions, achievements, whyItMatters, keyResults, skills, proofLinks, gallery, ...short }) => short);
       if (input.limit === undefined && input.cursor === undefined) return { entries, total: entries.length };
       let start = 0;
       if (input.cursor !== undefined) {
@@ -107,6 +108,9 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       const build = corpus.build(branch);
       const { site } = build.model;
       const { subject } = site;
+      const { portrait } = subject;
+      const picture =
+        portrait && imageRecord(portrait.path, (input.locale !== 'en' && portrait.altTranslations?.[input.locale]) || portrait.alt, build.media, build.siteUrl);
       return {
         name: site.name,
         shortName: site.shortName,
@@ -120,6 +124,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
           ...(subject.location ? { location: subject.location } : {}),
           ...placeOf(subject.location),
           ...(subject.email ? { email: subject.email } : {}),
+          ...(picture ? { portrait: picture } : {}),
         },
         contact: { ...(subject.email ? { email: subject.email } : {}), url: homeOr(build.siteUrl, input.locale, '/') },
         links: site.links,

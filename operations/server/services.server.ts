@@ -19,6 +19,7 @@ import { createRateLimits, type RateLimits } from './rate-limit.server.ts';
 import { translateBranch } from './translate.server.ts';
 import { countedGitHubFetch, observeGitCommand } from './metrics.server.ts';
 import { openSearchExtras } from './search-extras.server.ts';
+import { openMediaLibrary, type MediaLibrary } from './media-library.server.ts';
 import { openLiveBuilds, type GitHubRuns, type LiveBuilds } from './live-builds.server.ts';
 import { StartupError } from './startup-error.server.ts';
 
@@ -50,6 +51,8 @@ export interface Services {
   secrets: { adminToken: string; adminTokenGenerated: boolean; sessionSecret: string };
   repoBackend: { name: Config['REPO_BACKEND']; configured: boolean };
   dataDir: string;
+  /** The content's images: their facts and variants (served under /media/). */
+  media: MediaLibrary;
   startedAt: number;
   /** Resolves once the passages' questions asked for so far are generated (or failed) and served (tests). */
   questionsSettled(): Promise<void>;
@@ -73,7 +76,8 @@ export async function openServices(config: Config, log: (line: string) => void):
   const rateLimits = createRateLimits(config.RATE_LIMIT_STORE);
   const live = new Map<Branch, Build>();
   const extras = await openSearchExtras(config, models, dataDir, live, log);
-  const builds = await openLiveBuilds({ dataDir, repo, siteUrl: urls.of, extras, live, log });
+  const media = await openMediaLibrary(join(dataDir, 'media'), repo);
+  const builds = await openLiveBuilds({ dataDir, repo, siteUrl: urls.of, extras, live, log, media });
   const github = githubRuns(config);
   await builds.serveDeployed(github);
   builds.startServing();
@@ -93,6 +97,7 @@ export async function openServices(config: Config, log: (line: string) => void):
     secrets,
     repoBackend: { name: config.REPO_BACKEND, configured: true },
     dataDir,
+    media,
     startedAt: Date.now(),
     questionsSettled: () => extras.settled(),
     async close() {

@@ -8,7 +8,7 @@ import { limits } from '../contract/limits.ts';
 import { localeFacts } from '../contract/locales.ts';
 import { locales, translationLocales, type Branch, type Locale, type TranslationLocale } from '../contract/shared.ts';
 import { translationPath } from '../content/locate.ts';
-import { translatableFields, type FileKind } from '../content/schema.ts';
+import { englishValue, translatableFields, type FileKind } from '../content/schema.ts';
 import { translationText } from '../content/translation-text.ts';
 import { loadContent, type ContentModel } from '../content/tree.ts';
 import type { ContentRepo, FileChange } from '../repo/content-repo.server.ts';
@@ -78,7 +78,10 @@ export function staleTranslations(model: ContentModel): TranslationJob[] {
 /** What the model is asked to translate of a source into a locale (names of organisations and places stay as they are). */
 export function translationJob(source: TranslatedSource, locale: TranslationLocale): TranslationJob {
   const fields = Object.fromEntries(
-    translatableFields[source.kind].filter((f) => source.fields[f] !== undefined && f !== 'organisation' && f !== 'location').map((f) => [f, source.fields[f]]),
+    translatableFields[source.kind].flatMap((f) => {
+      const value = englishValue(source.kind, source.fields, f);
+      return value === undefined || f === 'organisation' || f === 'location' ? [] : [[f, value]];
+    }),
   );
   return { kind: source.kind, sourcePath: source.path, locale, fields, body: source.body, hash: source.hash };
 }
