@@ -16,6 +16,8 @@ import { benchGitHub } from './github.bench.ts';
 import { benchFlood } from './flood.bench.ts';
 import { benchText } from './text.bench.ts';
 import { benchEditors } from './editors.bench.ts';
+import { benchOg } from './og.bench.ts';
+import { benchMedia } from './media.bench.ts';
 
 const sections: Record<string, () => Promise<unknown>> = {
   search: () => benchSearch(),
@@ -33,6 +35,8 @@ const sections: Record<string, () => Promise<unknown>> = {
   flood: () => benchFlood({ seconds: Number(process.env.BENCH_DURATION ?? 8), connections: 32 }),
   growth: () => benchGrowth({ sizes: (process.env.BENCH_GROWTH ?? '1,10').split(',').map(Number) }),
   editors: () => benchEditors({ duration: Number(process.env.BENCH_DURATION ?? 8), editors: 200 }),
+  og: () => benchOg({ runs: 10 }),
+  media: () => benchMedia(),
   text: () => benchText({ sizes: (process.env.BENCH_TEXT ?? '25,50,100,1000').split(',').map(Number) }),
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

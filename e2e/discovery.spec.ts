@@ -49,6 +49,12 @@ test.describe('page metadata', () => {
     await page.goto('/fr/entries/concierge-copilot');
     await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'fr_FR');
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', `${site}/fr/entries/concierge-copilot`);
+    // Its own card, in French: a PNG the crawler can fetch.
+    const card = `${site}/og/fr/entry/concierge-copilot.png`;
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', card);
+    const image = await page.request.get(card);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/png');
   });
 
   test('the home page has JSON-LD: a ProfilePage whose mainEntity is the Person', async ({ page }) => {

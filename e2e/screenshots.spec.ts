@@ -67,3 +67,11 @@ test('a CJK page, for the record', async ({ page }) => {
   await page.goto('/ja/lenses/hospitality');
   await page.screenshot({ path: 'docs/screenshots/lens-ja-light-desktop.png' });
 });
+
+// The Open Graph card of an entry in Japanese (its title, eyebrow and dates in Japanese, the portrait), as a page shares it.
+test('Japanese card', async ({ request }) => {
+  const card = await request.get('/og/ja/entry/concierge-copilot.png');
+  expect(card.status()).toBe(200);
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile('docs/screenshots/og-card-ja.png', await card.body());
+});

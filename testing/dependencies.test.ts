@@ -107,11 +107,12 @@ function runtimeImports(): Map<string, string> {
   const scan = (path: string) => {
     const source = readFileSync(join(root, path), 'utf8');
     const statements = source.matchAll(
-      /^\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm,
+      /^\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|\bimport\.meta\.resolve\(\s*['"]([^'"]+)['"]\s*\)/gm,
     );
     for (const match of statements) {
       if (match[2]) continue; // `import type … from` is erased
-      const specifier = match[3] ?? match[4] ?? match[5]!;
+      // A package found by path (import.meta.resolve, e.g. the og:image fonts) must be installed in production too.
+      const specifier = match[3] ?? match[4] ?? match[5] ?? match[6]!;
       if (specifier.startsWith('.') || specifier.startsWith('node:') || specifier.startsWith('/')) continue;
       const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
       if (!found.has(name)) found.set(name, path);

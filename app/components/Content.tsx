@@ -4,6 +4,7 @@ import { htmlLang, sitePath } from '../i18n/locales.ts';
 import type { EntryShortData } from '../utils/types.ts';
 import { useRoot, useT } from './root-data.ts';
 import { Icon } from './Icons.tsx';
+import { Picture } from './Picture.tsx';
 
 /** Says plainly that a record is shown in English because its translation is missing or stale. */
 export function FallbackNote({ translated }: { translated: boolean }) {
@@ -28,7 +29,8 @@ export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { e
   const t = useT();
   const Heading = `h${headingLevel}` as 'h3';
   return (
-    <article className={`entry-card kind-${entry.kind}`} lang={recordLang(entry.translated, locale)}>
+    <article className={`entry-card kind-${entry.kind}${entry.cover ? ' has-cover' : ''}`} lang={recordLang(entry.translated, locale)}>
+      {entry.cover ? <Picture className="entry-card-cover" image={entry.cover} sizes="(min-width: 1100px) 280px, (min-width: 700px) 45vw, 100vw" /> : null}
       <p className="entry-meta">
         <span className="kind-badge">{t(`kind.${entry.kind}`)}</span>
         <span className="period">{entry.period.label}</span>

@@ -1,4 +1,5 @@
 // The home page: who the subject is (the brief), highlights, the role lenses and the latest entries.
+import { Picture } from '../components/Picture.tsx';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { pageLocale, readBrief, readEntries, readLenses } from '../utils/data.server.ts';
@@ -80,6 +81,7 @@ export default function Home() {
     <div className="page home">
       <div className="hero-grid">
         <section className="hero" aria-labelledby="hero-name">
+          {site.subject.portrait ? <Picture className="hero-portrait" image={site.subject.portrait} sizes="160px" eager /> : null}
           <p className="eyebrow">{t('homeEyebrow')}</p>
           <h1 id="hero-name">{site.subject.name}</h1>
           {data.current ? (

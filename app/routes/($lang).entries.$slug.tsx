@@ -32,7 +32,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =
     title,
     description: entry.summary,
     type: 'article',
-    jsonLd: webPageJsonLd(root, location.pathname, `${entry.title} — ${entry.organisation}`, entry.summary, 'ItemPage'),
+    jsonLd: webPageJsonLd(root, location.pathname, `${entry.title} — ${entry.organisation}`, entry.summary, 'ItemPage', entry.cover),
   });
 };
 

@@ -10,7 +10,7 @@ import { alternates, htmlLang, locales, localizePath, sitePath, type Locale } fr
 import { readBrief, readDocument, readDocuments, readEntries, readEntry, readLenses } from './data.server.ts';
 import { siteIdentity } from './operations.server.ts';
 import type { SiteData } from './seo.ts';
-import type { EntryShortData } from './types.ts';
+import type { EntryShortData, ImageData } from './types.ts';
 
 /** An ISO 8601 time without milliseconds (W3C Datetime for sitemaps, RFC 3339 for Atom). */
 const w3c = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');
@@ -118,8 +118,22 @@ export async function llmsTxt(context: AppLoadContext): Promise<string> {
     '',
     `- [Atom feed](${siteUrl}/feed.xml): the newest entries`,
     `- [Sitemap](${siteUrl}/sitemap.xml): every page in every language`,
+    ...imageLines(site.subject.portrait, list.entries),
   ];
   return lines.join('\n') + '\n';
+}
+
+/** llms.txt's images: the portrait and each entry's cover, with the alt text that says what each shows. */
+function imageLines(portrait: ImageData | undefined, entries: EntryShortData[]): string[] {
+  const covers = entries.filter((e) => e.cover);
+  if (!portrait && !covers.length) return [];
+  return [
+    '',
+    '## Images',
+    '',
+    ...(portrait ? [`- [Portrait](${portrait.url}): ${mdText(portrait.alt)}`] : []),
+    ...covers.map((e) => `- [${mdText(e.title)}](${e.cover!.url}): ${mdText(e.cover!.alt)}`),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -159,6 +173,7 @@ export async function jsonResume(context: AppLoadContext, locale: Locale) {
         ? { location: { ...(locality ? { city: locality } : {}), ...(region ? { region } : {}), ...(country ? { countryCode: country } : {}) } }
         : {}),
       profiles: site.links.map((l) => ({ network: l.label, url: l.url })),
+      ...(site.subject.portrait ? { image: site.subject.portrait.url } : {}),
     },
     work: full
       .filter((e) => e.kind === 'experience')
@@ -267,6 +282,7 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
       `    <category term="${e.kind}" label="${xmlEscape(t(`kind.${e.kind}`))}"/>`,
       ...e.tags.map((tag) => `    <category term="${tag}" label="${xmlEscape(t(`tag.${tag}`))}"/>`),
       `    <summary type="text">${xmlEscape(`${e.summary} ${t('keyResult')}: ${e.keyResult}`)}</summary>`,
+      ...(e.cover ? [`    <link rel="enclosure" type="image/webp" title="${xmlEscape(e.cover.alt)}" href="${xmlEscape(e.cover.url)}"/>`] : []),
       '  </entry>',
     ].join('\n');
   });
@@ -281,6 +297,7 @@ export async function atomFeed(context: AppLoadContext, locale: Locale): Promise
     `  <link rel="alternate" type="text/html" href="${xmlEscape(`${siteUrl}${localizePath(locale, '/entries')}`)}"/>`,
     `  <author><name>${xmlEscape(site.subject.name)}</name><uri>${xmlEscape(`${siteUrl}/`)}</uri></author>`,
     `  <generator>Vitae</generator>`,
+    ...(site.subject.portrait ? [`  <logo>${xmlEscape(site.subject.portrait.url)}</logo>`] : []),
     ...entries,
     '</feed>',
     '',

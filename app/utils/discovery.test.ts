@@ -95,34 +95,68 @@ describe('JSON-LD', () => {
   });
 });
 
-describe('og:image per page type', () => {
-  it('links each page to the card of its type, as a large image', async () => {
-    for (const [path, type] of [
-      ['/', 'home'],
-      ['/fr/entries/concierge-copilot', 'entry'],
-      ['/ja/lenses', 'lenses'],
-      ['/documents/credentials', 'document'],
+describe('og:image per page', () => {
+  it('links each page to its own card in its locale, as a large image named by the page', async () => {
+    for (const [path, card] of [
+      ['/', '/og/en/home.png'],
+      ['/fr/entries/concierge-copilot', '/og/fr/entry/concierge-copilot.png'],
+      ['/zh-hant/entries/concierge-copilot', '/og/zh-hant/entry/concierge-copilot.png'],
+      ['/ja/lenses', '/og/ja/lenses.png'],
+      ['/eo/lenses/developer-advocate', '/og/eo/lens/developer-advocate.png'],
+      ['/documents/credentials', '/og/en/document/credentials.png'],
+      ['/es/match', '/og/es/match.png'],
     ]) {
       const html = await (await service.get(path!)).text();
-      assert.match(html, new RegExp(`<meta property="og:image" content="http://vitae\\.test/og/${type}\\.png"/>`), path);
+      const url = `http://vitae.test${card}`.replace(/[.]/g, '\\.');
+      assert.match(html, new RegExp(`<meta property="og:image" content="${url}"/>`), path);
+      assert.match(html, new RegExp(`<meta name="twitter:image" content="${url}"/>`), path);
       assert.match(html, /<meta name="twitter:card" content="summary_large_image"\/>/);
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      assert.ok(title && html.includes(`<meta property="og:image:alt" content="${title}"/>`), `${path}: the alt text is the page's title`);
     }
   });
 
-  it('serves every card as a 1200×630 PNG, made once per build', async () => {
-    for (const type of ['home', 'entries', 'entry', 'lenses', 'lens', 'documents', 'document', 'search']) {
-      const res = await service.get(`/og/${type}.png`);
-      assert.equal(res.status, 200, type);
+  it('serves each card as a 1200×630 PNG with an ETag (304 when unchanged), made once per build', async () => {
+    for (const card of [
+      '/og/en/home.png',
+      '/og/ja/entries.png',
+      '/og/zh-hant/entry/concierge-copilot.png',
+      '/og/eo/lens/developer-advocate.png',
+      '/og/fr/document/credentials.png',
+    ]) {
+      const res = await service.get(card);
+      assert.equal(res.status, 200, card);
       assert.equal(res.headers.get('content-type'), 'image/png');
       const png = Buffer.from(await res.arrayBuffer());
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
       assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
       assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630]);
+      const etag = res.headers.get('etag');
+      assert.ok(etag, card);
+      assert.equal((await service.get(card, { headers: { 'If-None-Match': etag } })).status, 304, card);
     }
-    const first = Buffer.from(await (await service.get('/og/lens.png')).arrayBuffer());
-    const again = Buffer.from(await (await service.get('/og/lens.png')).arrayBuffer());
-    assert.ok(first.equals(again));
-    assert.notDeepEqual(first, Buffer.from(await (await service.get('/og/entry.png')).arrayBuffer()), 'each type its own card');
-    assert.equal((await service.get('/og/nope.png')).status, 404);
+    const card = async (path: string) => Buffer.from(await (await service.get(path)).arrayBuffer());
+    const first = await card('/og/fr/entry/concierge-copilot.png');
+    assert.ok(first.equals(await card('/og/fr/entry/concierge-copilot.png')));
+    assert.ok(!first.equals(await card('/og/ja/entry/concierge-copilot.png')), 'each locale its own card');
+    assert.ok(!first.equals(await card('/og/fr/entry/kansai-web-meetup.png')), 'each entry its own card');
+    const etags = await Promise.all(
+      ['/og/fr/entry/concierge-copilot.png', '/og/ja/entry/concierge-copilot.png'].map(async (p) => (await service.get(p)).headers.get('etag')),
+    );
+    assert.notEqual(etags[0], etags[1], 'each card its own ETag');
+  });
+
+  it('answers 404 for a card of nothing: an unknown slug, type or locale', async () => {
+    for (const path of [
+      '/og/en/entry/no-such-entry.png',
+      '/og/fr/lens/no-such-lens.png',
+      '/og/ja/document/nope.png',
+      '/og/en/nope.png',
+      '/og/de/home.png',
+      '/og/en/entry.png',
+      '/og/lens.png',
+    ]) {
+      assert.equal((await service.get(path)).status, 404, path);
+    }
   });
 });

@@ -1,182 +1,173 @@
-// The `og:image` of each page type: a 1200×630 PNG card (who the site is about, their headline, the kind
-// of page, the site's address), drawn here with a 5×7 pixel font and encoded with node:zlib, so it needs
-// no image library and no browser. Made once per build and page type (app/routes/og.$type.tsx caches it).
-import { crc32, deflateSync } from 'node:zlib';
-import { ogPageLooks, type OgPageType } from './og-pages.ts';
+// The og:image card of one page: a 1200×630 PNG naming the page (an entry, a lens, a document, or a list) in
+// its locale, the kind of page, the subject's name, headline and portrait, and the site's address. Laid out
+// by satori (an element tree of plain objects, no React) with Noto Sans fonts (app/utils/og-fonts.server.ts),
+// drawn to PNG by resvg. Made once per build, locale and page (app/routes/og.$.tsx caches it).
+import satori from 'satori';
+import { renderAsync } from '@resvg/resvg-js';
+import sharp from 'sharp';
+import type { Locale } from '../i18n/locales.ts';
+import { cardFonts, type FontWeight } from './og-fonts.server.ts';
+import { ogAccents, ogImageSize, type OgPageType } from './og-pages.ts';
 
-type Rgb = readonly [number, number, number];
-const OG_WIDTH = 1200;
-const OG_HEIGHT = 630;
-
-// 5×7 glyphs, one string of 35 cells per character ('#' = ink), upper case only.
-const glyphRows: Record<string, string> = {
-  A: '.###.#...##...#######...##...##...#',
-  B: '####.#...##...#####.#...##...#####.',
-  C: '.###.#...##....#....#....#...#.###.',
-  D: '####.#...##...##...##...##...#####.',
-  E: '######....#....####.#....#....#####',
-  F: '######....#....####.#....#....#....',
-  G: '.###.#...##....#.####...##...#.####',
-  H: '#...##...##...#######...##...##...#',
-  I: '.###...#....#....#....#....#...###.',
-  J: '..###...#....#....#....#.#..#..##..',
-  K: '#...##..#.#.#..##...#.#..#..#.#...#',
-  L: '#....#....#....#....#....#....#####',
-  M: '#...###.###.#.##.#.##...##...##...#',
-  N: '#...##...###..##.#.##..###...##...#',
-  O: '.###.#...##...##...##...##...#.###.',
-  P: '####.#...##...#####.#....#....#....',
-  Q: '.###.#...##...##...##.#.##..#..##.#',
-  R: '####.#...##...#####.#.#..#..#.#...#',
-  S: '.#####....#.....###.....#....#####.',
-  T: '#####..#....#....#....#....#....#..',
-  U: '#...##...##...##...##...##...#.###.',
-  V: '#...##...##...##...##...#.#.#...#..',
-  W: '#...##...##...##.#.##.#.##.#.#.#.#.',
-  X: '#...##...#.#.#...#...#.#.#...##...#',
-  Y: '#...##...#.#.#...#....#....#....#..',
-  Z: '#####....#...#...#...#...#....#####',
-  '0': '.###.#...##..###.#.###..##...#.###.',
-  '1': '..#...##....#....#....#....#...###.',
-  '2': '.###.#...#....#...#...#...#...#####',
-  '3': '#####...#...#.....#.....##...#.###.',
-  '4': '...#...##..#.#.#..#.#####...#....#.',
-  '5': '######....####.....#....##...#.###.',
-  '6': '..##..#...#....####.#...##...#.###.',
-  '7': '#####....#...#...#...#....#....#...',
-  '8': '.###.#...##...#.###.#...##...#.###.',
-  '9': '.###.#...##...#.####....#...#..##..',
-  ' ': '...................................',
-  '.': '..........................##...##..',
-  ',': '.....................##....#...#...',
-  ':': '......##...##........##...##.......',
-  ';': '......##...##........##....#...#...',
-  '-': '...............#####...............',
-  "'": '..#....#...#.......................',
-  '"': '.#.#..#.#..........................',
-  '&': '.##..#..#.#.#...#...#.#.##..#..##.#',
-  '(': '...#...#...#....#....#.....#.....#.',
-  ')': '.#.....#.....#....#....#...#...#...',
-  '/': '.........#...#...#...#...#.........',
-  '!': '..#....#....#....#....#.........#..',
-  '?': '.###.#...#....#...#...#.........#..',
-  '·': '.................#.................',
-  '+': '.......#....#..#####..#....#.......',
-  '#': '.#.#..#.#.#####.#.#.#####.#.#..#.#.',
-  '%': '##...##..#...#...#...#...#..##...##',
-  '@': '.###.#...##.####.#.##.####.....###.',
-};
-const glyphs = new Map(Object.entries(glyphRows));
-
-/** Text the font can draw: accents dropped, typographic dashes and quotes made plain, upper case. */
-function drawable(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[–—‐]/g, '-')
-    .replace(/[‘’]/g, "'")
-    .replace(/[“”]/g, '"')
-    .toUpperCase()
-    .replace(/./gu, (ch) => (glyphs.has(ch) ? ch : '?'));
+export interface OgCard {
+  locale: Locale;
+  type: OgPageType;
+  /** The kind of page, in the locale ("Project", "Role lens"). */
+  eyebrow: string;
+  /** What the page is: the entry's, lens's or document's title, or a list page's heading. */
+  title: string;
+  /** A line under the title (an entry's organisation and period). */
+  subtitle?: string;
+  name: string;
+  headline: string;
+  /** The site's host ("vitae.example"). */
+  host: string;
+  /** The subject's portrait (JPEG, PNG, WebP or AVIF bytes), drawn round beside the name when given. */
+  portrait?: Buffer;
 }
 
-/** Words broken into lines of at most `width` characters (a longer word is cut). */
-function wrap(text: string, width: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (next.length <= width) line = next;
-    else {
-      if (line) lines.push(line);
-      line = word.slice(0, width);
-    }
-  }
-  if (line) lines.push(line);
-  if (lines.length > maxLines) {
-    const kept = lines.slice(0, maxLines);
-    kept[maxLines - 1] = `${kept[maxLines - 1]!.slice(0, width - 3)}...`;
-    return kept;
-  }
-  return lines;
+/** A satori element: plain objects, as React would make them. */
+interface Node {
+  type: string;
+  props: { style?: Record<string, unknown>; children?: Array<Node | string> | Node | string; [attribute: string]: unknown };
 }
 
-class Canvas {
-  readonly pixels: Buffer;
-  constructor(
-    readonly width: number,
-    readonly height: number,
-    background: Rgb,
-  ) {
-    this.pixels = Buffer.alloc(width * height * 3);
-    this.rect(0, 0, width, height, background);
-  }
-  rect(x: number, y: number, w: number, h: number, [r, g, b]: Rgb) {
-    for (let row = Math.max(0, y); row < Math.min(this.height, y + h); row++)
-      for (let col = Math.max(0, x); col < Math.min(this.width, x + w); col++) {
-        const i = (row * this.width + col) * 3;
-        this.pixels[i] = r;
-        this.pixels[i + 1] = g;
-        this.pixels[i + 2] = b;
-      }
-  }
-  /** Draws one line of text at a scale (a cell is `scale` pixels); returns its width. */
-  text(x: number, y: number, text: string, scale: number, colour: Rgb): number {
-    let pen = x;
-    for (const ch of drawable(text)) {
-      const cells = glyphs.get(ch)!;
-      for (let i = 0; i < 35; i++) if (cells[i] === '#') this.rect(pen + (i % 5) * scale, y + Math.floor(i / 5) * scale, scale, scale, colour);
-      pen += 6 * scale;
-    }
-    return pen - x;
-  }
+const el = (type: string, style: Record<string, unknown>, children?: Node['props']['children'], attributes: Record<string, unknown> = {}): Node => ({
+  type,
+  props: { style, ...attributes, ...(children === undefined ? {} : { children }) },
+});
+
+const colours = { background: '#0f172a', title: '#f8fafc', text: '#cbd5e1', quiet: '#94a3b8', rule: '#334155' } as const;
+
+/** The longest text a card hands to the layout (the rest could not show anyway, clamped to a few lines). */
+const MAX_CHARS = 240;
+
+/** `text` cut to `max` characters (whole characters, never half a surrogate pair) with an ellipsis; spaces collapsed. */
+export function shorten(text: string, max = MAX_CHARS): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  const chars = [...clean];
+  return chars.length <= max
+    ? clean
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
-/** A PNG of RGB pixels (8 bits per channel, no filter). */
-function png(width: number, height: number, rgb: Buffer): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
+/** How wide a text is in "Latin characters" (a CJK character is about two). */
+const visualLength = (text: string) =>
+  [...text].reduce((n, ch) => n + (/[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[\u{20000}-\u{3ffff}]/u.test(ch) ? 2 : 1), 0);
+
+/** The title's size: large for a short title, smaller as it grows, so most fit in three lines. */
+export function titleSize(title: string): number {
+  const length = visualLength(title);
+  if (length <= 28) return 76;
+  if (length <= 56) return 64;
+  if (length <= 96) return 54;
+  return 46;
+}
+
+/** One line of text, cut with an ellipsis when it is too long. */
+const clamp = (lines: number) => ({ display: 'block', lineClamp: lines, overflow: 'hidden', textOverflow: 'ellipsis' });
+
+/** The portrait as a PNG data URL, square and small (satori draws PNG and JPEG; WebP and AVIF go through sharp). */
+async function portraitUrl(portrait: Buffer, size: number): Promise<string> {
+  const png = await sharp(portrait).rotate().resize(size, size, { fit: 'cover', position: 'attention' }).png().toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+const PORTRAIT = 132;
+
+/** The element tree of a card (texts already shortened). */
+export function cardTree(card: OgCard & { portraitSrc?: string }, fontFamily: string[]): Node {
+  const accent = ogAccents[card.type];
+  // The home card's title is the name and its subtitle the headline already: its byline does not repeat them.
+  const byline = el(
+    'div',
+    { display: 'flex', flexDirection: 'column', flexGrow: 1, flexShrink: 1, minWidth: 0 },
+    card.type === 'home'
+      ? []
+      : [
+          el('div', { ...clamp(1), fontSize: 36, fontWeight: 700, color: colours.title }, card.name),
+          el('div', { ...clamp(1), fontSize: 26, color: colours.quiet, marginTop: 6 }, card.headline),
+        ],
+  );
+  const portrait = card.portraitSrc
+    ? [
+        el(
+          'img',
+          { width: PORTRAIT, height: PORTRAIT, flexShrink: 0, borderRadius: PORTRAIT / 2, marginRight: 32, border: `4px solid ${accent}`, objectFit: 'cover' },
+          undefined,
+          {
+            src: card.portraitSrc,
+            width: PORTRAIT,
+            height: PORTRAIT,
+          },
+        ),
+      ]
+    : [];
+  const main = el(
+    'div',
+    { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0, padding: '64px 80px 52px 68px', justifyContent: 'space-between' },
+    [
+      el('div', { display: 'flex', flexDirection: 'column' }, [
+        el('div', { ...clamp(1), fontSize: 30, color: accent, letterSpacing: 1 }, card.eyebrow),
+        el('div', { ...clamp(3), fontSize: titleSize(card.title), fontWeight: 700, color: colours.title, lineHeight: 1.18, marginTop: 22 }, card.title),
+        ...(card.subtitle ? [el('div', { ...clamp(2), fontSize: 30, lineHeight: 1.35, color: colours.text, marginTop: 20 }, card.subtitle)] : []),
+      ]),
+      el('div', { display: 'flex', alignItems: 'center', borderTop: `2px solid ${colours.rule}`, paddingTop: 30 }, [
+        ...portrait,
+        byline,
+        el('div', { display: 'flex', fontSize: 26, color: colours.quiet, marginLeft: 32, flexShrink: 0 }, card.host),
+      ]),
+    ],
+  );
+  return el(
+    'div',
+    {
+      display: 'flex',
+      width: '100%',
+      height: '100%',
+      backgroundColor: colours.background,
+      fontFamily: fontFamily.map((f) => `"${f}"`).join(', '),
+      fontSize: 30,
+    },
+    [el('div', { display: 'flex', width: 20, height: '100%', backgroundColor: accent, flexShrink: 0 }), main],
+  );
+}
+
+/** The texts of a card, each at the weight it is drawn in (which font subsets it needs). */
+function runsOf(card: OgCard): Array<{ text: string; weight: FontWeight }> {
+  return [
+    { text: `${card.title}${card.name}…`, weight: 700 },
+    { text: `${card.eyebrow}${card.subtitle ?? ''}${card.headline}${card.host}…`, weight: 400 },
+  ];
+}
+
+/** Lays out an element tree with the fonts its texts need and draws it to PNG. */
+export async function drawPng(
+  tree: (fontFamily: string[]) => Node,
+  runs: Array<{ text: string; weight: FontWeight }>,
+  locale: Locale,
+  size: { width: number; height: number } = ogImageSize,
+) {
+  const { fonts, fontFamily } = await cardFonts(runs, locale);
+  const svg = await satori(tree(fontFamily) as unknown as Parameters<typeof satori>[0], { ...size, fonts });
+  const image = await renderAsync(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } });
+  return image.asPng();
+}
+
+/** The card of a page as a 1200×630 PNG. */
+export async function ogImage(given: OgCard): Promise<Buffer> {
+  const card: OgCard = {
+    ...given,
+    eyebrow: shorten(given.eyebrow, 80),
+    title: shorten(given.title),
+    subtitle: given.subtitle ? shorten(given.subtitle, 200) : undefined,
+    name: shorten(given.name, 80),
+    headline: shorten(given.headline, 160),
+    host: shorten(given.host, 60),
   };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, deflate, no filter method, no interlace
-  const stride = width * 3;
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let row = 0; row < height; row++) rgb.copy(raw, row * (stride + 1) + 1, row * stride, (row + 1) * stride);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** The card of a page type: the kind of page, the subject's name and headline, the site's address. */
-export function ogImage(type: OgPageType, card: { name: string; headline: string; site: string }): Buffer {
-  const { eyebrow, accent } = ogPageLooks[type];
-  const canvas = new Canvas(OG_WIDTH, OG_HEIGHT, [15, 23, 42]);
-  const margin = 88;
-  canvas.rect(0, 0, 20, OG_HEIGHT, accent);
-  canvas.text(margin, 84, eyebrow, 5, accent);
-  const nameScale = 12;
-  const nameLines = wrap(card.name, Math.floor((OG_WIDTH - 2 * margin) / (6 * nameScale)), 2);
-  let y = 170;
-  for (const line of nameLines) {
-    canvas.text(margin, y, line, nameScale, [248, 250, 252]);
-    y += 9 * nameScale;
-  }
-  y += 16;
-  for (const line of wrap(card.headline, Math.floor((OG_WIDTH - 2 * margin) / 30), 4)) {
-    canvas.text(margin, y, line, 5, [203, 213, 225]);
-    y += 50;
-  }
-  canvas.rect(margin, OG_HEIGHT - 104, OG_WIDTH - 2 * margin, 4, [51, 65, 85]);
-  canvas.text(margin, OG_HEIGHT - 76, card.site, 4, [148, 163, 184]);
-  return png(OG_WIDTH, OG_HEIGHT, canvas.pixels);
+  const portraitSrc = card.portrait ? await portraitUrl(card.portrait, PORTRAIT * 2) : undefined;
+  return drawPng((fontFamily) => cardTree({ ...card, portraitSrc }, fontFamily), runsOf(card), card.locale);
 }

@@ -3,7 +3,8 @@
 import type { MetaDescriptor } from '@remix-run/node';
 import { alternates, htmlLang, localeFacts, locales, parseLocalePath, type Locale } from '../i18n/locales.ts';
 import { translator, type Messages, type Translate } from '../i18n/messages.ts';
-import { ogImagePath, ogImageSize, ogPageLooks, ogPageType } from './og-pages.ts';
+import type { ImageData } from './types.ts';
+import { ogImagePath, ogImageSize, ogPageOf } from './og-pages.ts';
 
 export interface SiteData {
   name: string;
@@ -11,7 +12,7 @@ export interface SiteData {
   description: string;
   fictional: boolean;
   /** `locality` and `country` (ISO 3166-1 alpha-2) are read from `location` by the get_site operation. */
-  subject: { name: string; headline: string; location?: string; locality?: string; country?: string; email?: string };
+  subject: { name: string; headline: string; location?: string; locality?: string; country?: string; email?: string; portrait?: ImageData };
   links: Array<{ label: string; url: string }>;
 }
 
@@ -73,6 +74,7 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
   const { locale, path } = parseLocalePath(normalPath(location.pathname));
   const search = page.keepQuery ? location.search : '';
   const canonical = root.siteUrl + normalPath(location.pathname) + search;
+  const card = root.siteUrl + ogImagePath(locale, ogPageOf(path));
   const descriptors: MetaDescriptor[] = [
     { title: page.title },
     { name: 'description', content: page.description },
@@ -83,13 +85,15 @@ export function pageMeta(matches: readonly MetaMatch[], location: { pathname: st
     { property: 'og:site_name', content: root.site.name },
     { property: 'og:locale', content: localeFacts[locale].ogLocale },
     ...locales.filter((l) => l !== locale).map((l) => ({ property: 'og:locale:alternate', content: localeFacts[l].ogLocale })),
-    // One card per page type (drawn per build by /og/<type>.png); the page's own title and description above.
-    { property: 'og:image', content: `${root.siteUrl}${ogImagePath(ogPageType(path))}` },
+    // The page's own card in its locale (drawn per build by /og/<locale>/<type>[/<slug>].png), named by the page's title.
+    { property: 'og:image', content: card },
     { property: 'og:image:type', content: 'image/png' },
     { property: 'og:image:width', content: String(ogImageSize.width) },
     { property: 'og:image:height', content: String(ogImageSize.height) },
-    { property: 'og:image:alt', content: `${root.site.subject.name} — ${ogPageLooks[ogPageType(path)].eyebrow}` },
+    { property: 'og:image:alt', content: page.title },
     { name: 'twitter:card', content: 'summary_large_image' },
+    { name: 'twitter:image', content: card },
+    { name: 'twitter:image:alt', content: page.title },
     { tagName: 'link', rel: 'canonical', href: canonical },
     ...alternates(root.siteUrl, path, search).map((a) => ({ tagName: 'link', rel: 'alternate', hrefLang: a.hrefLang, href: a.href })),
     { tagName: 'link', rel: 'alternate', type: 'text/markdown', href: markdownTwinPath(location.pathname, search), title: 'Markdown' },
@@ -123,6 +127,7 @@ export function personJsonLd(root: RootData, extra: { jobTitle?: string; worksFo
     ...(extra.knowsAbout?.length ? { knowsAbout: extra.knowsAbout } : {}),
     ...(city ? { address: { '@type': 'PostalAddress', addressLocality: city, ...(country ? { addressCountry: country } : {}) } } : {}),
     ...(links.length ? { sameAs: links.map((l) => l.url) } : {}),
+    ...(subject.portrait ? { image: imageJsonLd(subject.portrait) } : {}),
   };
 }
 
@@ -140,8 +145,17 @@ export function profilePageJsonLd(root: RootData, pathname: string, person: Reco
   };
 }
 
-/** A content page about the subject: a WebPage whose `about` is the Person of the home page. */
-export function webPageJsonLd(root: RootData, pathname: string, name: string, description: string, type = 'WebPage') {
+/** An image as schema.org's ImageObject: its widest variant, its size and what it shows. */
+export const imageJsonLd = (image: ImageData) => ({
+  '@type': 'ImageObject',
+  contentUrl: image.url,
+  width: image.width,
+  height: image.height,
+  caption: image.alt,
+});
+
+/** A content page about the subject: a WebPage whose `about` is the Person of the home page (with its main image, when it has one). */
+export function webPageJsonLd(root: RootData, pathname: string, name: string, description: string, type = 'WebPage', image?: ImageData) {
   return {
     '@context': 'https://schema.org',
     '@type': type,
@@ -152,5 +166,6 @@ export function webPageJsonLd(root: RootData, pathname: string, name: string, de
     inLanguage: htmlLang[root.locale],
     isPartOf: { '@type': 'WebSite', name: root.site.name, url: `${root.siteUrl}/` },
     about: { '@id': `${root.siteUrl}/#person` },
+    ...(image ? { primaryImageOfPage: imageJsonLd(image) } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { Branch } from '../contract/shared.ts';
 import { operationNamed, type OperationName, type OperationNamed, type OutputOf, type RawInputOf } from '../contract/index.ts';
 import { anonymous, type Implementation, type Principal } from '../server/implement.server.ts';
 import type { AdminAuth } from './admin-auth.server.ts';
+import type { MediaLibrary } from '../server/media-library.server.ts';
 
 export interface CallerOfPage {
   branch: Branch;
@@ -23,7 +24,18 @@ export interface SiteFeatures {
   transcription: boolean;
 }
 
-export function createSiteGateway({ layer, auth, features }: { layer: Implementation; auth: AdminAuth; features: SiteFeatures }) {
+export function createSiteGateway({
+  layer,
+  auth,
+  features,
+  media,
+}: {
+  layer: Implementation;
+  auth: AdminAuth;
+  features: SiteFeatures;
+  /** The images' variants, for what the site draws itself (the Open Graph cards' portrait). */
+  media?: Pick<MediaLibrary, 'variant'>;
+}) {
   const principalOf = async (caller: CallerOfPage): Promise<Principal> =>
     caller.request ? auth.principal(headersOf(caller.request), caller.request.method, caller.branch, caller.ip) : anonymous;
   return {
@@ -46,6 +58,8 @@ export function createSiteGateway({ layer, auth, features }: { layer: Implementa
     logout: (caller: CallerOfPage & { request: Request }) => auth.logout({ headers: headersOf(caller.request), branch: caller.branch, ip: caller.ip }),
     /** What the service can do for a visitor: answer by chat, transcribe a recording. */
     features: () => features,
+    /** An image's variant by its name under /media/ (what a record's `sources` list), or undefined. */
+    image: async (name: string) => (await media?.variant(name))?.bytes,
   };
 }
 

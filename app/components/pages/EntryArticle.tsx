@@ -5,6 +5,7 @@ import { FallbackNote, recordLang } from '../Content.tsx';
 import { Icon } from '../Icons.tsx';
 import { useHref, useRoot, useT } from '../root-data.ts';
 import { htmlLang } from '../../i18n/locales.ts';
+import { Picture } from '../Picture.tsx';
 import type { EntryData } from '../../utils/types.ts';
 
 export interface EntryArticleProps {
@@ -56,6 +57,7 @@ export function EntryArticle({ entry, trees, skills, lenses }: EntryArticleProps
             <p className="entry-org large">{entry.organisation}</p>
             <p className="lead">{entry.summary}</p>
           </header>
+          {entry.cover ? <Picture className="entry-cover" image={entry.cover} sizes="(min-width: 1100px) 720px, 100vw" eager /> : null}
           <div className="entry-body" lang={content}>
             <p className="key-result">
               <span className="label" lang={ui}>
@@ -74,6 +76,18 @@ export function EntryArticle({ entry, trees, skills, lenses }: EntryArticleProps
               <h2 lang={ui}>{t('whyItMatters')}</h2>
               <Markdown tree={trees.whyItMatters} headingOffset={2} />
             </section>
+            {entry.gallery.length ? (
+              <section className="entry-section entry-gallery">
+                <h2 lang={ui}>{t('gallery')}</h2>
+                <ul>
+                  {entry.gallery.map((image) => (
+                    <li key={image.path}>
+                      <Picture image={image} sizes="(min-width: 1100px) 340px, (min-width: 700px) 45vw, 100vw" />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
           </div>
         </div>
         <aside className="entry-aside">
