@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const contentFiles = (function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 })(join(root, 'content'))
+  .filter((file) => !relative(root, file).startsWith('content/media/')) // images: bytes, not text
   .map((file) => ({ path: relative(root, file), text: readFileSync(file, 'utf8') }))
   .sort((a, b) => a.path.localeCompare(b.path));
 const sources = contentFiles.filter((f) => !f.path.startsWith('content/i18n/'));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locales, type Locale } from '../contract/shared.ts';
-import { analyse, analyseQuery, foldHan, isTraditional, scriptOf, SEGMENT_WINDOW, segmentation, wordSegments } from './analyse.ts';
+import { analyse, analyseQuery, analyseQueryWords, foldHan, isTraditional, scriptOf, SEGMENT_WINDOW, segmentation, wordSegments } from './analyse.ts';
 
 const same = (a: string, b: string, locale: Parameters<typeof analyse>[1]) =>
   assert.deepEqual(analyse(a, locale), analyse(b, locale), `${a} / ${b} (${locale})`);
@@ -117,6 +117,41 @@ describe('analyseQuery', () => {
   });
 });
 
+describe('analyseQueryWords', () => {
+  it('gives each Latin word as typed, folded and as written, without its elision', () => {
+    assert.deepEqual(analyseQueryWords("l'assurance", 'fr'), [{ tokens: ['assur'], typed: 'assurance', written: 'assurance' }]);
+    assert.deepEqual(analyseQueryWords('Encadrées', 'fr'), [{ tokens: ['encadr'], typed: 'encadrees', written: 'encadrées' }]);
+    assert.deepEqual(analyseQueryWords("d'experiencia", 'es')[0]?.typed, 'experiencia');
+    assert.deepEqual(analyseQueryWords("l'hotelo", 'eo')[0]?.typed, 'hotelo');
+    assert.deepEqual(analyseQueryWords("Maria's hotels", 'en')[0], { tokens: ['maria'], typed: 'maria', written: 'maria' });
+  });
+
+  it('drops the words that ask to describe or explain, in every locale', () => {
+    const cases: Array<[Locale, string, string]> = [
+      ['en', 'Describe her revenue management', 'her revenue management'],
+      ['fr', 'Décrivez sa gestion des revenus', 'sa gestion des revenus'],
+      ['es', 'Describa su gestión de ingresos', 'su gestión de ingresos'],
+      ['eo', 'Priskribu ŝian enspezan administradon', 'ŝian enspezan administradon'],
+      ['zh', '谈谈她的收益管理', '她的收益管理'],
+      ['zh-hant', '說說她的營收管理', '她的營收管理'],
+    ];
+    for (const [locale, asked, plain] of cases) assert.deepEqual(analyseQuery(asked, locale), analyseQuery(plain, locale), `${locale}: ${asked}`);
+  });
+
+  it('drops the words that frame a question (familiar with, background) in every locale', () => {
+    const cases: Array<[Locale, string, string]> = [
+      ['en', 'Is she familiar with revenue management?', 'revenue management'],
+      ['fr', 'Est-elle familiarisée avec la gestion des revenus ?', 'gestion des revenus'],
+      ['es', '¿Está familiarizado con la gestión de ingresos?', 'gestión de ingresos'],
+      ['eo', 'Ĉu ŝi havas fonon en enspeza administrado?', 'enspeza administrado'],
+      ['zh', '她熟悉收益管理吗？', '收益管理'],
+      ['zh-hant', '她熟悉營收管理嗎？', '營收管理'],
+      ['ja', '収益管理の経歴はありますか？', '収益管理'],
+    ];
+    for (const [locale, framed, plain] of cases) assert.deepEqual(analyseQuery(framed, locale), analyseQuery(plain, locale), `${locale}: ${framed}`);
+  });
+});
+
 describe('Japanese', () => {
   it('segments words with Intl.Segmenter, keeps kana words and drops hiragana-only ones', () => {
     const tokens = analyse('大阪でエンジニア向けの勉強会を運営していましたか？', 'ja', true);
@@ -148,7 +183,7 @@ describe('word segmentation in windows: linear in the text, the same words', () 
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) demo(path, out);
-      else out.push([readFileSync(path, 'utf8'), locales.find((l) => path.startsWith(`content/i18n/${l}/`)) ?? 'en']);
+      else if (!path.startsWith('content/media/')) out.push([readFileSync(path, 'utf8'), locales.find((l) => path.startsWith(`content/i18n/${l}/`)) ?? 'en']);
     }
     return out;
   };
