@@ -47,27 +47,29 @@ export const stopWords = {
     'a an and are as at be been but by for from has had have having he her hers him his i in into is it its of on or our she that the their them they this to was were ' +
       'what when where which who whom why will with you your yours about did does do doing done how me my tell than then there these those also can could would should ' +
       'any ever some much many more most very so if not no yes just anything something such being am get got made make done give given ' +
-      'noa',
+      'noa describe explain',
   ),
   fr: words(
     'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +
       's y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles ' +
       'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes ' +
       'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont ' +
-      'sait savez savoir peut peuvent pouvoir pourrait',
+      'sait savez savoir peut peuvent pouvoir pourrait décrire décrivez expliquer expliquez',
   ),
   es: words(
     'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
       'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
       'alguno algún algo tiene tienen tenido hay está están era desde hasta antes después durante otro otra otros otras mucho muchos poco nada ' +
       'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra ' +
-      'sabe saben saber sabía puede pueden poder podría',
+      'sabe saben saber sabía puede pueden poder podría describir describa explicar explique',
   ),
   eo: words(
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
       'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis ' +
       // an ending cut from its word by a hyphen ("SDK-on"), and the article's elided form
-      'o on oj ojn a an aj ajn e en n j l ĝin gxin lin ilin min vin nin sin si',
+      'o on oj ojn a an aj ajn e en n j l ĝin gxin lin ilin min vin nin sin si ' +
+      // asking to describe or explain: how a question is put, not what it asks
+      'priskribu priskribi klarigu klarigi',
   ),
 } as const;
 /** Chinese bigrams made of a question word or particle, and characters that make any bigram with them noise. */
@@ -105,8 +107,22 @@ const ZH_STOP_BIGRAMS = new Set([
   '哪种',
   '什么样',
   '彼女',
+  '时候',
+  '何时',
+  '比如',
+  '例如',
+  '譬如',
+  '能否',
+  '说说',
+  '谈谈',
 ]);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
+/**
+ * Characters that join words rather than make them (or, and, with, by): a question's bigram across one of them
+ * ("实习生或指导": 生或) is a word of the question only where the text holds it too; elsewhere it is noise, not a
+ * word the profile lacks (query-plan.ts). Folded to simplified.
+ */
+export const HAN_JOINERS = new Set([...'或与和及把被跟并而且于之其等']);
 
 /** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
 const IRREGULAR = new Map(
@@ -208,10 +224,17 @@ export function analyseQuery(text: string, locale: Locale): string[][] {
   return analyseWords(text, locale, true);
 }
 
-/** A question's words as `analyseQuery` gives them, each with the word as typed (case and accents folded) when it is a Latin word. */
-export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string }> {
-  const typed: Array<string | undefined> = [];
-  return analyseWords(text, locale, true, typed).map((tokens, i) => (typed[i] === undefined ? { tokens } : { tokens, typed: typed[i] }));
+/**
+ * A question's words as `analyseQuery` gives them, each with the word as typed when it is a Latin word: `typed` with
+ * case and accents folded, `written` with its accents (what the French and Spanish stemmers read), both without an
+ * elision ("l'assurance" is "assurance").
+ */
+export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string; written?: string }> {
+  const written: Array<string | undefined> = [];
+  return analyseWords(text, locale, true, written).map((tokens, i) => {
+    const word = written[i];
+    return word === undefined ? { tokens } : { tokens, typed: fold(word), written: word };
+  });
 }
 
 /** Whether a Latin word (folded) is a stop word of the locale's language. */
@@ -269,10 +292,17 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
   en: words(
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure',
   ),
-  fr: words('expérience expériences expérimentée expérimenté travaillé secteur secteurs industrie industries domaine domaines parcours familière familier'),
-  es: words('experiencia experiencias experimentada experimentado trabajado sector sectores industria industrias ámbito campo trayectoria familiarizada'),
-  eo: words('sperto spertoj sperton spertojn sperta laboris sektoro sektoron industrio industrion kampo kampon'),
-  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務'],
+  fr: words(
+    'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
+      'domaine domaines parcours familière familier familiers familières familiarisée familiarisé',
+  ),
+  es: words(
+    'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
+      'ámbito ámbitos campo campos trayectoria familiarizada familiarizado familiarizadas familiarizados',
+  ),
+  eo: words('sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon'),
+  // (experience, sector, industry, field, working in it, background, familiar with; in Chinese and Japanese)
+  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉'],
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
@@ -318,7 +348,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     if (query && (PERSON_WORDS[language].has(fold(segment.toLowerCase())) || FRAME_WORDS[language].has(fold(segment.toLowerCase())))) continue;
     const token = latinTokens[language](segment);
     if (!token) continue;
-    if (typed) typed[words.length] = fold(segment.toLowerCase());
+    if (typed) typed[words.length] = elide(segment.toLowerCase(), language);
     words.push([token]);
   }
   flush();

@@ -5,14 +5,19 @@
 // first letter is taken as typed (as Elasticsearch's `prefix_length: 1` and most spelling checkers do), which keeps
 // the lookup to the few terms that begin with it.
 // Terms are stems (analyse.ts), so a typo is looked for twice: the typed word's stem near a term (machne → machn,
-// one edit from machin), and the typed word corrected by one deletion or swap then stemmed (learnnig → learning →
-// learn), which finds what a typo in a word's ending hides from its stem.
+// one edit from machin), and the typed word corrected by one slip undone then stemmed (learnnig → learning →
+// learn), which finds what a typo in a word's ending hides from its stem. A reading by a slip that rarely makes
+// another word (a doubled letter, two swapped, a letter dropped inside the stem) is sure: search counts a record
+// holding it as holding the word; any other is a guess, which holds less (query-plan.ts). Readings are ranked by
+// edits, then sureness, then the beginning shared with the typed word, then how common the term is.
 import type { Locale } from '../contract/shared.ts';
 import { isStopWord, latinTokenOf } from './analyse.ts';
 
 /** The most spellings a typo is read as, and the most words a prefix stands for. */
 const MAX_NEAR = 4;
 const MAX_COMPLETIONS = 8;
+/** The shortest word a typo is read in (one edit from 5 letters, as Meilisearch). */
+const MIN_TYPO_LENGTH = 5;
 /** A prefix shorter than this stands for too many words to mean one. */
 const MIN_PREFIX = 3;
 const LATIN_TERM = /^[a-z][a-z0-9'-]*$/;
@@ -20,7 +25,7 @@ const LATIN_TERM = /^[a-z][a-z0-9'-]*$/;
 /** How many edits a typed word of this length may be from what was meant. */
 export function typoBudget(typed: string): number {
   const length = [...typed].length;
-  return length >= 9 ? 2 : length >= 5 ? 1 : 0;
+  return length >= 9 ? 2 : length >= MIN_TYPO_LENGTH ? 1 : 0;
 }
 
 /** Rows of the distance table, reused by every call (searches are synchronous): a word longer than them is not compared. */
@@ -80,25 +85,52 @@ export const KEYBOARD_NEIGHBOURS: Readonly<Record<string, string>> = {
   z: 'asx',
 };
 const VOWELS = 'aeiouy';
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}+/gu, '');
 
 /**
- * Spellings one edit from `word` that keep its first letter and that a typist makes: a letter dropped or doubled,
- * two swapped, a key's neighbour typed for it or beside it, a vowel for another (the common misspellings). Not
+ * Spellings one edit from `word` that keep its first letter and that a typist makes: a letter dropped (any) or
+ * doubled, two swapped, a key's neighbour typed for it, a vowel for another (the common misspellings). Not
  * every letter at every place: these feed the stemmer, and a typo in a word's ending is what they are for (the
  * stems' own comparison finds the rest).
  */
-function* typedFrom(word: string): Generator<string> {
+function* typedFrom(word: string, begins: (prefix: string) => boolean = () => true): Generator<[spelling: string, slip: Slip, at: number]> {
   for (let i = 1; i <= word.length; i++) {
     const [head, tail] = [word.slice(0, i), word.slice(i)];
     const here = tail[0];
-    if (here) yield head + tail.slice(1);
-    if (tail.length > 1) yield head + tail[1] + here + tail.slice(2);
+    // a letter doubled (or struck beside another) taken out; two letters swapped back
+    if (here) yield [head + tail.slice(1), here === word[i - 1] ? 'double' : 'extra', i];
+    if (tail.length > 1) yield [head + tail[1] + here + tail.slice(2), 'swap', i];
     const near = new Set([...(here ? (KEYBOARD_NEIGHBOURS[here] ?? '') : ''), ...(KEYBOARD_NEIGHBOURS[word[i - 1]!] ?? ''), ...VOWELS]);
-    for (const letter of near) {
-      if (here && letter !== here) yield head + letter + tail.slice(1);
-      yield head + letter + tail;
-    }
+    // a letter dropped put back: a key's neighbour or a vowel anywhere, any other letter where a term goes on with it
+    // (encadrées typed "enadrées"), which keeps the spellings to stem few
+    const folded = fold(head);
+    const goesOn = begins(folded);
+    for (const letter of LETTERS) if (near.has(letter) || (goesOn && begins(folded + letter))) yield [head + letter + tail, 'drop', i];
+    // a key's neighbour, or another vowel, typed for the letter
+    for (const letter of near) if (here && letter !== here) yield [head + letter + tail.slice(1), 'other', i];
   }
+}
+type Slip = 'double' | 'extra' | 'swap' | 'drop' | 'other';
+
+/**
+ * Whether undoing `slip` at `at` makes a sure reading of a typo, one that is rarely another word: a doubled letter,
+ * two letters swapped, or a letter dropped inside the stem it gives (enadrées, encadr). Not a letter put back in an
+ * ending ("salariales" is not "salariables"), a letter taken out that was not doubled ("préavis"), nor one letter for
+ * another ("automotive" is not "automative"): real words of the language the content lacks are made so too.
+ */
+const sureSlip = (slip: Slip, at: number, stem: string) => slip === 'double' || slip === 'swap' || (slip === 'drop' && at < stem.length);
+
+/** What a word typed with a typo is read as (`Lexicon.readings`). */
+export interface Readings {
+  /** The terms it may have meant, likeliest first. */
+  terms: string[];
+  /**
+   * Whether the likeliest is a sure reading: the word as typed is one slip (a letter dropped, doubled, swapped, a
+   * neighbouring key) from a word the index holds, once stemmed, and no other term is nearer. Otherwise the terms are
+   * only near the typed word's stem, a guess that may be another word ("salaire" read as "salari", employees).
+   */
+  sure: boolean;
 }
 
 export class Lexicon {
@@ -106,9 +138,11 @@ export class Lexicon {
   private buckets?: Map<string, string[]>;
   private sorted?: string[];
 
+  /** `count`: how many documents hold a term (a more common term is the likelier reading of a typo, as Typesense ranks them). */
   constructor(
     private readonly terms: readonly string[],
     private readonly has: (term: string) => boolean,
+    private readonly count: (term: string) => number = () => 0,
   ) {}
 
   /**
@@ -116,39 +150,69 @@ export class Lexicon {
    * null when the word is a stop word mistyped (one edit from one): it means nothing more than the stop word.
    */
   near(typed: string, token: string, locale: Locale): string[] | null {
+    return this.readings(typed, token, locale)?.terms ?? null;
+  }
+
+  /**
+   * What `near` gives, and whether its first term is a sure reading. Ranked as Meilisearch and Typesense rank
+   * typo matches: fewer edits first; then a word one slip from what was typed before a stem merely near its stem;
+   * then the longer beginning shared with what was typed; then the commoner term. `written`: the word as typed with
+   * its accents, which the French and Spanish stemmers read (encadrées is encadr, encadrees encadre).
+   */
+  readings(typed: string, token: string, locale: Locale, written = typed): Readings | null {
     const max = typoBudget(typed);
-    if (!max || !LATIN_TERM.test(token)) return [];
-    const found = new Map<string, number>();
-    const corrections: string[] = [];
+    if (!LATIN_TERM.test(token)) return { terms: [], sure: false };
+    // A mistyped stop word is a stop word, even short ("haas" for "havas": the budget is the meant word's).
+    if (typed.length === MIN_TYPO_LENGTH - 1)
+      for (const [spelling] of typedFrom(typed)) if (spelling.length >= MIN_TYPO_LENGTH && isStopWord(spelling, locale)) return null;
+    if (!max) return { terms: [], sure: false };
+    const found = new Map<string, { d: number; slip: boolean }>();
     // One edit undone in the word as typed, then stemmed: a typo in a word's ending, which its stem hides.
     const heads = this.headsOf();
-    for (const spelling of typedFrom(typed)) {
-      if (isStopWord(spelling, locale)) return null;
+    for (const [spelling, slip, at] of typedFrom(written, (prefix) => this.begins(prefix))) {
+      const folded = written === typed ? spelling : fold(spelling);
+      if (isStopWord(folded, locale)) return null;
       // A stem is the word's beginning but for its last letter (happy → happi): a spelling no term begins so is never stemmed.
       let possible = false;
-      for (let k = spelling.length; k >= 2 && !possible; k--) possible = heads.has(spelling.slice(0, k));
+      for (let k = folded.length; k >= 2 && !possible; k--) possible = heads.has(folded.slice(0, k));
       if (!possible) continue;
       const stem = latinTokenOf(spelling, locale);
-      if (stem !== token && this.has(stem)) corrections.push(stem);
+      if (stem !== token && this.has(stem) && !found.get(stem)?.slip) found.set(stem, { d: 1, slip: sureSlip(slip, at, stem) });
     }
     const buckets = this.bucketed();
     for (let length = token.length - max; length <= token.length + max; length++) {
       for (const term of buckets.get(`${token[0]}${length}`) ?? []) {
         const d = editDistance(token, term, max);
-        if (d <= max && term !== token) found.set(term, Math.min(found.get(term) ?? d, d));
+        if (d <= max && term !== token && !found.has(term)) found.set(term, { d, slip: false });
       }
     }
-    for (const stem of corrections) found.set(stem, Math.min(found.get(stem) ?? 1, 1));
-    return [...found]
-      .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
-      .slice(0, MAX_NEAR)
-      .map(([term]) => term);
+    const shared = (term: string) => {
+      let k = 0;
+      while (k < term.length && term[k] === typed[k]) k++;
+      return k;
+    };
+    const ranked = [...found]
+      .map(([term, { d, slip }]) => ({ term, d, slip, shared: shared(term), count: this.count(term) }))
+      .sort((a, b) => a.d - b.d || Number(b.slip) - Number(a.slip) || b.shared - a.shared || b.count - a.count || (a.term < b.term ? -1 : 1))
+      .slice(0, MAX_NEAR);
+    const [first, second] = ranked;
+    const sure = first !== undefined && first.slip && !(second && second.d === first.d && second.slip && second.shared === first.shared);
+    return { terms: ranked.map(({ term }) => term), sure };
   }
 
-  /** Terms that begin with `prefix` (the last word of a query being typed), shortest first. */
-  completions(prefix: string): string[] {
-    if (prefix.length < MIN_PREFIX || !LATIN_TERM.test(prefix)) return [];
-    const sorted = (this.sorted ??= this.terms.filter((t) => LATIN_TERM.test(t)).sort());
+  /** Whether a Latin term begins with `prefix`. */
+  private begins(prefix: string): boolean {
+    const sorted = this.sortedTerms();
+    return sorted[this.firstFrom(prefix)]?.startsWith(prefix) ?? false;
+  }
+
+  private sortedTerms(): string[] {
+    return (this.sorted ??= this.terms.filter((t) => LATIN_TERM.test(t)).sort());
+  }
+
+  /** Where `prefix` would go among the sorted terms. */
+  private firstFrom(prefix: string): number {
+    const sorted = this.sortedTerms();
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
@@ -156,6 +220,14 @@ export class Lexicon {
       if (sorted[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** Terms that begin with `prefix` (the last word of a query being typed), shortest first. */
+  completions(prefix: string): string[] {
+    if (prefix.length < MIN_PREFIX || !LATIN_TERM.test(prefix)) return [];
+    const sorted = this.sortedTerms();
+    const lo = this.firstFrom(prefix);
     const out: string[] = [];
     for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
     return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);

@@ -3,7 +3,7 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyseQueryWords, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { editDistance, Lexicon } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
 import { relatedGroups, type RelatedTerms } from './related.ts';
@@ -16,6 +16,14 @@ const ENGLISH_WEIGHT = 0.7;
 const HAN_WEIGHT = 0.85;
 /** A word spelt one or two letters away from the query's (a typo read as what was meant) weighs this much of it in the ranking. */
 const TYPO_WEIGHT = 0.6;
+/** A sure reading of a typo (one slip from the word as typed, Lexicon.readings) weighs this much: below the word spelt right, above a guess. */
+const SURE_TYPO_WEIGHT = 0.8;
+/**
+ * How many of a question's known words an unknown word may weigh as one of: with one known word it weighs as much
+ * ("salary expectations" is no match), with three half as much. Chosen on the development set as the middle of the
+ * values (1.25 to 1.75) that keep every no-answer figure and lose least to a made-up word (eval, `npm run eval`).
+ */
+export const UNKNOWN_SHARE = 1.5;
 /** A word the last word of a query being typed begins (search as you type) weighs this much of it in the ranking. */
 const PREFIX_WEIGHT = 0.5;
 /** How much of a word a record holds when it holds only a guess at what a typo of it meant. */
@@ -121,7 +129,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
 
   /** A part of the plan: the query's tokens in one locale's text, with the related words, corrected spellings and completions they bring. */
   /** `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being typed. */
-  function part(words: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false): Part {
+  function part(all: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false): Part {
+    const words = withoutJoins(all, indexes.get(locale)?.engine, related.get(locale));
     const byKey = new Map<string, QueryWord>();
     for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
     let unique = [...byKey.values()];
@@ -130,19 +139,26 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // A Latin word no passage holds is read as the words the passages hold near it (a typo, as Meilisearch and
     // Typesense read one), or dropped when it is a stop word mistyped; the last word of a query being typed
     // also stands for the words it begins.
-    const spellings = new Map<QueryWord, { typos: string[]; completions: string[] }>();
+    const spellings = new Map<QueryWord, { typos: string[]; sure: boolean; completions: string[] }>();
     if (index && engine && spelling) {
-      const lexicon = (index.lexicon ??= new Lexicon(engine.toData().terms, (t) => engine.postings(t) !== undefined));
+      const relatedHere = related.get(locale);
+      // The words a typo can be read as: the index's, and the related words' (a recruiter's word the content lacks
+      // is known through them, so "arteffarita" reads as "artefarita" and brings what it stands for).
+      const lexicon = (index.lexicon ??= new Lexicon(
+        [...engine.toData().terms, ...[...(relatedHere?.keys() ?? [])].filter((t) => engine.postings(t) === undefined)],
+        (t) => engine.postings(t) !== undefined || relatedHere?.has(t) === true,
+        (t) => engine.postings(t)?.docs.length ?? 0,
+      ));
       unique = unique.filter((word, i) => {
         if (word.typed === undefined) return true;
         if (isName(word.typed)) return false;
         const token = word.tokens[0]!;
-        const known = engine.postings(token) !== undefined || related.get(locale)?.has(token);
-        const typos = known ? [] : lexicon.near(word.typed, token, locale);
-        if (typos === null) return false;
+        const known = engine.postings(token) !== undefined || relatedHere?.has(token);
+        const readings = known ? { terms: [], sure: false } : lexicon.readings(word.typed, token, locale, word.written);
+        if (readings === null) return false;
         // (a word the index holds whole is taken as finished: its completions would only add noise and time)
         const completions = spelling.typing && !known && i === unique.length - 1 ? lexicon.completions(token).filter((t) => t !== token) : [];
-        if (typos.length || completions.length) spellings.set(word, { typos, completions });
+        if (readings.terms.length || completions.length) spellings.set(word, { typos: readings.terms, sure: readings.sure, completions });
         return true;
       });
     }
@@ -151,19 +167,20 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const terms = new Map<string, number>();
     for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
     unique.forEach((word, i) => {
-      const { typos = [], completions = [] } = spellings.get(word) ?? {};
+      const { typos = [], sure = false, completions = [] } = spellings.get(word) ?? {};
       // A reading the word as typed begins with, but for an ending, is the same word the stemmer cut otherwise
-      // (obtenus, obtenu); another is a guess that may be wrong ("salaire" read as "salari", employees; "automotive"
-      // as "automation"), and holds less of the question.
-      if (typos.length) concepts[i]!.hold = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION) ? 1 : TYPO_HOLD;
-      for (const [list, w] of [
-        [typos, TYPO_WEIGHT],
-        [completions, PREFIX_WEIGHT],
-      ] as const) {
-        for (const t of list) {
-          concepts[i]!.related.push([t]);
-          if (!terms.has(t)) terms.set(t, w);
-        }
+      // (obtenus, obtenu); so is a word one slip from the word as typed (formaations, formations). Another is a
+      // guess that may be wrong ("salaire" read as "salari", employees; "automotive" as "automation"), and holds
+      // less of the question.
+      const inflected = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION);
+      if (typos.length) concepts[i]!.hold = sure || inflected ? 1 : TYPO_HOLD;
+      typos.forEach((t, k) => {
+        concepts[i]!.related.push([t]);
+        if (!terms.has(t)) terms.set(t, sure && k === 0 ? SURE_TYPO_WEIGHT : TYPO_WEIGHT);
+      });
+      for (const t of completions) {
+        concepts[i]!.related.push([t]);
+        if (!terms.has(t)) terms.set(t, PREFIX_WEIGHT);
       }
     });
     // Related words come with the query's own words and with the spellings its typos were read as.
@@ -194,6 +211,21 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
   return plan;
 }
 
+/**
+ * The words without their Han bigrams across a joining character (或, 与, 和…) that neither the index nor the related
+ * words hold: noise of the segmentation ("生或" of "实习生或指导"), not a word the profile lacks.
+ */
+function withoutJoins(words: readonly QueryWord[], engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
+  if (!engine) return [...words];
+  const noise = (t: string) => t.length === 2 && (HAN_JOINERS.has(t[0]!) || HAN_JOINERS.has(t[1]!)) && !engine.postings(t) && !related?.has(t);
+  const out: QueryWord[] = [];
+  for (const word of words) {
+    if (word.typed !== undefined || !word.tokens.some(noise)) out.push(word);
+    else if (word.tokens.some((t) => !noise(t))) out.push({ tokens: word.tokens.filter((t) => !noise(t)) });
+  }
+  return out;
+}
+
 /** The concepts resolved in one locale's index: their documents and weights (a word no passage holds weighs the known words' mean). */
 function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): ResolvedConcept[] {
   const resolved = concepts.map(({ own, related, hold }): ResolvedConcept => {
@@ -214,9 +246,13 @@ function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): Resol
   });
   // A word no passage of this locale holds (nor any spelling near it) weighs what the question's known words do on
   // average, not the most a word can: it does not veto a question ("the subject", a misspelt name), but a question
-  // whose known words are not more than its unknown ones ("salary expectations") is still no match.
+  // whose known words are not more than its unknown ones ("salary expectations") is still no match. The more known
+  // words a question has, the less an unknown one is likely to be what it asks about: past UNKNOWN_SHARE known words,
+  // an unknown word weighs UNKNOWN_SHARE of their mean over their number ("Which degrees has she obtained, zyqvarn?").
   const knownWeights = resolved.filter((r) => !Number.isNaN(r.weight)).map((r) => r.weight);
-  const unknownWeight = knownWeights.length ? knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length : engine.maxIdf;
+  const unknownWeight = knownWeights.length
+    ? (knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length) * Math.min(1, UNKNOWN_SHARE / knownWeights.length)
+    : engine.maxIdf;
   for (const r of resolved) if (Number.isNaN(r.weight)) r.weight = unknownWeight;
   return resolved;
 }

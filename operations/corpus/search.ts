@@ -67,8 +67,12 @@ export const FIELD_WEIGHTS = { title: 3, meta: 2, text: 1 };
 export const CONFIDENT = 0.5;
 /** How many records beyond three times the limit are weighed for their confidence. */
 const CANDIDATES = 20;
-/** How much a record's confidence weighs in its rank (its score times confidence to this power). */
-const COORDINATION = 0.5;
+/**
+ * How much a record's confidence weighs in its rank (its score times confidence to this power): a record holding more
+ * of the question comes first, as Lucene's coord ranks (power 1), a little more steeply. Chosen on the development
+ * set as the middle of the powers (1.5 to 2) that rank best there (recall@5 0.95 → 0.97, MRR 0.83 → 0.84 from 0.5).
+ */
+const COORDINATION = 1.75;
 /** Builds the index; `pause` is awaited between steps so a caller on the main thread can yield. */
 export async function createSearchIndex(passages: readonly Passage[], options: { pause?: Pause } & QueryWords = {}): Promise<SearchIndex> {
   return searchIndexFromData(passages, await createSearchIndexData(passages, options), options);

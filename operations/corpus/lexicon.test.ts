@@ -1,0 +1,88 @@
+// How a word typed with a typo is read (lexicon.ts), in each Latin locale: which slips make a sure reading (one a
+// record holding it holds the whole word for), which only a guess, and how the readings are ranked.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Lexicon } from './lexicon.ts';
+import { latinTokenOf } from './analyse.ts';
+import type { Locale } from '../contract/shared.ts';
+
+/** A lexicon of the stems of `words` in `locale`, each held by `count(stem)` documents (1 unless told). */
+function lexiconOf(words: readonly string[], locale: Locale, counts: Record<string, number> = {}) {
+  const terms = [...new Set(words.map((w) => latinTokenOf(w, locale)))];
+  return new Lexicon(
+    terms,
+    (t) => terms.includes(t),
+    (t) => counts[t] ?? 1,
+  );
+}
+const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}+/gu, '');
+/** The readings of `typed` (as written, with its accents) in `locale`, as search asks for them. */
+const read = (lexicon: Lexicon, typed: string, locale: Locale) => lexicon.readings(fold(typed), latinTokenOf(typed, locale), locale, typed);
+
+describe('sure readings of a typo: a slip a typist makes, undone', () => {
+  // [locale, the content's words, typed, the reading]: a doubled letter, two swapped, a letter dropped inside the stem
+  const cases: Array<[Locale, string[], string, string]> = [
+    ['en', ['leadership', 'learning'], 'leadershp', 'leadership'],
+    ['en', ['worked', 'workshop'], 'woked', 'work'],
+    ['fr', ['formations', 'format'], 'formaations', 'format'],
+    ['fr', ['encadrées', 'encore'], 'enadrées', 'encadr'],
+    ['fr', ['assurance', 'assortiment'], 'assuraance', 'assur'],
+    ['es', ['experiencia', 'experimento'], 'experriencia', 'experient'],
+    ['es', ['desarrolladores'], 'desarrolaldores', 'desarroll'],
+    ['eo', ['analizo', 'analogio'], 'anlizo', 'analiz'],
+    ['eo', ['trovadon', 'trovi'], 'trovadno', 'trov'],
+  ];
+  for (const [locale, words, typed, reading] of cases) {
+    it(`${locale}: "${typed}" is surely ${reading}`, () => {
+      const readings = read(lexiconOf(words, locale), typed, locale);
+      assert.equal(readings?.terms[0], reading);
+      assert.equal(readings?.sure, true);
+    });
+  }
+});
+
+describe('guesses: what real words of the language the content lacks also look like', () => {
+  // one letter for another, or a letter put back in the ending the stemmer cuts: a word of its own as often as a typo
+  const cases: Array<[Locale, string[], string, string]> = [
+    ['en', ['automation'], 'automotive', 'autom'],
+    ['fr', ['salariés'], 'salariales', 'salari'],
+    ['es', ['automatización'], 'automotriz', 'automat'],
+    ['eo', ['salajro'], 'salajto', 'salajr'],
+  ];
+  for (const [locale, words, typed, reading] of cases) {
+    it(`${locale}: "${typed}" may be ${reading}, not surely`, () => {
+      const readings = read(lexiconOf(words, locale), typed, locale);
+      if (readings?.terms.length) assert.equal(readings.sure, false, `${typed}: ${readings.terms.join(', ')}`);
+      assert.ok(!readings?.sure || !readings.terms.includes(reading));
+    });
+  }
+
+  it('reads accents as written: the French stemmer makes encadr of encadrées, encadre of encadrees', () => {
+    const lexicon = lexiconOf(['encadrées'], 'fr');
+    assert.deepEqual(read(lexicon, 'enadrées', 'fr'), { terms: ['encadr'], sure: true });
+  });
+});
+
+describe('ranking the readings of a typo, as Meilisearch and Typesense rank typo matches', () => {
+  it('puts a slip before a stem merely near, then the longer beginning shared, then the commoner term', () => {
+    // "hotl" has no budget; "hotels" mistyped "hotelss" is one doubled letter from hotel (sure), one edit from hostel
+    const lexicon = lexiconOf(['hotel', 'hostel', 'motel'], 'en');
+    assert.equal(read(lexicon, 'hotelss', 'en')?.terms[0], 'hotel');
+    // two terms as near: the commoner first
+    const common = lexiconOf(['manager', 'manner'], 'en', { manag: 1, manner: 9 });
+    const typed = common.readings('mangaer', 'mangaer', 'en');
+    assert.equal(typed?.terms[0], 'manag', 'a swap undone is a slip');
+  });
+
+  it('is never asked of Han or kana', () => {
+    const lexicon = new Lexicon(['评估', 'ホテル'], () => true);
+    for (const locale of ['zh', 'zh-hant', 'ja'] as const) assert.deepEqual(lexicon.readings('', '评佑', locale), { terms: [], sure: false });
+  });
+
+  it('drops a stop word mistyped even below the typo budget: "haas" is "havas" (eo), "whihc" "which" (en)', () => {
+    const lexicon = lexiconOf(['hotelo'], 'eo');
+    assert.equal(lexicon.readings('haas', 'haas', 'eo'), null);
+    assert.equal(lexiconOf(['hotel'], 'en').readings('whihc', 'whihc', 'en'), null);
+    assert.deepEqual(lexiconOf(['hotel'], 'en').readings('hotl', 'hotl', 'en'), { terms: [], sure: false }, 'but a content word of four letters has no budget');
+  });
+});
