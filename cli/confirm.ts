@@ -34,7 +34,11 @@ interface WriteChange {
 
 /** The files a change touches, as the input names them. */
 function changesOf(op: AnyOperation, input: Record<string, unknown>): WriteChange[] {
-  if (Array.isArray(input.changes)) return input.changes as WriteChange[];
+  if (Array.isArray(input.changes))
+    // An image of a change set (its bytes as contentBase64) is planned as an upload is: by its sha, with no text to compare.
+    return (input.changes as Array<WriteChange & { contentBase64?: string }>).map(({ contentBase64, ...c }) =>
+      contentBase64 === undefined ? c : { ...c, image: true },
+    );
   if (typeof input.path !== 'string') return [];
   const sha = input.sha as string | null | undefined;
   if ('contentBase64' in input) return [{ path: input.path, image: true, sha }];

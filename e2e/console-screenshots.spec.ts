@@ -1,6 +1,6 @@
 // Screenshots of the admin console for the README (`npm run screenshots`): sign-in, the form generated from the
 // schema, the source with a lint problem, a translation beside its English, an AI edit's merge view, the review
-// screen, the three-way conflict view, the publish screen, and the editors and audit pages.
+// screen, the three-way conflict view, the publish screen, the editors and audit pages, and the media picker.
 import { test, type Page } from '@playwright/test';
 import { adminToken, chatSite, ownClientIp, scriptModel } from './support/helpers.ts';
 import { editorText, readFile, replaceText, signIn, writeFile } from './support/console.ts';
@@ -103,4 +103,26 @@ test('console screenshots', async ({ page, browser }) => {
   await page.goto(`${chatSite}/admin/audit`);
   await page.locator('table').first().waitFor();
   await shot(page, 'audit');
+});
+
+test('console media picker screenshot', async ({ page }) => {
+  const { default: sharp } = await import('sharp');
+  await signIn(page, { view: 'form' });
+  await page.goto(`${chatSite}/admin/edit?path=content/corpus/projects/concierge-copilot.md`);
+  await page.locator('#field-keyResult').waitFor();
+  // A picture of a sunset made here (no binary fixture): a gradient of warm colours.
+  const width = 640;
+  const height = 400;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set([240 - y / 4, 120 + x / 8, 60 + y / 3], (y * width + x) * 3);
+  const photo = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg()
+    .toBuffer();
+  await page.getByTestId('media-input').setInputFiles({ name: 'Concierge at dusk.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await page.locator('.media-added li').first().waitFor();
+  await shot(page, 'media-picker');
+  await page.goto(`${chatSite}/admin/review`);
+  await page.getByRole('img', { name: /New image/ }).waitFor();
+  await page.getByText('The whole tree is valid with these changes.').waitFor();
+  await page.getByRole('button', { name: 'Discard' }).click();
 });

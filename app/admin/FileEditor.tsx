@@ -14,6 +14,7 @@ import { EditorProblems } from './EditorProblems.tsx';
 import { EditorSidePanel } from './EditorSidePanel.tsx';
 import { EditorToolbar, type EditorPanel } from './EditorToolbar.tsx';
 import { FormPane } from './FormPane.tsx';
+import { MediaPicker } from './MediaPicker.tsx';
 import { useEditorView, useMainUnlocked, useNarrowScreen } from './editor-prefs.ts';
 import type { JsonSchema } from './SchemaForm.tsx';
 import { kindOfPath, problemsOnLines } from './schema-help.ts';
@@ -53,6 +54,7 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
   const [mainUnlocked, unlockMain] = useMainUnlocked();
   const narrow = useNarrowScreen();
   const host = useRef<HTMLDivElement>(null);
+  const main = useRef<HTMLDivElement>(null);
   const deleted = pending?.content === null;
   const mayPublish = useMayPublish();
   // main is the live site: locked until a publisher unlocks it; an editor cannot (the service refuses their commit).
@@ -135,9 +137,10 @@ export function FileEditor({ path, branch, schema, file, template, translation, 
         />
       ) : null}
       {trouble ? <TroubleNotice trouble={trouble} onDismiss={dismissTrouble} /> : null}
+      <MediaPicker branch={branch} target={main} disabled={!hydrated || lockedOnMain} />
 
       <div className="editor-layout">
-        <div className="editor-main">
+        <div className="editor-main" ref={main}>
           {showForm ? (
             <FormPane
               hydrated={hydrated}

@@ -2,7 +2,8 @@
 // and its diff against the text it started from.
 import type { PendingChange } from './change-set.ts';
 import { DiffView } from './DiffView.tsx';
-import { ConsoleLink, TimeAgo } from './ui.tsx';
+import { PendingImage } from './ImageChange.tsx';
+import { ConsoleLink, TimeAgo, useBranch } from './ui.tsx';
 
 export function ReviewItem({
   change,
@@ -15,7 +16,9 @@ export function ReviewItem({
   layout: 'split' | 'unified';
   onDiscard(): void;
 }) {
-  const status = change.content === null ? 'deleted' : change.base.content === null ? 'added' : 'modified';
+  const branch = useBranch();
+  const status =
+    change.content === null ? 'deleted' : change.image ? (change.base.sha ? 'modified' : 'added') : change.base.content === null ? 'added' : 'modified';
   return (
     <li className="review-item">
       <div className="review-head">
@@ -25,9 +28,11 @@ export function ReviewItem({
         <span className="muted">
           edited <TimeAgo when={change.updatedAt} />
         </span>
-        <ConsoleLink to="/admin/edit" query={{ path: change.path }} className="button ghost small">
-          Edit
-        </ConsoleLink>
+        {change.image ? null : (
+          <ConsoleLink to="/admin/edit" query={{ path: change.path }} className="button ghost small">
+            Edit
+          </ConsoleLink>
+        )}
         <button type="button" className="button ghost small" onClick={onDiscard}>
           Discard
         </button>
@@ -42,7 +47,11 @@ export function ReviewItem({
           ))}
         </ul>
       ) : null}
-      <DiffView before={change.base.content ?? ''} after={change.content ?? ''} path={change.path} layout={layout} label={`Changes to ${change.path}`} />
+      {change.image ? (
+        <PendingImage path={change.path} branch={branch} baseSha={change.base.sha} image={change.image} />
+      ) : (
+        <DiffView before={change.base.content ?? ''} after={change.content ?? ''} path={change.path} layout={layout} label={`Changes to ${change.path}`} />
+      )}
     </li>
   );
 }

@@ -3,7 +3,7 @@
 // translations a deleted source takes with it), again whenever the set changes.
 import { useEffect, useState } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
-import { asChanges, type PendingChange } from './change-set.ts';
+import { changesWithImages, type PendingChange } from './change-set.ts';
 import type { ChangeSetCheckOut, ProblemOut } from './types.ts';
 
 export interface ChangeSetCheck {
@@ -25,7 +25,8 @@ export function useChangeSetCheck(branch: 'main' | 'dev', list: readonly Pending
     setCheck((previous) => ({ ...previous, state: 'checking' }));
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      callOperation('admin_validate_changes', { branch, changes: asChanges(list) }, controller.signal)
+      changesWithImages(branch, list)
+        .then((changes) => callOperation('admin_validate_changes', { branch, changes }, controller.signal))
         .then(
           (result) =>
             !controller.signal.aborted && setCheck({ state: result.valid ? 'valid' : 'invalid', of: list, problems: result.problems, files: result.files }),

@@ -2,13 +2,16 @@
 // localStorage as it is typed, so a reload or a crash loses nothing. Nothing here is written to the
 // repository: the review screen commits the whole set as one commit, each file with the sha it started from.
 import { useCallback, useSyncExternalStore } from 'react';
+import { forgetImages, keptImage } from './media-store.ts';
 
 export interface PendingChange {
   path: string;
   /** What the edit started from: the file's blob sha then (null for a new file) and its text. */
   base: { sha: string | null; content: string | null };
-  /** The new text, or null to delete the file. */
+  /** The new text, or null to delete the file ('' for an image: its bytes are kept in media-store.ts). */
   content: string | null;
+  /** An image under content/media/ (its bytes in this browser's IndexedDB): its type, size and a small thumbnail. */
+  image?: { type: string; size: number; thumb: string };
   /** When it was last changed (ms since the epoch). */
   updatedAt: number;
 }
@@ -63,12 +66,17 @@ export function saveChange(branch: string, change: Omit<PendingChange, 'updatedA
 }
 
 export function discardChange(branch: string, path: string): void {
-  const { [path]: _gone, ...rest } = readChanges(branch);
+  const { [path]: gone, ...rest } = readChanges(branch);
   write(branch, rest);
+  if (gone?.image) forgetImages(branch, [path]);
 }
 
 /** Forgets the given paths (all when none are given), e.g. after they were committed. */
 export function clearChanges(branch: string, paths?: string[]): void {
+  const images = Object.values(readChanges(branch))
+    .filter((c) => c.image && (!paths || paths.includes(c.path)))
+    .map((c) => c.path);
+  forgetImages(branch, images);
   if (!paths) return write(branch, {});
   const next = { ...readChanges(branch) };
   for (const path of paths) delete next[path];
@@ -103,13 +111,31 @@ export function useChangeSet(branch: string) {
   };
 }
 
-/** The change set as the commit operations take it: each file with the sha it started from. */
-export const asChanges = (changes: readonly PendingChange[]) =>
-  changes.map((c) =>
-    c.content === null
-      ? { path: c.path, delete: true as const, ...(c.base.sha ? { sha: c.base.sha } : {}) }
-      : { path: c.path, content: c.content, sha: c.base.sha },
-  );
+/**
+ * The change set as the commit operations take it: each file with the sha it started from, an image with its bytes
+ * (`images`, base64 by path: see changesWithImages).
+ */
+export const asChanges = (changes: readonly PendingChange[], images: ReadonlyMap<string, string> = new Map()) =>
+  changes.map((c) => {
+    if (c.content === null) return { path: c.path, delete: true as const, ...(c.base.sha ? { sha: c.base.sha } : {}) };
+    if (!c.image) return { path: c.path, content: c.content, sha: c.base.sha };
+    const contentBase64 = images.get(c.path);
+    if (contentBase64 === undefined) throw new Error(`This browser no longer has the image ${c.path}: discard it and add it again.`);
+    return { path: c.path, contentBase64, sha: c.base.sha };
+  });
+
+/** Whether a change set holds an image (committed from the browser at the REST route, not through the review form). */
+export const hasImages = (changes: readonly PendingChange[]) => changes.some((c) => c.image);
+
+/** The change set as the commit operations take it, each image's bytes read from this browser's IndexedDB. */
+export async function changesWithImages(branch: string, changes: readonly PendingChange[]) {
+  const images = new Map<string, string>();
+  for (const c of changes) {
+    const bytes = c.image ? await keptImage(branch, c.path) : undefined;
+    if (bytes !== undefined) images.set(c.path, bytes);
+  }
+  return asChanges(changes, images);
+}
 
 const MESSAGE_PREFIX = 'vitae-console:message:';
 

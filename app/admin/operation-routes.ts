@@ -14,8 +14,8 @@ export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = 
   admin_validate: { method: 'POST', path: '/api/admin/validate' },
   admin_write_file: { method: 'PUT', path: '/api/admin/file' },
   admin_delete_file: { method: 'DELETE', path: '/api/admin/file', from: 'query+body' },
-  admin_commit_changes: { method: 'POST', path: '/api/admin/changes' },
-  admin_validate_changes: { method: 'POST', path: '/api/admin/changes/validate' },
+  admin_commit_changes: { method: 'POST', path: '/api/admin/changes', maxBody: 34603008 },
+  admin_validate_changes: { method: 'POST', path: '/api/admin/changes/validate', maxBody: 34603008 },
   admin_ai_edit: { method: 'POST', path: '/api/admin/ai-edit' },
   admin_translate: { method: 'POST', path: '/api/admin/translate' },
   admin_translation: { method: 'GET', path: '/api/admin/translation' },
@@ -30,5 +30,5 @@ export const consoleRoutes: { readonly [N in ConsoleOperation]: RestBinding } = 
   admin_revoke_editor: { method: 'DELETE', path: '/api/admin/editors/{id}' },
   admin_audit: { method: 'GET', path: '/api/admin/audit' },
   whoami: { method: 'GET', path: '/api/admin/whoami' },
-  admin_upload_media: { method: 'POST', path: '/api/admin/media', maxBody: 12648448 },
+  admin_upload_media: { method: 'POST', path: '/api/admin/media', maxBody: 12648448, multipart: { part: 'file', into: 'contentBase64' } },
 };

@@ -10,6 +10,8 @@ import { DiffView } from '../admin/DiffView.tsx';
 import { asEditor, branchOf } from '../admin/session.server.ts';
 import type { HistoryOut } from '../admin/types.ts';
 import { ConsoleLink, consoleHref, TimeAgo, TroubleNotice, useBranch } from '../admin/ui.tsx';
+import { BranchImage } from '../admin/ImageChange.tsx';
+import { MEDIA_DIR } from '../admin/media-store.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -20,6 +22,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 type Commit = HistoryOut['commits'][number];
+
+/** An image of a commit: the picture at the commit's first parent and at the commit (where each holds it). */
+function CommitImage({ commit, path, branch }: { commit: Commit; path: string; branch: 'main' | 'dev' }) {
+  return (
+    <div className="commit-file">
+      <div className="review-head">
+        <h4>
+          <code>{path}</code>
+        </h4>
+      </div>
+      <div className="image-change">
+        {commit.parents[0] ? <BranchImage path={path} branch={branch} at={commit.parents[0]} label="Before" /> : null}
+        <BranchImage path={path} branch={branch} at={commit.sha} label={`After commit ${commit.sha.slice(0, 7)}`} />
+      </div>
+    </div>
+  );
+}
 
 /** One file of a commit: its text at the commit and at the commit's first parent. */
 function CommitFile({ commit, path, branch }: { commit: Commit; path: string; branch: 'main' | 'dev' }) {
@@ -113,9 +132,13 @@ export default function HistoryPage() {
             </button>
             {open === commit.sha ? (
               <div className="history-body">
-                {(path ? commit.files.filter((f) => f === path) : commit.files).map((file) => (
-                  <CommitFile key={file} commit={commit} path={file} branch={branch} />
-                ))}
+                {(path ? commit.files.filter((f) => f === path) : commit.files).map((file) =>
+                  file.startsWith(`${MEDIA_DIR}/`) ? (
+                    <CommitImage key={file} commit={commit} path={file} branch={branch} />
+                  ) : (
+                    <CommitFile key={file} commit={commit} path={file} branch={branch} />
+                  ),
+                )}
               </div>
             ) : null}
           </li>

@@ -10,6 +10,8 @@ import { troubleFromBody } from '../admin/api.ts';
 import { asEditor, attempt, branchOf, requireEditor } from '../admin/session.server.ts';
 import type { DeployRunOut } from '../admin/types.ts';
 import { Shortcut, TimeAgo, TroubleNotice } from '../admin/ui.tsx';
+import { ComparedImage } from '../admin/ImageChange.tsx';
+import { sizeInWords } from '../admin/media-store.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireEditor(request, context);
@@ -185,8 +187,10 @@ export default function PublishPage() {
               <details key={file.path} className="compare-file">
                 <summary>
                   <span className={`status status-${file.status}`}>{file.status}</span> <code>{file.path}</code>
+                  {file.media ? <span className="muted"> binary image, {sizeInWords((file.media.after ?? file.media.before)?.size ?? 0)}</span> : null}
                 </summary>
-                <pre className="unified-diff" aria-label={`Diff of ${file.path}`}>
+                {file.media ? <ComparedImage path={file.path} base={comparison.base} head={comparison.head} media={file.media} /> : null}
+                <pre className="unified-diff" aria-label={`Diff of ${file.path}`} hidden={Boolean(file.media)}>
                   {file.diff
                     .split('\n')
                     .slice(4)

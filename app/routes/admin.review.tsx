@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { adminCommitChanges } from '../../operations/contract/admin.ts';
 import { PUBLISHER_NEEDED, useMayPublish } from '../admin/account.tsx';
 import { troubleFromBody, type Trouble } from '../admin/api.ts';
-import { asChanges, saveChange, useChangeSet, useDraftMessage, type PendingChange } from '../admin/change-set.ts';
+import { asChanges, hasImages, saveChange, useChangeSet, useDraftMessage, type PendingChange } from '../admin/change-set.ts';
+import { useDirectCommit } from '../admin/use-direct-commit.ts';
 import { useChangeSetCheck } from '../admin/change-set-check.ts';
 import { DeletedWithEnglish, ProblemsInOtherFiles } from '../admin/ChangeSetEffects.tsx';
 import { CommitMessageField, CommitState } from '../admin/CommitFields.tsx';
@@ -63,7 +64,10 @@ export default function ReviewPage() {
   const list = useMemo(() => Object.values(changes).sort((a, b) => a.path.localeCompare(b.path)), [changes]);
   const fetcher = useFetcher<typeof action>();
   const initial = useActionData<typeof action>();
-  const data = fetcher.data ?? initial;
+  // A set with images is committed from the browser at the REST route (its images are megabytes the form does not carry).
+  const direct = useDirectCommit(branch);
+  const withImages = hasImages(list);
+  const data = direct.data ?? fetcher.data ?? initial;
   const [layout, setLayout] = useState<'split' | 'unified'>('split');
   const [conflictPath, setConflictPath] = useState<string | null>(null);
   const [discarded, setDiscarded] = useState<PendingChange | null>(null);
@@ -83,7 +87,7 @@ export default function ReviewPage() {
 
   const outcome = data?.outcome;
   const trouble: Trouble | null = outcome && !outcome.ok ? troubleFromBody(outcome.status, outcome.body, outcome.retryAfter) : null;
-  const submitting = fetcher.state !== 'idle';
+  const submitting = fetcher.state !== 'idle' || direct.sending;
   const { committed, inFlight } = useCommitAnswer(data, { branch, clear, setMessage, onConflict: setConflictPath });
   // Committable once this very set was checked: valid, or with a file that moved (the commit then opens the merge).
   const checked = check.of === list && (check.state === 'valid' || check.state === 'moved');
@@ -167,10 +171,15 @@ export default function ReviewPage() {
               // committed, would send the set again and cancel the move to the publish page.
               if (inFlight.current || !ready) return event.preventDefault();
               formProps.onSubmit(event);
-              if (!event.defaultPrevented) inFlight.current = true;
+              if (event.defaultPrevented) return;
+              inFlight.current = true;
+              if (withImages) {
+                event.preventDefault();
+                direct.commit(message, list);
+              }
             }}
           >
-            <input type="hidden" name="changes" value={JSON.stringify(asChanges(list))} />
+            <input type="hidden" name="changes" value={withImages ? '[]' : JSON.stringify(asChanges(list))} />
             <CommitMessageField field={fields.message} message={message} onMessage={setMessage} />
             <CommitState check={check} branch={branch} />
             {closed ? (

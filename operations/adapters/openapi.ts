@@ -194,6 +194,7 @@ export function createOpenApiDocument(serverUrl: string, title = 'Vitae', extraP
                   schema: { type: 'object', properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
                   ...(examples.length ? { examples: Object.fromEntries(examples.map((e) => [e.key, { summary: e.summary, value: e.value }])) } : {}),
                 },
+                ...(op.rest.multipart ? { 'multipart/form-data': multipartContent(op.rest.multipart, bodyProps, bodyRequired) } : {}),
               },
             },
           }
@@ -343,4 +344,21 @@ function addErrorResponses(op: AnyOperation, responses: Json, cors: Json, budget
       ...withHeaders(cors),
       content: errorContent,
     };
+}
+
+/** The same body as a form upload: the fields as text parts, and the base64 field `into` as the file part `part` (its bytes). */
+function multipartContent({ part, into }: { part: string; into: string }, bodyProps: Json, bodyRequired: string[]): Json {
+  const { [into]: base64, ...fields } = bodyProps;
+  const properties = {
+    ...fields,
+    [part]: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      // The bytes the base64 field's longest value decodes to.
+      ...(base64?.maxLength ? { maxLength: Math.floor((base64.maxLength * 3) / 4) } : {}),
+      description: `${base64?.description ?? 'The file'}: here the bytes of a file part, not base64`,
+    },
+  };
+  const required = bodyRequired.map((field) => (field === into ? part : field));
+  return { schema: { type: 'object', properties, ...(required.length ? { required } : {}) } };
 }

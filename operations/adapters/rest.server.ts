@@ -14,6 +14,8 @@ import {
   parseQuery,
   PUBLIC_CORS,
   qualities,
+  mediaTypeOf,
+  readBody,
   readJsonBody,
   sendBody,
   sendEmpty,
@@ -99,7 +101,8 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
       input[field] = value;
     }
   }
-  if (from !== 'query' && op.rest.method !== 'GET') {
+  if (op.rest.multipart && mediaTypeOf(req) === 'multipart/form-data') Object.assign(input, await readMultipart(req, op.rest.multipart, op.rest.maxBody));
+  else if (from !== 'query' && op.rest.method !== 'GET') {
     const body = await readJsonBody(req, op.rest.maxBody);
     if (body !== undefined) {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -109,6 +112,43 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
     }
   }
   for (const [name, value] of Object.entries(params)) input[name] = decodeComponent(value, name);
+  return input;
+}
+
+/**
+ * A `multipart/form-data` body as an operation's input: each text part a field (given once), the one file part named
+ * `part` read into the field `into` as base64, under the operation's body limit. Decoded here; checked by the schema.
+ */
+async function readMultipart(req: EdgeRequest['req'], { part, into }: { part: string; into: string }, limit?: number): Promise<Record<string, unknown>> {
+  const bytes = await readBody(req, limit);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { 'Content-Type': String(req.headers['content-type']) } }).formData();
+  } catch (error) {
+    throw new AppError(
+      'bad_request',
+      `The multipart/form-data body cannot be read (${(error as Error).message}); send the fields as text parts and the image as the part "${part}".`,
+      {
+        errors: [{ pointer: '', message: 'malformed multipart body' }],
+      },
+    );
+  }
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of form) {
+    const given = (why: string) => new AppError('bad_request', `Part "${name}" ${why}.`, { errors: [{ pointer: `/${name}`, message: why }] });
+    if (name in input || (name === part && into in input)) throw given('is given more than once');
+    if (typeof value === 'string') {
+      if (name === part || name === into) throw given(`must be a file (the image), not text`);
+      input[name] = value;
+    } else {
+      if (name !== part) throw given(`is a file; only "${part}" is`);
+      input[into] = Buffer.from(await value.arrayBuffer()).toString('base64');
+    }
+  }
+  if (!(into in input))
+    throw new AppError('bad_request', `Send the image as the file part "${part}" of the form.`, {
+      errors: [{ pointer: `/${part}`, message: `${part} is required` }],
+    });
   return input;
 }
 

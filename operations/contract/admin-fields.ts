@@ -1,6 +1,7 @@
-// The fields admin operations share: content paths, shas, commit messages, a whole file's text, a change of a
-// change set, and what a commit answers. Plain zod, like every part of the contract.
+// The fields admin operations share: content paths, shas, commit messages, a whole file's text, an image's bytes,
+// a change of a change set (a text, an image or a deletion), and what a commit answers. Plain zod, like every part of the contract.
 import { z } from 'zod';
+import { describeIssue } from './issues.ts';
 import { limits } from './limits.ts';
 import { Branch, GitSha, PlainText, RepoPath, TEXT, Url } from './shared.ts';
 
@@ -43,7 +44,68 @@ export const CommitResult = z
 
 export const BaseSha = Sha.nullable().describe('Blob sha the change was based on, or null for a file that must not exist yet; 409 if the file changed since');
 
-export const Change = z.union([
-  z.strictObject({ path: ContentPath, content: Content, sha: BaseSha.optional() }),
-  z.strictObject({ path: ContentPath, delete: z.literal(true), sha: Sha.optional() }),
-]);
+/** Where images live: content/media/<name>.<ext>. */
+export const MEDIA_PREFIX = 'content/media/';
+/** The largest image stored, in bytes (after its metadata is stripped it is smaller still). */
+export const MEDIA_MAX_BYTES = 8 * 1024 * 1024;
+/** The largest width and height of an image, in pixels. */
+export const MEDIA_MAX_SIDE = 8000;
+/** The types an image may have, by the media type its bytes show. */
+export const mediaTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+/** Base64 of MEDIA_MAX_BYTES is 4/3 of it: a little more is still read, to be refused as too large (413), not as malformed. */
+export const MEDIA_BASE64_MAX = Math.ceil((MEDIA_MAX_BYTES * 1.125 * 4) / 3);
+/** The images of one change set together, in bytes: a few photos beside the texts that refer to them. */
+export const CHANGE_SET_MEDIA_MAX = 24 * 1024 * 1024;
+const CHANGE_SET_BASE64_MAX = Math.ceil((CHANGE_SET_MEDIA_MAX * 4) / 3);
+/** The body of a change set: its images' base64 and a megabyte of text (what any other request may carry). */
+export const CHANGE_SET_BODY_MAX = CHANGE_SET_BASE64_MAX + 1024 * 1024;
+const MB = 1024 * 1024;
+
+/** An image's bytes, base64-encoded, checked by the server by its content (type, size, dimensions). */
+export const ImageBase64 = z
+  .string()
+  .min(1, 'send the image as base64 in "contentBase64"')
+  .max(MEDIA_BASE64_MAX, `an image is at most ${MEDIA_MAX_BYTES / MB} MB`)
+  .regex(/^[A-Za-z0-9+/\s]*(=\s*){0,2}$/, 'contentBase64 must be base64-encoded')
+  .meta({ contentEncoding: 'base64' })
+  .describe(`The image's bytes, base64-encoded; at most ${MEDIA_MAX_BYTES / MB} MB`);
+
+const kindsOfChange = ['content', 'contentBase64', 'delete'] as const;
+
+/** Why a change fits none of its three shapes, in words: the shape it meant (by its fields), and what is wrong with it. */
+function changeError(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_union') return undefined;
+  const change = issue.input;
+  const shapes = '{ path, content } for a text file, { path, contentBase64 } for an image under content/media/, or { path, delete: true }';
+  if (typeof change !== 'object' || change === null || Array.isArray(change)) return `must be one of ${shapes}`;
+  const kinds = kindsOfChange.filter((k) => k in change);
+  if (kinds.length !== 1)
+    return `give exactly one of content, contentBase64 or delete${kinds.length ? ` (not ${kinds.join(' and ')} together)` : ''}: ${shapes}`;
+  const path = (change as { path?: unknown }).path;
+  if (kinds[0] === 'contentBase64' && typeof path === 'string' && !path.startsWith(MEDIA_PREFIX))
+    return `contentBase64 is only for an image under ${MEDIA_PREFIX} (${MEDIA_PREFIX}<name>.jpg, .png, .webp or .avif); "${path}" is text: send it as content`;
+  const ofShape = (issue as { errors?: z.core.$ZodIssue[][] }).errors?.[kindsOfChange.indexOf(kinds[0]!)] ?? [];
+  return ofShape.length ? ofShape.map(describeIssue).join('; ') : undefined;
+}
+
+export const Change = z.union(
+  [
+    z.strictObject({ path: ContentPath, content: Content, sha: BaseSha.optional() }),
+    z.strictObject({
+      path: ContentPath.refine((path) => path.startsWith(MEDIA_PREFIX), `contentBase64 is only for an image under ${MEDIA_PREFIX}`).describe(
+        `Where the image goes: ${MEDIA_PREFIX}<name>.<ext>, the extension that of its type (.jpg or .jpeg, .png, .webp, .avif)`,
+      ),
+      contentBase64: ImageBase64.describe(
+        `An image's bytes, base64-encoded, at most ${MEDIA_MAX_BYTES / MB} MB; checked by its content (JPEG, PNG, WebP or AVIF) and stored without its metadata, as admin_upload_media stores one`,
+      ),
+      sha: BaseSha.optional(),
+    }),
+    z.strictObject({ path: ContentPath, delete: z.literal(true), sha: Sha.optional() }),
+  ],
+  { error: changeError },
+);
+
+/** The images of a change set together, base64: at most CHANGE_SET_MEDIA_MAX once decoded. */
+export const imagesFitOneChangeSet = (changes: ReadonlyArray<z.output<typeof Change>>) =>
+  changes.reduce((sum, c) => sum + ('contentBase64' in c ? c.contentBase64.length : 0), 0) <= CHANGE_SET_BASE64_MAX;
+export const IMAGES_TOO_LARGE = `the images of one change set are at most ${CHANGE_SET_MEDIA_MAX / MB} MB together; commit the others in a change set of their own`;

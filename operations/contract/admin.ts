@@ -6,7 +6,8 @@ import { defineOperation } from './define.ts';
 import { limits, translatedMax } from './limits.ts';
 import { Branch, DateTime, DiffText, MarkdownText, GitSha, Locale, locales, PlainText, Problems, RepoPath, Slug, TEXT, Url, wholeNumber } from './shared.ts';
 import { Document, EntryLong, Lens } from './public.ts';
-import { BaseSha, Change, CommitResult, CommitSha, Content, ContentPath, Message, Sha, TranslationState } from './admin-fields.ts';
+import { BaseSha, CommitResult, CommitSha, Content, ContentPath, MEDIA_BASE64_MAX, Message, Sha, TranslationState } from './admin-fields.ts';
+import { adminCommitChanges, adminValidateChanges, committedEvent } from './change-sets.ts';
 import { adminSchema } from './content-schema.ts';
 import { MODEL_EDITS, roleToCommitTo } from './roles.ts';
 import { adminTranslate, adminTranslation } from './translations.ts';
@@ -14,6 +15,7 @@ import { adminTranslate, adminTranslation } from './translations.ts';
 export { Change, CommitResult, TranslationState } from './admin-fields.ts';
 export { adminSchema, ContentSchema, vocabularyNames, type VocabularyName } from './content-schema.ts';
 export { adminTranslate, adminTranslation } from './translations.ts';
+export { adminCommitChanges, adminValidateChanges } from './change-sets.ts';
 
 export const DeployRun = z
   .object({
@@ -52,20 +54,10 @@ export const FILE_MATCHES = 200;
 const PAGE_MAX = 100;
 /** A matching line as a file search shows it: about 160 characters around the match, cut on character boundaries. */
 const MATCH_TEXT_MAX = 400;
-/** Changes in one change set. */
-const CHANGES_MAX = 200;
-const Changes = z.array(Change).min(1, 'give at least one change').max(CHANGES_MAX);
+/** An image on one side of a comparison: its blob (admin_read_file with `ref` reads it) and its size. */
+const MediaSide = z.object({ sha: GitSha, size: z.number().int().min(0).describe('Bytes') });
 /** A unified diff of two versions of a file: each line of both, with a prefix and a few lines of headers and hunks. */
 const DIFF_MAX = 4 * limits.contentFile + 4096;
-
-/** The audit event of a commit that changed something: its branch, sha, message and files. */
-const committedEvent = (_input: unknown, output: z.output<typeof CommitResult>) =>
-  output.changed
-    ? {
-        action: 'commit' as const,
-        detail: `${output.branch} ${output.commit.sha.slice(0, 7)} "${output.commit.message.split('\n')[0]}": ${output.files.map((f) => f.path).join(', ')}`,
-      }
-    : undefined;
 
 export const adminListFiles = defineOperation({
   name: 'admin_list_files',
@@ -124,7 +116,8 @@ export const adminListFiles = defineOperation({
 export const adminReadFile = defineOperation({
   name: 'admin_read_file',
   summary: 'Read one content file’s raw source and sha, by path or by slug',
-  description: 'A file’s exact text and blob sha on a branch, or at an older commit with `ref`. Name it by `path`, or by an entry’s `slug`.',
+  description:
+    'A file’s exact text and blob sha on a branch, or at an older commit with `ref`. Name it by `path`, or by an entry’s `slug`. An image under content/media/ has no text: its bytes come as `contentBase64`.',
   rest: { method: 'GET', path: '/api/admin/file' },
   cli: 'admin get <path|slug>',
   cliArgs: { 'path|slug': { pathOrSlug: true } },
@@ -140,7 +133,14 @@ export const adminReadFile = defineOperation({
     .object({
       path: RepoPath,
       sha: GitSha,
-      content: PlainText(limits.contentFile),
+      content: PlainText(limits.contentFile).describe('The text; empty for an image (its bytes are in contentBase64)'),
+      contentBase64: z
+        .string()
+        .max(MEDIA_BASE64_MAX)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+        .meta({ contentEncoding: 'base64' })
+        .optional()
+        .describe('An image under content/media/: its bytes, base64-encoded'),
       branch: Branch,
       ref: GitSha.describe('The commit the file was read at'),
       translations: z
@@ -222,70 +222,6 @@ export const adminDeleteFile = defineOperation({
   errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {
     invalid: [{ summary: 'No commit message', input: { path: 'content/skills/rust.md' } }],
-  },
-});
-
-export const adminCommitChanges = defineOperation({
-  name: 'admin_commit_changes',
-  summary: 'Write and delete several content files in one validated commit',
-  description:
-    'Several writes and deletes in one commit, all or nothing: each file’s base sha is checked and the whole tree validated before anything is written. This is how the console commits a reviewed change set.',
-  rest: { method: 'POST', path: '/api/admin/changes' },
-  cli: 'admin commit <changes>',
-  cliArgs: { changes: { readInto: 'changes', json: true } },
-  input: z.object({ changes: Changes, message: Message, branch: Branch.default('main') }),
-  output: CommitResult,
-  // Idempotent as a write and a delete are: the same set again leaves the same tree, which is not committed
-  // again, and a file already deleted cannot be deleted twice (404, nothing written).
-  effect: { destructive: true, idempotent: true },
-  auth: 'admin',
-  role: (input) => roleToCommitTo(input.branch),
-  audit: committedEvent,
-  errors: ['unauthorized', 'forbidden', 'bad_request', 'not_found', 'forbidden_path', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
-  examples: {
-    invalid: [{ summary: 'No changes', input: { changes: [], message: 'Nothing' } }],
-  },
-});
-
-export const adminValidateChanges = defineOperation({
-  name: 'admin_validate_changes',
-  summary: 'Check a whole change set as admin_commit_changes would, without writing: its problems and every file it would touch',
-  description:
-    'The problems of the tree after all the changes, and the files the commit would add, modify or delete, with the translations a deleted source takes with it (`cascade`). ' +
-    'Base shas are checked as a commit checks them (409 naming the file that changed), so what this says is what the commit will do. The console shows it on Review before the commit button.',
-  rest: { method: 'POST', path: '/api/admin/changes/validate' },
-  cli: 'admin check <changes>',
-  cliArgs: { changes: { readInto: 'changes', json: true } },
-  input: z.object({ changes: Changes, branch: Branch.default('main') }),
-  output: z
-    .object({
-      valid: z.boolean(),
-      problems: Problems,
-      files: z
-        .array(
-          z.object({
-            path: RepoPath,
-            status: z.enum(['added', 'modified', 'deleted']),
-            cascade: z.boolean().describe('A translation deleted because its source is: not in the change set itself'),
-          }),
-        )
-        // each change, and the translations a deleted source takes with it
-        .max(CHANGES_MAX * locales.length),
-    })
-    .meta({ id: 'ChangeSetCheck' }),
-  auth: 'admin',
-  errors: ['unauthorized', 'bad_request', 'not_found', 'forbidden_path', 'repo_error', 'repo_not_configured'],
-  examples: {
-    valid: [
-      {
-        summary: 'A new skill, on dev',
-        input: {
-          branch: 'dev',
-          changes: [{ path: 'content/skills/rust.md', content: '---\nname: Rust\ncategory: engineering\n---\nSystems programming.\n' }],
-        },
-      },
-    ],
-    invalid: [{ summary: 'No changes', input: { changes: [] } }],
   },
 });
 
@@ -426,7 +362,15 @@ export const adminCompare = defineOperation({
       commits: z.array(HistoryCommit).max(limits.comparedCommits).describe(`The first ${limits.comparedCommits} of them, oldest first`),
       files: z
         .array(
-          z.object({ path: RepoPath, status: z.enum(['added', 'modified', 'deleted']), diff: DiffText(DIFF_MAX).describe('Unified diff from base to head') }),
+          z.object({
+            path: RepoPath,
+            status: z.enum(['added', 'modified', 'deleted']),
+            diff: DiffText(DIFF_MAX).describe('Unified diff from base to head; for an image, the line "Binary files … differ" as git says it'),
+            media: z
+              .object({ before: MediaSide.nullable(), after: MediaSide.nullable() })
+              .optional()
+              .describe('An image under content/media/ (bytes, no text): its blob and size on each side, null where it does not exist'),
+          }),
         )
         .max(2 * limits.contentFiles),
     })

@@ -29,6 +29,11 @@ export interface RestBinding {
   stream?: 'text-events';
   /** The largest request body in bytes, refused (413) from its declared length before it is read; 1 MB when absent. */
   maxBody?: number;
+  /**
+   * The body may also be `multipart/form-data` (an HTML form's upload): its text parts are the input's fields, and its
+   * one file part, named `part`, is read into the base64 field `into`; under the same `maxBody`.
+   */
+  multipart?: { part: string; into: string };
 }
 
 /** A record an answer is built on, as the agent cites it: found directly (`direct`) or in a list or search. */

@@ -4,20 +4,13 @@
 // a build makes of them, are the content schema's and the build's.
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { BaseSha, CommitResult, ContentPath, Message } from './admin-fields.ts';
+import { BaseSha, CommitResult, ContentPath, ImageBase64, MEDIA_BASE64_MAX, MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, Message, mediaTypes } from './admin-fields.ts';
 import { Branch, GitSha, RepoPath } from './shared.ts';
 import { roleToCommitTo } from './roles.ts';
 
-/** The largest image stored, in bytes (after its metadata is stripped it is smaller still). */
-export const MEDIA_MAX_BYTES = 8 * 1024 * 1024;
-/** The largest width and height of an image, in pixels. */
-export const MEDIA_MAX_SIDE = 8000;
-/** The types an image may have, by the media type its bytes show. */
-export const mediaTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
-/** Base64 of MEDIA_MAX_BYTES is 4/3 of it: a little more is still read, to be refused as too large (413), not as malformed. */
-const BASE64_MAX = Math.ceil((MEDIA_MAX_BYTES * 1.125 * 4) / 3);
-/** The body of an upload: the base64 of the largest image, and the JSON around it. */
-const MEDIA_BODY_MAX = BASE64_MAX + 64 * 1024;
+export { MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, mediaTypes } from './admin-fields.ts';
+/** The body of an upload: the base64 of the largest image, and the JSON (or the multipart form) around it. */
+export const MEDIA_BODY_MAX = MEDIA_BASE64_MAX + 64 * 1024;
 
 export const MediaUpload = z
   .object({
@@ -37,19 +30,14 @@ export const adminUploadMedia = defineOperation({
   description:
     `Stores an image at \`path\` (\`content/media/<name>.<ext>\`) in one commit. The image is checked by its bytes, not its name: its type (JPEG, PNG, WebP or AVIF; SVG and anything else refused with 415), ` +
     `an extension that matches it, at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB (413) and ${MEDIA_MAX_SIDE}×${MEDIA_MAX_SIDE} pixels. ` +
-    'Its metadata (EXIF, XMP: camera, GPS location) is stripped and its orientation applied before it is stored. With `sha`, refused with 409 if the file changed since. Each commit starts a publish run.',
-  rest: { method: 'POST', path: '/api/admin/media', maxBody: MEDIA_BODY_MAX },
+    'Its metadata (EXIF, XMP: camera, GPS location) is stripped and its orientation applied before it is stored. With `sha`, refused with 409 if the file changed since. Each commit starts a publish run. ' +
+    'Over REST the body is JSON with the image as base64, or `multipart/form-data` with the fields as text parts and the image as the part `file`.',
+  rest: { method: 'POST', path: '/api/admin/media', maxBody: MEDIA_BODY_MAX, multipart: { part: 'file', into: 'contentBase64' } },
   cli: 'admin upload <path> <file>',
   cliArgs: { file: { readInto: 'contentBase64', base64: true } },
   input: z.object({
     path: ContentPath.describe('Where the image goes: content/media/<name>.<ext>, the extension that of its type (.jpg or .jpeg, .png, .webp, .avif)'),
-    contentBase64: z
-      .string()
-      .min(1, 'send the image as base64 in "contentBase64"')
-      .max(BASE64_MAX, `an image is at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB`)
-      .regex(/^[A-Za-z0-9+/\s]*(=\s*){0,2}$/, 'contentBase64 must be base64-encoded')
-      .meta({ contentEncoding: 'base64' })
-      .describe(`The image's bytes, base64-encoded; at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB`),
+    contentBase64: ImageBase64,
     message: Message,
     branch: Branch.default('main'),
     sha: BaseSha.optional(),

@@ -1,10 +1,11 @@
 // Handlers of the admin operations: the content repository through validated commits, the publish runs,
 // promote. Every write is one commit on one branch and queues that branch's publish run.
-import { clipped, listedProblems } from '../contract/errors.ts';
+import { AppError, clipped, listedProblems } from '../contract/errors.ts';
 import { limits } from '../contract/limits.ts';
-import { FILE_MATCHES, type adminOperations } from '../contract/admin.ts';
+import type { z } from 'zod';
+import { FILE_MATCHES, type adminOperations, type Change } from '../contract/admin.ts';
 import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
-import { assertContentDir, assertWritablePath } from '../content/paths.ts';
+import { assertContentDir, assertWritablePath, isMediaPath } from '../content/paths.ts';
 import type { CommitOutcome, ContentRepo, FileChange } from '../repo/content-repo.server.ts';
 import { searchFiles } from '../content/file-search.ts';
 import { locate } from '../content/locate.ts';
@@ -17,6 +18,7 @@ import { translationStates } from './translate.server.ts';
 import type { Pipeline, Run } from './pipeline.server.ts';
 import type { CallContext, Handlers, Refuse } from './implement.server.ts';
 import { authorOf } from './author.server.ts';
+import { storedImage } from './image-check.server.ts';
 import type { Corpus, SiteUrls } from './services.server.ts';
 import type { Models } from './models.server.ts';
 
@@ -41,15 +43,34 @@ export function pathOfSlug(corpus: Corpus, branch: Branch, slug: string, refuse:
   return path;
 }
 
-/** A change set as the contract takes it, as the repository takes it. */
-const asFileChanges = (
-  changes: ReadonlyArray<{ path: string; content: string; sha?: string | null } | { path: string; delete: true; sha?: string }>,
-): FileChange[] => changes.map((c) => ('delete' in c ? { path: c.path, delete: true as const, sha: c.sha } : { path: c.path, content: c.content, sha: c.sha }));
+/**
+ * A change set as the contract takes it, as the repository takes it. Each image is checked and re-encoded as
+ * admin_upload_media does it (415, 413, 400 naming its path), one after another, before anything is written: one
+ * refused image refuses the whole set.
+ */
+async function asFileChanges(changes: ReadonlyArray<z.output<typeof Change>>): Promise<FileChange[]> {
+  const files: FileChange[] = [];
+  for (const c of changes) {
+    if ('delete' in c) files.push({ path: c.path, delete: true, sha: c.sha });
+    else if ('contentBase64' in c) files.push({ path: c.path, bytes: (await storedImage(c.path, c.contentBase64)).bytes, sha: c.sha });
+    else files.push({ path: c.path, content: c.content, sha: c.sha });
+  }
+  return files;
+}
 
-/** The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a writable content path. */
-export function fileOf(corpus: Corpus, input: { path?: string; slug?: string; branch: Branch }, refuse: Refuse<'not_found'>): string {
+/**
+ * The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a writable content path;
+ * an image (bytes, no text) only where the operation reads images (`images`).
+ */
+export function fileOf(
+  corpus: Corpus,
+  input: { path?: string; slug?: string; branch: Branch },
+  refuse: Refuse<'not_found'>,
+  { images = false }: { images?: boolean } = {},
+): string {
   const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!, refuse);
   assertWritablePath(path);
+  if (!images && isMediaPath(path)) throw new AppError('bad_request', `"${path}" is an image: it has no text to work on (admin_read_file reads its bytes).`);
   return path;
 }
 
@@ -127,8 +148,9 @@ export function adminHandlers({
     },
 
     async admin_read_file(input, { refuse }) {
-      const path = fileOf(corpus, input, refuse);
+      const path = fileOf(corpus, input, refuse, { images: true });
       const file = await repo.readFile(input.branch, path, input.ref);
+      if (file.bytes) return { path, sha: file.sha, content: '', contentBase64: file.bytes.toString('base64'), branch: input.branch, ref: file.commit };
       // At the head, a source file says where its translations stand (the editor shows them, and what a delete takes).
       const model = input.ref ? null : await modelAt(input.branch);
       const translations = model ? statesOf(model).get(path) : undefined;
@@ -147,11 +169,11 @@ export function adminHandlers({
         head: input.head,
         aheadBy,
         commits,
-        files: files.map(({ path, before, after }) => ({
-          path,
-          status: before === null ? ('added' as const) : after === null ? ('deleted' as const) : ('modified' as const),
-          diff: unifiedDiff(path, before ?? '', after ?? '', input.base, input.head),
-        })),
+        files: files.map(({ path, before, after, media }) =>
+          media
+            ? { path, status: statusOf(media.before, media.after), diff: `Binary files a/${path} and b/${path} differ\n`, media }
+            : { path, status: statusOf(before, after), diff: unifiedDiff(path, before ?? '', after ?? '', input.base, input.head) },
+        ),
       };
     },
 
@@ -169,14 +191,14 @@ export function adminHandlers({
     },
 
     async admin_commit_changes(input, ctx) {
-      return committed(await repo.commit(input.branch, asFileChanges(input.changes), input.message, authorOf(ctx)), ctx);
+      return committed(await repo.commit(input.branch, await asFileChanges(input.changes), input.message, authorOf(ctx)), ctx);
     },
 
     async admin_validate_changes(input) {
       // Base shas are checked as the commit checks them: a file that moved under the editor is a 409 here too, which
       // the console answers with the merge view. Problems of a tree the editor has not seen (theirs merged with
       // someone else's change) would mislead, and the commit would refuse the set anyway.
-      const { problems, files } = await repo.review(input.branch, asFileChanges(input.changes));
+      const { problems, files } = await repo.review(input.branch, await asFileChanges(input.changes));
       return { valid: problems.length === 0, problems: listedProblems(problems), files };
     },
 
@@ -191,7 +213,8 @@ export function adminHandlers({
       const target = where.kind === 'translation' ? locate(where.sourcePath) : where;
       const empty = { path: input.path, locale, labels: { skills: {}, lenses: {} }, problems: listedProblems(problems) };
       if (!model || target.kind === 'unknown' || target.kind === 'translation' || target.kind === 'related-terms') return { ...empty, kind: null };
-      const view = localeRecords(model, locale, urls.of(input.branch));
+      // Images as the branch's live build knows them (one uploaded since shows once it is built).
+      const view = localeRecords(model, locale, urls.of(input.branch), corpus.build(input.branch).media);
       const labels = {
         skills: Object.fromEntries([...view.skills].map(([slug, skill]) => [slug, skill.name])),
         lenses: Object.fromEntries(view.lenses.map((l) => [l.id, l.title])),
@@ -222,6 +245,9 @@ export function adminHandlers({
     },
   };
 }
+
+/** Whether a file was added, deleted or modified, by what exists of it before and after. */
+const statusOf = (before: unknown, after: unknown) => (before === null ? ('added' as const) : after === null ? ('deleted' as const) : ('modified' as const));
 
 /** Each model's translation states and titles, made once per model (every listing and every editor load asks). */
 const statesByModel = new WeakMap<ContentModel, ReturnType<typeof translationStates>>();

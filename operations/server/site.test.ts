@@ -29,11 +29,14 @@ async function put(path: string, edit: (text: string) => string, message: string
 }
 
 describe('get_site', () => {
-  it('names the site, its subject (with an ISO country code), contact, links, languages and content commit', async () => {
+  it('names the site, its subject (with an ISO country code and a portrait), contact, links, languages and content commit', async () => {
     const info = await site('fr');
     assert.equal(info.name, 'Noa Castellan');
     assert.equal(info.url, 'http://vitae.test');
-    assert.deepEqual(info.subject, {
+    const { portrait, ...subject } = info.subject;
+    assert.equal(portrait.path, 'content/media/noa-castellan-portrait.jpg');
+    assert.match(portrait.alt, /^Portrait illustré de Noa Castellan/, 'the alt text in the requested locale');
+    assert.deepEqual(subject, {
       name: 'Noa Castellan',
       headline: info.subject.headline,
       location: 'Lisbon, Portugal',
