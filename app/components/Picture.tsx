@@ -35,7 +35,8 @@ export function Picture({ image, sizes, eager = false, className }: { image: Ima
         alt={image.alt}
         loading={eager ? 'eager' : 'lazy'}
         decoding="async"
-        {...(eager ? { fetchPriority: 'high' as const } : {})}
+        // React 18 knows no fetchPriority prop: the attribute as HTML spells it.
+        {...(eager ? ({ fetchpriority: 'high' } as Record<string, string>) : {})}
       />
     </picture>
   );
