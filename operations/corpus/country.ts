@@ -15,23 +15,35 @@ const aliases: Record<string, string> = {
   wales: 'GB',
 };
 
+let codes: string[] | undefined;
+/** The current ISO 3166-1 alpha-2 codes the runtime can name. */
+export function regionCodes(): readonly string[] {
+  if (codes) return codes;
+  codes = [];
+  const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (const a of letters)
+    for (const b of letters) {
+      const code = a + b;
+      // User-assigned and exceptionally reserved codes (EU, UN, XK …) are not countries of ISO 3166-1.
+      if (code === 'EU' || code === 'EZ' || code === 'UN' || code === 'QO' || code.startsWith('X') || code === 'ZZ') continue;
+      // Withdrawn codes canonicalise to their successor ("DD" is "DE" now): only current ones.
+      if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
+      if (display.of(code)) codes.push(code);
+    }
+  return codes;
+}
+
 let byName: Map<string, string> | undefined;
 function names(): Map<string, string> {
   if (byName) return byName;
   byName = new Map(Object.entries(aliases));
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
   for (const locale of ['en', ...locales]) {
     const display = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
-    for (const a of letters)
-      for (const b of letters) {
-        const code = a + b;
-        // User-assigned and exceptionally reserved codes (EU, UN, XK …) are not countries of ISO 3166-1.
-        if (code === 'EU' || code === 'EZ' || code === 'UN' || code === 'QO' || code.startsWith('X') || code === 'ZZ') continue;
-        // Withdrawn codes canonicalise to their successor ("DD" is "DE" now): only current ones.
-        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
-        const name = display.of(code);
-        if (name && !byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), code);
-      }
+    for (const code of regionCodes()) {
+      const name = display.of(code);
+      if (name && !byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), code);
+    }
   }
   return byName;
 }

@@ -7,6 +7,7 @@ import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wor
 import { editDistance, Lexicon } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
 import { relatedGroups, type RelatedTerms } from './related.ts';
+import { isLanguageOrCountry } from './names.ts';
 
 /** A related word weighs this much of the word it stands for in the ranking. */
 const RELATED_WEIGHT = 0.5;
@@ -46,6 +47,8 @@ interface Concept {
   related: string[][];
   /** How much of the word a record holding only a related word holds: 1, or less when the word is known only as a typo's reading. */
   hold: number;
+  /** Whether the word names a language or a country (names.ts): one no passage holds weighs in full. */
+  named: boolean;
 }
 
 /** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
@@ -154,15 +157,17 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
         if (isName(word.typed)) return false;
         const token = word.tokens[0]!;
         const known = engine.postings(token) !== undefined || relatedHere?.has(token);
-        const readings = known ? { terms: [], sure: false } : lexicon.readings(word.typed, token, locale, word.written);
+        // A language or a country is spelt as meant ("alemán" is not a slip of "Alemania"): never read as a typo.
+        const spelt = known || isLanguageOrCountry(word.tokens, locale);
+        const readings = spelt ? { terms: [], sure: false } : lexicon.readings(word.typed, token, locale, word.written);
         if (readings === null) return false;
         // (a word the index holds whole is taken as finished: its completions would only add noise and time)
-        const completions = spelling.typing && !known && i === unique.length - 1 ? lexicon.completions(token).filter((t) => t !== token) : [];
+        const completions = spelling.typing && !spelt && i === unique.length - 1 ? lexicon.completions(token).filter((t) => t !== token) : [];
         if (readings.terms.length || completions.length) spellings.set(word, { typos: readings.terms, sure: readings.sure, completions });
         return true;
       });
     }
-    const concepts: Concept[] = unique.map(({ tokens }) => ({ own: tokens, related: [], hold: 1 }));
+    const concepts: Concept[] = unique.map(({ tokens }) => ({ own: tokens, related: [], hold: 1, named: isLanguageOrCountry(tokens, locale) }));
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();
     for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
@@ -253,7 +258,11 @@ function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): Resol
   const unknownWeight = knownWeights.length
     ? (knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length) * Math.min(1, UNKNOWN_SHARE / knownWeights.length)
     : engine.maxIdf;
-  for (const r of resolved) if (Number.isNaN(r.weight)) r.weight = unknownWeight;
+  // A language or a country no passage holds is what the question asks about, named as meant: it weighs what a
+  // word no passage holds weighs in BM25, the most a word can ("Does she speak Korean?" of a profile without it is no match).
+  resolved.forEach((r, i) => {
+    if (Number.isNaN(r.weight)) r.weight = concepts[i]!.named ? engine.maxIdf : unknownWeight;
+  });
   return resolved;
 }
 

@@ -10,6 +10,8 @@ import { loadContent } from '../content/tree.ts';
 import { createBuild } from './corpus.ts';
 import { editDistance, Lexicon, typoBudget } from './lexicon.ts';
 import { placeNames, placeWords } from './places.ts';
+import { isLanguageOrCountry } from './names.ts';
+import { analyseQueryWords } from './analyse.ts';
 import { RelatedTermsFile } from '../content/schema.ts';
 import { RELATED_TERMS_PATH } from '../content/locate.ts';
 import type { Locale } from '../contract/shared.ts';
@@ -171,6 +173,66 @@ describe('words that frame a question are stop words of the question', () => {
     finds('Any experience in the travel industry?', 'en', ['head-of-ai-orbitale', 'integration-engineer-partnerlink']);
     finds('有医疗行业的经验吗？', 'zh', ['clinical-notes-summariser', 'engineering-manager-tessera-health']);
   });
+});
+
+describe('a language or a country is what the question asks about', () => {
+  it('is known by its name in the locale and in English, from CLDR', () => {
+    const named = (word: string, locale: Locale) => isLanguageOrCountry(analyseQueryWords(word, locale)[0]!.tokens, locale);
+    for (const [locale, word] of [
+      ['en', 'Korean'],
+      ['en', 'Brazil'],
+      ['fr', 'allemand'],
+      ['fr', 'Korean'],
+      ['es', 'alemán'],
+      ['es', 'Alemania'],
+      ['eo', 'korean'],
+      ['eo', 'Brazilo'],
+      ['zh', '韩语'],
+      ['zh-hant', '韓文'],
+    ] as const)
+      assert.ok(named(word, locale), `${locale} ${word}`);
+    for (const [locale, word] of [
+      ['en', 'security'],
+      ['es', 'disponibilidad'],
+      ['en', 'Ido'],
+    ] as const)
+      assert.ok(!named(word, locale), `${locale} ${word}`);
+  });
+
+  // Each was read as a typo of a word the content holds (alemán as Alemania, korean as krei, Brazilo as a degree's
+  // word) and found records that say nothing of it.
+  const lacking: Array<[Locale, string]> = [
+    ['en', 'Does she speak Korean?'],
+    ['fr', 'Parle-t-elle coréen ?'],
+    ['es', '¿Habla alemán?'],
+    ['eo', 'Ĉu ŝi parolas la korean?'],
+    ['eo', 'Ĉu ŝi loĝis en Brazilo?'],
+    ['ja', 'ブラジルに住んだことはありますか？'],
+    ['zh', '她会说韩语吗？'],
+    ['zh-hant', '她會說韓文嗎？'],
+  ];
+  for (const [locale, query] of lacking) it(`${locale}: ${query} finds nothing`, () => assert.deepEqual(slugs(query, locale), []));
+
+  const held: Array<[Locale, string]> = [
+    ['en', 'Does she speak Japanese?'],
+    ['fr', 'Parle-t-elle japonais ?'],
+    ['es', '¿Habla japonés?'],
+    ['eo', 'Ĉu ŝi parolas la japanan?'],
+    ['ja', '日本語はどのくらい話せますか？'],
+    ['zh', '她会说日语吗？'],
+  ];
+  for (const [locale, query] of held) it(`${locale}: ${query} finds the credentials, which name it`, () => finds(query, locale, 'credentials'));
+});
+
+describe('a verb of holding frames a question, as having does', () => {
+  const cases: Array<[Locale, string]> = [
+    ['en', 'Which degrees does she hold?'],
+    ['fr', 'Quels diplômes possède-t-elle ?'],
+    ['es', '¿Qué títulos posee?'],
+    ['eo', 'Kiujn diplomojn ŝi posedas?'],
+  ];
+  for (const [locale, query] of cases) it(`${locale}: ${query}`, () => finds(query, locale, ['msc-computer-science', 'hospitality-management-degree']));
+  it('and a clearance the profile lacks is still no match', () => assert.deepEqual(slugs('Does she hold a security clearance for government work?', 'en'), []));
 });
 
 describe('places and organisations one level up', () => {
