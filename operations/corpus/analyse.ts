@@ -291,24 +291,24 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
 export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
   en: words(
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
-      'hold holds held holding possess possesses possessed',
+      'hold holds held holding possess possesses possessed knowledge knowledgeable',
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
       'domaine domaines parcours familière familier familiers familières familiarisée familiarisé ' +
-      'possède possèdent posséder possédé détient détiennent détenir détenu',
+      'possède possèdent posséder possédé détient détiennent détenir détenu connaissance connaissances',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
       'ámbito ámbitos campo campos trayectoria familiarizada familiarizado familiarizadas familiarizados ' +
-      'posee poseen poseer poseído',
+      'posee poseen poseer poseído conocimiento conocimientos',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
-      'posedas posedis posedi',
+      'posedas posedis posedi scio scion scioj sciojn',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with, holding one; in Chinese and Japanese)
-  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉'],
+  // (experience, sector, industry, field, working in it, background, familiar with, knowledge; in Chinese and Japanese)
+  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉', '知识', '知識'],
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');

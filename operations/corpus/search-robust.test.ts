@@ -235,6 +235,28 @@ describe('a verb of holding frames a question, as having does', () => {
   it('and a clearance the profile lacks is still no match', () => assert.deepEqual(slugs('Does she hold a security clearance for government work?', 'en'), []));
 });
 
+describe('knowledge frames a question, as experience does', () => {
+  // The documents that say the subject has knowledge of many things came first for any such question.
+  const cases: Array<[Locale, string]> = [
+    ['en', 'Does she have knowledge of hotel revenue management?'],
+    ['fr', 'A-t-elle des connaissances en gestion des revenus hôteliers ?'],
+    ['es', '¿Tiene conocimientos de gestión de ingresos hoteleros?'],
+    ['ja', 'ホテル業界での収益管理の知識はありますか？'],
+    ['zh', '她有酒店收益管理的知识吗？'],
+    ['zh-hant', '她有飯店營收管理的知識嗎？'],
+  ];
+  for (const [locale, query] of cases)
+    it(`${locale}: ${query}`, () => {
+      finds(query, locale, 'hospitality-management-degree');
+      const first = slugs(query, locale, 2);
+      assert.ok(!first.some((slug) => ['profile', 'capabilities', 'thinking'].includes(slug)), `${first.join(', ')}`);
+    });
+  it('and knowledge of what the profile lacks is still no match', () => {
+    assert.deepEqual(slugs('Does she have knowledge of nuclear physics?', 'en'), []);
+    assert.deepEqual(slugs('她有核物理的知识吗？', 'zh'), []);
+  });
+});
+
 describe('places and organisations one level up', () => {
   it('expands a location to its city, region and country in the locale, from the table and CLDR', () => {
     const { places } = model!.places;
