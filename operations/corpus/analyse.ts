@@ -316,7 +316,7 @@ const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) 
 function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
-  let normalised = foldHan(text.normalize('NFKC'));
+  let normalised = foldHan(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
   if (query && CJK.test(normalised)) normalised = normalised.replace(PERSON_HAN, ' ');
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
@@ -351,7 +351,11 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
       if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) words.push([segment]);
       continue;
     }
-    if (query && (PERSON_WORDS[language].has(fold(segment.toLowerCase())) || FRAME_WORDS[language].has(fold(segment.toLowerCase())))) continue;
+    if (query) {
+      // (as the word is, and without its elision: "l'industrie", "d'expérience", "candidate's")
+      const bare = fold(elide(segment.toLowerCase(), language));
+      if (PERSON_WORDS[language].has(bare) || FRAME_WORDS[language].has(bare)) continue;
+    }
     const token = latinTokens[language](segment);
     if (!token) continue;
     if (typed) typed[words.length] = elide(segment.toLowerCase(), language);
@@ -360,6 +364,10 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   flush();
   return words;
 }
+
+/** C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus, csharp). */
+const LANGUAGE_WITH_SIGN = /(?<![\p{Script=Latin}\p{N}])([CcFf])(\+\+|#)(?![\p{Script=Latin}\p{N}+#])/gu;
+const languageWithSign = (_: string, letter: string, sign: string) => `${letter}${sign === '#' ? 'sharp' : 'plusplus'}`;
 
 /**
  * Characters the word segmenter is given at once. V8's Intl.Segmenter costs, for each word it yields, time in

@@ -257,6 +257,38 @@ describe('knowledge frames a question, as experience does', () => {
   });
 });
 
+describe('C#, C++ and F# are words', () => {
+  // The segmenter kept the letter and dropped its sign: "C++?" asked for the letter c, which every record holds.
+  const held: Array<[Locale, string]> = [
+    ['en', 'Has she written C#?'],
+    ['fr', 'A-t-elle écrit du C# ?'],
+    ['ja', 'C#の経験は？'],
+  ];
+  for (const [locale, query] of held)
+    it(`${locale}: ${query} finds first the records that name C#`, () =>
+      assert.ok(['sdk-quickstarts', 'developer-advocate-cloudvane'].includes(slugs(query, locale)[0]!), slugs(query, locale).join(', ')));
+  const lacking: Array<[Locale, string]> = [
+    ['en', 'Has she programmed in C++?'],
+    ['fr', 'A-t-elle codé en C++ ?'],
+    ['es', '¿Programa en C++?'],
+    ['eo', 'Ĉu ŝi programis en C++?'],
+    ['zh', '会写C++吗？'],
+    ['zh-hant', '會寫C++嗎？'],
+  ];
+  for (const [locale, query] of lacking) it(`${locale}: ${query} finds nothing`, () => assert.deepEqual(slugs(query, locale), []));
+});
+
+describe('a frame or person word with its elision is still one', () => {
+  it("en: the candidate's experience with hotels is a question about hotels", () =>
+    assert.deepEqual(slugs("What is the candidate's experience with hotels?", 'en', 3).sort(), [
+      'front-office-supervisor-harbour-crown',
+      'hospitality-management-degree',
+      'hotel-systems-coordinator',
+    ]));
+  it("fr: d'expérience frames a question about managing a team", () =>
+    finds("Combien d'années d'expérience en gestion d'équipe ?", 'fr', 'engineering-manager-tessera-health'));
+});
+
 describe('places and organisations one level up', () => {
   it('expands a location to its city, region and country in the locale, from the table and CLDR', () => {
     const { places } = model!.places;
