@@ -95,6 +95,12 @@ describe('Chinese', () => {
     assert.ok(isTraditional('專業證照'));
     assert.ok(!isTraditional('专业证照'));
   });
+  it("folds Taiwan's words to the mainland's (OpenCC's phrases), so a question in either finds a text in the other", () => {
+    assert.deepEqual(analyse('資料庫與軟體專案', 'zh-hant'), analyse('数据库与软件项目', 'zh'));
+    assert.deepEqual(analyse('使用者介面', 'zh-hant'), analyse('用户界面', 'zh-hant'));
+    // Japanese keeps its own words: 資料 is a document there, not data
+    assert.deepEqual(analyse('資料', 'ja'), ['资料']);
+  });
   it("gives a text's bigrams over every run of Han characters, and drops particles and pronouns", () => {
     assert.deepEqual(analyse('客务部主任', 'zh'), ['客务', '务部', '部主', '主任']);
     assert.deepEqual(analyse('她的期望', 'zh'), ['期望']);

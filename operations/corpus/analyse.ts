@@ -33,6 +33,16 @@ const toSimplifiedHk = OpenCC.Converter({ from: 'hk', to: 'cn' });
 export function foldHan(text: string): string {
   return HAN.test(text) ? toSimplifiedHk(toSimplified(text)) : text;
 }
+/** Taiwan's words to the mainland's, then its characters (軟體 → 软件, 資料庫 → 数据库, 專案 → 项目): OpenCC's phrase tables. */
+const toMainland = OpenCC.Converter({ from: 'twp', to: 'cn' });
+/**
+ * Folds Chinese text as `foldHan` does, and also Taiwan's words to the mainland's: a question asked with Taiwan's words
+ * meets a text written with the mainland's, and the other way round. Japanese is folded by `foldHan` only (its words
+ * are its own).
+ */
+export function foldChinese(text: string): string {
+  return HAN.test(text) ? toSimplifiedHk(toMainland(text)) : text;
+}
 /** Whether a text is written in traditional characters (folding changes it). */
 export function isTraditional(text: string): boolean {
   return HAN.test(text) && foldHan(text) !== text;
@@ -312,12 +322,14 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
+const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldChinese(w)).join('|'), 'gu');
 
 function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
-  let normalised = foldHan(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
-  if (query && CJK.test(normalised)) normalised = normalised.replace(PERSON_HAN, ' ');
+  const chinese = locale === 'zh' || locale === 'zh-hant';
+  let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
+  if (query && CJK.test(normalised)) normalised = normalised.replace(chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
   const bigrams = (chars: readonly string[]) => {
