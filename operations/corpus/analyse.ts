@@ -252,6 +252,15 @@ export function isStopWord(word: string, locale: Locale): boolean {
   return stopWords[latinOf[locale]].has(word);
 }
 
+/**
+ * Whether a Latin word (folded) is a stop word of a question in the locale's language: a stop word of the language, or
+ * a word for the person asked about or that frames the question (PERSON_WORDS, FRAME_WORDS). A typo of one is one.
+ */
+export function isQuestionStopWord(word: string, locale: Locale): boolean {
+  const language = latinOf[locale];
+  return stopWords[language].has(word) || PERSON_WORDS[language].has(word) || FRAME_WORDS[language].has(word);
+}
+
 /** The token of one Latin word in a locale's language ('' for a stop word), not kept: how a spelling that may be a typo's correction is looked up. */
 export function latinTokenOf(word: string, locale: Locale): string {
   return latinToken(word, latinOf[locale]);

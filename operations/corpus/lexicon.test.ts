@@ -23,11 +23,11 @@ describe('sure readings of a typo: a slip a typist makes, undone', () => {
   // [locale, the content's words, typed, the reading]: a doubled letter, two swapped, a letter dropped inside the stem
   const cases: Array<[Locale, string[], string, string]> = [
     ['en', ['leadership', 'learning'], 'leadershp', 'leadership'],
-    ['en', ['worked', 'workshop'], 'woked', 'work'],
+    ['en', ['managed', 'management'], 'manged', 'manag'],
     ['fr', ['formations', 'format'], 'formaations', 'format'],
     ['fr', ['encadrées', 'encore'], 'enadrées', 'encadr'],
     ['fr', ['assurance', 'assortiment'], 'assuraance', 'assur'],
-    ['es', ['experiencia', 'experimento'], 'experriencia', 'experient'],
+    ['es', ['tecnología', 'tecnicismo'], 'tecnollogía', 'tecnolog'],
     ['es', ['desarrolladores'], 'desarrolaldores', 'desarroll'],
     ['eo', ['analizo', 'analogio'], 'anlizo', 'analiz'],
     ['eo', ['trovadon', 'trovi'], 'trovadno', 'trov'],
@@ -84,5 +84,11 @@ describe('ranking the readings of a typo, as Meilisearch and Typesense rank typo
     assert.equal(lexicon.readings('haas', 'haas', 'eo'), null);
     assert.equal(lexiconOf(['hotel'], 'en').readings('whihc', 'whihc', 'en'), null);
     assert.deepEqual(lexiconOf(['hotel'], 'en').readings('hotl', 'hotl', 'en'), { terms: [], sure: false }, 'but a content word of four letters has no budget');
+  });
+
+  it("drops a question's frame or person word mistyped, as the word is dropped: 'exerience' (en), 'experriencia' (es), 'canddate' (en)", () => {
+    assert.equal(lexiconOf(['experienced', 'hotel'], 'en').readings('exerience', latinTokenOf('exerience', 'en'), 'en'), null);
+    assert.equal(read(lexiconOf(['experiencia', 'hotel'], 'es'), 'experriencia', 'es'), null);
+    assert.equal(read(lexiconOf(['candid', 'hotel'], 'en'), 'canddate', 'en'), null);
   });
 });

@@ -257,6 +257,18 @@ describe('knowledge frames a question, as experience does', () => {
   });
 });
 
+describe('a frame or person word mistyped is still one', () => {
+  // Each was read as a typo of a word the content holds (exerience as experience, canddate as candid…) and found records.
+  it('en: a topic the profile lacks, asked through a mistyped frame, finds nothing', () => {
+    assert.deepEqual(slugs('Hands-on exerience with Terraform and Docker?', 'en'), []);
+    assert.deepEqual(slugs('Has she woked in the automotive industry?', 'en'), []);
+  });
+  it('en: a topic the profile has is found through a mistyped frame or person word', () => {
+    finds('Any exerience with hotels?', 'en', 'front-office-supervisor-harbour-crown');
+    finds('Has the canddate led teams?', 'en', ['head-of-ai-orbitale', 'front-office-supervisor-harbour-crown']);
+  });
+});
+
 describe('C#, C++ and F# are words', () => {
   // The segmenter kept the letter and dropped its sign: "C++?" asked for the letter c, which every record holds.
   const held: Array<[Locale, string]> = [
