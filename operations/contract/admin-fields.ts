@@ -30,6 +30,23 @@ export const Content = z
   .meta(TEXT)
   .describe('The whole file: YAML front matter and Markdown body, or JSON');
 
+/**
+ * What a write that commits images (the media upload, a change set carrying them) may refuse: the bytes checked
+ * (`invalid`, `unsupported_media_type`, `payload_too_large`), the path (`forbidden_path`) and the repository.
+ */
+export const IMAGE_COMMIT_ERRORS = [
+  'unauthorized',
+  'forbidden',
+  'bad_request',
+  'forbidden_path',
+  'payload_too_large',
+  'unsupported_media_type',
+  'invalid',
+  'repo_error',
+  'repo_not_configured',
+  'unavailable',
+] as const;
+
 export const CommitResult = z
   .object({
     branch: Branch,

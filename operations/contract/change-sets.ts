@@ -9,6 +9,7 @@ import {
   CHANGE_SET_BODY_MAX,
   CHANGE_SET_MEDIA_MAX,
   CommitResult,
+  IMAGE_COMMIT_ERRORS,
   IMAGES_TOO_LARGE,
   imagesFitOneChangeSet,
   MEDIA_MAX_BYTES,
@@ -52,19 +53,8 @@ export const adminCommitChanges = defineOperation({
   auth: 'admin',
   role: (input) => roleToCommitTo(input.branch),
   audit: committedEvent,
-  errors: [
-    'unauthorized',
-    'forbidden',
-    'bad_request',
-    'not_found',
-    'forbidden_path',
-    'payload_too_large',
-    'unsupported_media_type',
-    'invalid',
-    'repo_error',
-    'repo_not_configured',
-    'unavailable',
-  ],
+  // (and not_found: a file to delete that is not there)
+  errors: [...IMAGE_COMMIT_ERRORS, 'not_found'],
   examples: {
     invalid: [
       { summary: 'No changes', input: { changes: [], message: 'Nothing' } },

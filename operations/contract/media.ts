@@ -4,7 +4,18 @@
 // a build makes of them, are the content schema's and the build's.
 import { z } from 'zod';
 import { defineOperation } from './define.ts';
-import { BaseSha, CommitResult, ContentPath, ImageBase64, MEDIA_BASE64_MAX, MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, Message, mediaTypes } from './admin-fields.ts';
+import {
+  BaseSha,
+  CommitResult,
+  ContentPath,
+  IMAGE_COMMIT_ERRORS,
+  ImageBase64,
+  MEDIA_BASE64_MAX,
+  MEDIA_MAX_BYTES,
+  MEDIA_MAX_SIDE,
+  Message,
+  mediaTypes,
+} from './admin-fields.ts';
 import { Branch, GitSha, RepoPath } from './shared.ts';
 import { roleToCommitTo } from './roles.ts';
 
@@ -53,18 +64,7 @@ export const adminUploadMedia = defineOperation({
           detail: `${output.branch} ${output.commit.sha.slice(0, 7)} "${output.commit.message.split('\n')[0]}": ${output.path} (${output.type}, ${output.width}×${output.height})`,
         }
       : undefined,
-  errors: [
-    'unauthorized',
-    'forbidden',
-    'bad_request',
-    'forbidden_path',
-    'payload_too_large',
-    'unsupported_media_type',
-    'invalid',
-    'repo_error',
-    'repo_not_configured',
-    'unavailable',
-  ],
+  errors: IMAGE_COMMIT_ERRORS,
   examples: {
     invalid: [
       { summary: 'No image', input: { path: 'content/media/portrait.jpg', contentBase64: '', message: 'Add a portrait' } },
