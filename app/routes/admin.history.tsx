@@ -3,7 +3,7 @@
 // that text in the change set, to review and commit like any edit (history is never rewritten).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData, useNavigate } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { callOperation, troubleOf, type Trouble } from '../admin/api.ts';
 import { saveChange } from '../admin/change-set.ts';
 import { DiffView } from '../admin/DiffView.tsx';
@@ -23,15 +23,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type Commit = HistoryOut['commits'][number];
 
+/** The heading of one file of a commit: its path, and what can be done with it. */
+function CommitFileHead({ path, children }: { path: string; children?: ReactNode }) {
+  return (
+    <div className="review-head">
+      <h4>
+        <code>{path}</code>
+      </h4>
+      {children}
+    </div>
+  );
+}
+
 /** An image of a commit: the picture at the commit's first parent and at the commit (where each holds it). */
 function CommitImage({ commit, path, branch }: { commit: Commit; path: string; branch: 'main' | 'dev' }) {
   return (
     <div className="commit-file">
-      <div className="review-head">
-        <h4>
-          <code>{path}</code>
-        </h4>
-      </div>
+      <CommitFileHead path={path} />
       <div className="image-change">
         {commit.parents[0] ? <BranchImage path={path} branch={branch} at={commit.parents[0]} label="Before" /> : null}
         <BranchImage path={path} branch={branch} at={commit.sha} label={`After commit ${commit.sha.slice(0, 7)}`} />
@@ -78,17 +86,14 @@ function CommitFile({ commit, path, branch }: { commit: Commit; path: string; br
   if (!texts) return <p className="muted">Reading {path}…</p>;
   return (
     <div className="commit-file">
-      <div className="review-head">
-        <h4>
-          <code>{path}</code>
-        </h4>
+      <CommitFileHead path={path}>
         <ConsoleLink to="/admin/history" query={{ path }} className="button ghost small">
           History of this file
         </ConsoleLink>
         <button type="button" className="button ghost small" onClick={() => void restore(texts.after)}>
           {texts.after === null ? 'Restore: delete it again' : 'Restore this version'}
         </button>
-      </div>
+      </CommitFileHead>
       <DiffView before={texts.before ?? ''} after={texts.after ?? ''} path={path} layout="unified" label={`${path} in commit ${commit.sha.slice(0, 7)}`} />
     </div>
   );
