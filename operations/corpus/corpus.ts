@@ -108,7 +108,7 @@ export async function createBuild(
   const kept = sibling ? undefined : options.kept;
   const passages: Passage[] = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), siteUrl) : [];
   for (const locale of locales) {
-    const steps = localeViewSteps(model, locale, siteUrl, kept || (sibling && !options.keepPassages) ? null : passages, undefined, media);
+    const steps = localeViewSteps(model, locale, { siteUrl, passages: kept || (sibling && !options.keepPassages) ? null : passages, media });
     for (let step = steps.next(); ; step = steps.next()) {
       await pause();
       if (step.done) {
@@ -190,25 +190,30 @@ export function searchPassages(model: ContentModel, siteUrl: string, made?: read
       else byEntry.set(key, [p]);
     }
   }
-  for (const locale of locales) localeView(model, locale, siteUrl.replace(/\/+$/, ''), passages, byEntry);
+  for (const locale of locales) localeView(model, locale, { siteUrl: siteUrl.replace(/\/+$/, ''), passages, made: byEntry });
   return passages;
 }
 
 /** The records of one locale without a search index: what a page shows, e.g. for a preview of unsaved text. */
 export function localeRecords(model: ContentModel, locale: Locale, siteUrl: string, media?: ReadonlyMap<string, ImageFacts>): LocaleView {
-  return localeView(model, locale, siteUrl.replace(/\/+$/, ''), null, undefined, media);
+  return localeView(model, locale, { siteUrl: siteUrl.replace(/\/+$/, ''), passages: null, media });
+}
+
+/** What a locale's records are made with. */
+interface ViewOptions {
+  /** The site's address, without a trailing slash. */
+  siteUrl: string;
+  /** Where the search passages of what is translated into the locale go; null: none are made. */
+  passages: Passage[] | null;
+  /** The passages a kept build made, by kind, locale and slug (searchPassages), taken instead of splitting text again. */
+  made?: ReadonlyMap<string, Passage[]>;
+  /** The facts of the images the content shows, by path. */
+  media?: ReadonlyMap<string, ImageFacts>;
 }
 
 /** The records of a locale; with `passages`, also the search passages of what is translated into it. */
-function localeView(
-  model: ContentModel,
-  locale: Locale,
-  siteUrl: string,
-  passages: Passage[] | null,
-  made?: ReadonlyMap<string, Passage[]>,
-  media?: ReadonlyMap<string, ImageFacts>,
-): LocaleView {
-  const steps = localeViewSteps(model, locale, siteUrl, passages, made, media);
+function localeView(model: ContentModel, locale: Locale, options: ViewOptions): LocaleView {
+  const steps = localeViewSteps(model, locale, options);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -216,14 +221,7 @@ function localeView(
 }
 
 /** The work of `localeView`, yielding every hundred entries so that a caller can pause there. */
-function* localeViewSteps(
-  model: ContentModel,
-  locale: Locale,
-  siteUrl: string,
-  passages: Passage[] | null,
-  made?: ReadonlyMap<string, Passage[]>,
-  media?: ReadonlyMap<string, ImageFacts>,
-): Generator<void, LocaleView> {
+function* localeViewSteps(model: ContentModel, locale: Locale, { siteUrl, passages, made, media }: ViewOptions): Generator<void, LocaleView> {
   const entries: EntryRecord[] = [];
   for (const file of model.entries.values()) {
     if (entries.push(entryRecordOf(model, file, locale, siteUrl, media)) % 100 === 0) yield;
