@@ -77,6 +77,13 @@ const sets = [
   { name: 'held-out', file: 'held-out.json', questions: readSet('held-out.json'), goals: heldOutGoals },
 ];
 
+// A held-out question that is also a development question is tuned on: it is not held out.
+const asked = (q: Question) => `${q.locale}\0${q.question.replace(/\s+/g, ' ').toLowerCase()}`;
+const development = new Set(sets[0]!.questions.map(asked));
+const shared = sets[1]!.questions.filter((q) => development.has(asked(q)));
+if (shared.length)
+  fail(`the held-out set shares ${shared.length} question(s) with the development set:\n${shared.map((q) => `(${q.locale}) "${q.question}"`).join('\n')}`);
+
 const { model, problems } = loadContent(await readContentDir(resolve(import.meta.dirname, '../content')));
 if (!model) fail(`the content does not load:\n${problems.map(formatProblem).join('\n')}`);
 
