@@ -7,7 +7,8 @@
 // search index, the same call `search_subject` (REST, MCP, the agent's search tool) makes. Prints per set and
 // locale recall@5, MRR (first expected hit within the top 10), no-answer accuracy, the share of answerable
 // questions declined, and how much recall@5 the variants lose, beside the goals.
-// A measurement, not a test: it exits 0 whatever the figures, and 1 only when a question file is malformed.
+// A measurement, not a test: it exits 0 whatever the figures, and 1 only when a question file is malformed, names
+// something the content lacks, or the held-out set shares a question with the development set.
 // `npm run eval -- --misses` also lists each development question that missed, with what search returned
 // instead (`--misses=held-out` for the held-out set: read it to report, never to tune).
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { locales } from '../operations/contract/locales.ts';
 import type { Locale } from '../operations/contract/shared.ts';
 import { firstHit, recallAt, summarise, type Outcome, type Summary } from './metrics.ts';
 import { typoVariant, unknownWordVariant } from './variants.ts';
+import { questionKey } from './question-key.ts';
 
 interface Goals {
   recallAt5: number;
@@ -78,9 +80,8 @@ const sets = [
 ];
 
 // A held-out question that is also a development question is tuned on: it is not held out.
-const asked = (q: Question) => `${q.locale}\0${q.question.replace(/\s+/g, ' ').toLowerCase()}`;
-const development = new Set(sets[0]!.questions.map(asked));
-const shared = sets[1]!.questions.filter((q) => development.has(asked(q)));
+const development = new Set(sets[0]!.questions.map(questionKey));
+const shared = sets[1]!.questions.filter((q) => development.has(questionKey(q)));
 if (shared.length)
   fail(`the held-out set shares ${shared.length} question(s) with the development set:\n${shared.map((q) => `(${q.locale}) "${q.question}"`).join('\n')}`);
 

@@ -4,7 +4,18 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { locales, type Locale } from '../contract/shared.ts';
-import { analyse, analyseQuery, analyseQueryWords, foldHan, isTraditional, scriptOf, SEGMENT_WINDOW, segmentation, wordSegments } from './analyse.ts';
+import {
+  analyse,
+  analyseQuery,
+  analyseQueryWords,
+  foldChinese,
+  foldHan,
+  isTraditional,
+  scriptOf,
+  SEGMENT_WINDOW,
+  segmentation,
+  wordSegments,
+} from './analyse.ts';
 
 const same = (a: string, b: string, locale: Parameters<typeof analyse>[1]) =>
   assert.deepEqual(analyse(a, locale), analyse(b, locale), `${a} / ${b} (${locale})`);
@@ -22,6 +33,12 @@ describe('English', () => {
   });
   it('cuts a possessive and keeps numbers whole', () => {
     assert.deepEqual(analyse("Noa's team of 12", 'en'), ['team', '12']);
+  });
+  it('keeps C++, C# and F# as words, and a version after one as a number', () => {
+    assert.deepEqual(analyse('She writes C++, C# and F#.', 'en'), ['write', 'cplusplu', 'csharp', 'fsharp']);
+    assert.deepEqual(analyse('C++17 and C#10', 'en'), ['cplusplu', '17', 'csharp', '10']);
+    assert.deepEqual(analyse('## C# basics', 'en'), ['csharp', 'basic']);
+    assert.deepEqual(analyse('ABC#1, a C+ grade', 'en'), ['abc', '1', 'grade']);
   });
 });
 
@@ -97,7 +114,10 @@ describe('Chinese', () => {
   });
   it("folds Taiwan's words to the mainland's (OpenCC's phrases), so a question in either finds a text in the other", () => {
     assert.deepEqual(analyse('資料庫與軟體專案', 'zh-hant'), analyse('数据库与软件项目', 'zh'));
-    assert.deepEqual(analyse('使用者介面', 'zh-hant'), analyse('用户界面', 'zh-hant'));
+    assert.deepEqual(analyse('應用程式', 'zh-hant'), analyse('应用程序', 'zh'));
+    // the mainland's own words are left as they are (the tables would read 程序 as Taiwan's process, 进程), and folding twice is folding once
+    for (const text of ['应用程序', '程序员', '文件', '智慧', '軟體專案與資料庫']) assert.equal(foldChinese(foldChinese(text)), foldChinese(text), text);
+    for (const text of ['应用程序', '程序员', '文件', '智慧']) assert.equal(foldChinese(text), text);
     // Japanese keeps its own words: 資料 is a document there, not data
     assert.deepEqual(analyse('資料', 'ja'), ['资料']);
   });

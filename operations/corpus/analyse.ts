@@ -8,7 +8,7 @@
 //   adjectives and adverbs (-o, -a, -e with plural -j and accusative -n) and verbs (-as, -is, -os, -us, -u, -i);
 //   then one derivational suffix (-ad-, -ig-, -ist-, -il-, -ej-, -ec-, -ul-), and light verbs (povi, fari) dropped.
 // - Chinese and Japanese: traditional characters folded to simplified (opencc-js), so a question in one script
-//   finds text in the other; Han text gives character bigrams (a text's over every run of Han characters, a
+//   finds text in the other, and in traditional Chinese Taiwan's words to the mainland's (軟體 → 软件); Han text gives character bigrams (a text's over every run of Han characters, a
 //   query's within its words and across runs of one-character words, so a query's bigrams are always among a
 //   text's that contain it); kana words are kept whole except hiragana-only ones (particles, endings).
 // Latin words inside CJK text (AI, Python) are treated as English.
@@ -36,12 +36,14 @@ export function foldHan(text: string): string {
 /** Taiwan's words to the mainland's, then its characters (軟體 → 软件, 資料庫 → 数据库, 專案 → 项目): OpenCC's phrase tables. */
 const toMainland = OpenCC.Converter({ from: 'twp', to: 'cn' });
 /**
- * Folds Chinese text as `foldHan` does, and also Taiwan's words to the mainland's: a question asked with Taiwan's words
- * meets a text written with the mainland's, and the other way round. Japanese is folded by `foldHan` only (its words
- * are its own).
+ * Folds Chinese text as `foldHan` does and, when it is written in traditional characters, Taiwan's words to the
+ * mainland's: a question asked with Taiwan's words meets a text written with the mainland's, and the other way round.
+ * Simplified text is only folded (the phrase tables read their input as Taiwan's: they would take the mainland's 程序,
+ * a program, for Taiwan's, a process). Japanese is folded by `foldHan` only (its words are its own).
  */
 export function foldChinese(text: string): string {
-  return HAN.test(text) ? toSimplifiedHk(toMainland(text)) : text;
+  const folded = foldHan(text);
+  return folded === text ? text : toSimplifiedHk(toMainland(text));
 }
 /** Whether a text is written in traditional characters (folding changes it). */
 export function isTraditional(text: string): boolean {
@@ -252,13 +254,10 @@ export function isStopWord(word: string, locale: Locale): boolean {
   return stopWords[latinOf[locale]].has(word);
 }
 
-/**
- * Whether a Latin word (folded) is a stop word of a question in the locale's language: a stop word of the language, or
- * a word for the person asked about or that frames the question (PERSON_WORDS, FRAME_WORDS). A typo of one is one.
- */
-export function isQuestionStopWord(word: string, locale: Locale): boolean {
+/** Whether a Latin word (folded) is a word a question uses for the person or to frame itself (PERSON_WORDS, FRAME_WORDS). */
+export function isPersonOrFrameWord(word: string, locale: Locale): boolean {
   const language = latinOf[locale];
-  return stopWords[language].has(word) || PERSON_WORDS[language].has(word) || FRAME_WORDS[language].has(word);
+  return PERSON_WORDS[language].has(word) || FRAME_WORDS[language].has(word);
 }
 
 /** The token of one Latin word in a locale's language ('' for a stop word), not kept: how a spelling that may be a typo's correction is looked up. */
@@ -310,24 +309,24 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
 export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
   en: words(
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
-      'hold holds held holding possess possesses possessed knowledge knowledgeable',
+      'hold holds held holding possess possesses possessed',
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
       'domaine domaines parcours familière familier familiers familières familiarisée familiarisé ' +
-      'possède possèdent posséder possédé détient détiennent détenir détenu connaissance connaissances',
+      'possède possèdent posséder possédé détient détiennent détenir détenu',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
       'ámbito ámbitos campo campos trayectoria familiarizada familiarizado familiarizadas familiarizados ' +
-      'posee poseen poseer poseído conocimiento conocimientos',
+      'posee poseen poseer poseído',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
-      'posedas posedis posedi scio scion scioj sciojn',
+      'posedas posedis posedi',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with, knowledge; in Chinese and Japanese)
-  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉', '知识', '知識'],
+  // (experience, sector, industry, field, working in it, background, familiar with; in Chinese and Japanese)
+  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉'],
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
@@ -386,9 +385,12 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   return words;
 }
 
-/** C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus, csharp). */
-const LANGUAGE_WITH_SIGN = /(?<![\p{Script=Latin}\p{N}])([CcFf])(\+\+|#)(?![\p{Script=Latin}\p{N}+#])/gu;
-const languageWithSign = (_: string, letter: string, sign: string) => `${letter}${sign === '#' ? 'sharp' : 'plusplus'}`;
+/**
+ * C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus,
+ * csharp), apart from a version that follows (C++17 is cplusplus 17).
+ */
+const LANGUAGE_WITH_SIGN = /(?<![\p{Script=Latin}\p{N}_])([CcFf])(\+\+|#)(?![\p{Script=Latin}+#])/gu;
+const languageWithSign = (_: string, letter: string, sign: string) => `${letter}${sign === '#' ? 'sharp' : 'plusplus'} `;
 
 /**
  * Characters the word segmenter is given at once. V8's Intl.Segmenter costs, for each word it yields, time in

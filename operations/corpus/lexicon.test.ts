@@ -91,4 +91,10 @@ describe('ranking the readings of a typo, as Meilisearch and Typesense rank typo
     assert.equal(read(lexiconOf(['experiencia', 'hotel'], 'es'), 'experriencia', 'es'), null);
     assert.equal(read(lexiconOf(['candid', 'hotel'], 'en'), 'canddate', 'en'), null);
   });
+
+  it('reads a real word one other edit from a frame or person word as any other: campus (campos), worker (worked), persons', () => {
+    assert.notEqual(read(lexiconOf(['camping', 'hotel'], 'es'), 'campus', 'es'), null);
+    assert.notEqual(read(lexiconOf(['work', 'hotel'], 'en'), 'worker', 'en'), null);
+    assert.notEqual(read(lexiconOf(['personal', 'hotel'], 'en'), 'persons', 'en'), null);
+  });
 });

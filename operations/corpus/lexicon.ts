@@ -11,7 +11,7 @@
 // holding it as holding the word; any other is a guess, which holds less (query-plan.ts). Readings are ranked by
 // edits, then sureness, then the beginning shared with the typed word, then how common the term is.
 import type { Locale } from '../contract/shared.ts';
-import { isQuestionStopWord, latinTokenOf } from './analyse.ts';
+import { isPersonOrFrameWord, isStopWord, latinTokenOf } from './analyse.ts';
 
 /** The most spellings a typo is read as, and the most words a prefix stands for. */
 const MAX_NEAR = 4;
@@ -147,7 +147,8 @@ export class Lexicon {
 
   /**
    * Terms a word typed with a typo may have meant, nearest first: `typed` as typed (folded), `token` its stem.
-   * null when the word is a stop word mistyped (one edit from one): it means nothing more than the stop word.
+   * null when the word is a stop word mistyped (one edit from one), or a word for the person or the question's frame
+   * mistyped by a sure slip: it means nothing more than that word.
    */
   near(typed: string, token: string, locale: Locale): string[] | null {
     return this.readings(typed, token, locale)?.terms ?? null;
@@ -164,14 +165,16 @@ export class Lexicon {
     if (!LATIN_TERM.test(token)) return { terms: [], sure: false };
     // A mistyped stop word is a stop word, even short ("haas" for "havas": the budget is the meant word's).
     if (typed.length === MIN_TYPO_LENGTH - 1)
-      for (const [spelling] of typedFrom(typed)) if (spelling.length >= MIN_TYPO_LENGTH && isQuestionStopWord(spelling, locale)) return null;
+      for (const [spelling] of typedFrom(typed)) if (spelling.length >= MIN_TYPO_LENGTH && isStopWord(spelling, locale)) return null;
     if (!max) return { terms: [], sure: false };
     const found = new Map<string, { d: number; slip: boolean }>();
     // One edit undone in the word as typed, then stemmed: a typo in a word's ending, which its stem hides.
     const heads = this.headsOf();
     for (const [spelling, slip, at] of typedFrom(written, (prefix) => this.begins(prefix))) {
       const folded = written === typed ? spelling : fold(spelling);
-      if (isQuestionStopWord(folded, locale)) return null;
+      // So is a question's word for the person or its frame, mistyped by a sure slip ("exerience", "canddate"): a real
+      // word one other edit from one ("worker", "campus", "industrial") is read as any other word.
+      if (isStopWord(folded, locale) || (isPersonOrFrameWord(folded, locale) && sureSlip(slip, at, folded))) return null;
       // A stem is the word's beginning but for its last letter (happy → happi): a spelling no term begins so is never stemmed.
       let possible = false;
       for (let k = folded.length; k >= 2 && !possible; k--) possible = heads.has(folded.slice(0, k));

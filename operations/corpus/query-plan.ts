@@ -53,7 +53,10 @@ interface Concept {
 
 /** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
 export interface ResolvedConcept {
-  /** Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the known words' mean. */
+  /**
+   * Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the
+   * known words' mean (less beside several), or the most a word can when it names a language or a country.
+   */
   weight: number;
   /** The documents holding each of its tokens (undefined: none does). */
   own: Array<Int32Array | undefined>;
@@ -140,8 +143,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const index = indexes.get(locale);
     const engine = index?.engine;
     // A Latin word no passage holds is read as the words the passages hold near it (a typo, as Meilisearch and
-    // Typesense read one), or dropped when it is a stop word mistyped; the last word of a query being typed
-    // also stands for the words it begins.
+    // Typesense read one), or dropped when it is a stop word mistyped (or a word for the person or the frame); the
+    // last word of a query being typed also stands for the words it begins.
     const spellings = new Map<QueryWord, { typos: string[]; sure: boolean; completions: string[] }>();
     if (index && engine && spelling) {
       const relatedHere = related.get(locale);
