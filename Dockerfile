@@ -5,7 +5,7 @@
 #
 # Two stages: `build` installs every dependency, builds the web app and prunes to the runtime dependencies;
 # the final image holds that result, git (the content repository) and tini, and runs as the unprivileged
-# `node` user. testing/dockerfile.test.ts runs this file's RUN steps and CMD (no registry is needed for it).
+# `node` user. testing/dockerfile.image-test.ts runs this file's RUN steps and CMD (no registry is needed for it).
 # The code needs Node.js ≥ 20.19; the image uses the current LTS line.
 ARG NODE_VERSION=24
 
@@ -16,6 +16,9 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
+# The Open Graph cards read only the regular and bold WOFF files of the @fontsource packages (app/utils/og-fonts.server.ts):
+# their other weights and their WOFF2 files are about 200 MB the image need not carry.
+RUN find node_modules/@fontsource -path '*/files/*' -type f ! -name '*-400-normal.woff' ! -name '*-700-normal.woff' -delete
 
 FROM node:${NODE_VERSION}-slim
 # git for the content repository under DATA_DIR; tini as PID 1 forwards signals and reaps git's children.

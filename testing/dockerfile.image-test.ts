@@ -153,6 +153,10 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
     `install, then build, then prune to production dependencies:\n${steps.join('\n')}`,
   );
   assert.ok(!existsSync(join(app, 'node_modules', '@remix-run', 'dev')), 'the pruned install has no dev tooling');
+  const fonts = spawnSync('du', ['-sm', join(app, 'node_modules', '@fontsource'), join(app, 'node_modules')], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n');
+  console.log(`# in the image: ${fonts.map((line) => line.replace(/\t.*node_modules/, ' MB node_modules')).join(', ')}`);
 
   // The final stage: its environment and command, over the build stage's /app.
   const env: Record<string, string> = {};
@@ -212,6 +216,14 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
     const page = await fetch(`${base}/`);
     assert.equal(page.status, 200, 'the prebuilt web app serves the home page');
     assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+
+    // The fonts the cards draw with are in the image (the build stage keeps only their regular and bold WOFF files).
+    for (const locale of ['en', 'ja', 'zh', 'zh-hant']) {
+      const card = await fetch(`${base}/og/${locale}/entry/concierge-copilot.png`);
+      assert.equal(card.status, 200, `the ${locale} card of an entry: ${await card.clone().text()}`);
+      assert.equal(card.headers.get('content-type'), 'image/png');
+      assert.ok((await card.arrayBuffer()).byteLength > 10_000, `the ${locale} card is drawn`);
+    }
 
     const [hcProgram, ...hcArgs] = resolve(healthcheck);
     const probe = spawnSync(hcProgram!, hcArgs, { cwd: app, env: runtimeEnv as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
