@@ -17,6 +17,13 @@ export interface ImageFacts {
   height: number;
 }
 
+/** The media type of what sharp read, when it is one the site shows: AVIF is read through libheif, with AV1 compression (an SVG it can read too is none). */
+export function mediaTypeOf({ format, compression }: { format?: string; compression?: string }): ImageFacts['type'] | undefined {
+  if (format === 'jpeg' || format === 'png' || format === 'webp') return `image/${format}`;
+  if (format === 'heif' && compression === 'av1') return 'image/avif';
+  return undefined;
+}
+
 /** The widths variants are made at (never wider than the image itself; its own width when narrower than the widest). */
 const VARIANT_WIDTHS = [320, 640, 960, 1280, 1600] as const;
 /** The formats of the variants, best first: a browser takes the first it knows (every current one knows WebP). */
@@ -57,13 +64,6 @@ export function imagesUsedBy(path: string, text: string): ImageUse[] {
   ];
 }
 
-/** Every image the content refers to, with the files that refer to it. */
-export function imagesUsed(texts: ContentFiles): Map<string, string[]> {
-  const used = new Map<string, string[]>();
-  for (const [path, text] of texts) for (const { image } of imagesUsedBy(path, text)) used.set(image, [...(used.get(image) ?? []), path]);
-  return used;
-}
-
 /** References to images `media` (the paths of the tree's images) does not hold. */
 export function missingImageProblems(texts: ContentFiles, media: ReadonlySet<string>): Problem[] {
   const problems: Problem[] = [];
@@ -91,7 +91,8 @@ export interface ImageRecord {
   sources: Array<{ type: 'image/avif' | 'image/webp'; srcset: string }>;
 }
 
-const sourceTypes = { avif: 'image/avif', webp: 'image/webp' } as const;
+/** The media type of each variant format. */
+export const variantTypes = { avif: 'image/avif', webp: 'image/webp' } as const satisfies Record<VariantFormat, string>;
 
 /** The record of an image `media` (a build's facts, by path) knows; undefined when it knows none (a preview of text alone). */
 export function imageRecord(path: string, alt: string, media: ReadonlyMap<string, ImageFacts> | undefined, siteUrl: string): ImageRecord | undefined {
@@ -106,6 +107,6 @@ export function imageRecord(path: string, alt: string, media: ReadonlyMap<string
     url: url(widest, 'webp'),
     width: widest,
     height: Math.max(1, Math.round((facts.height * widest) / facts.width)),
-    sources: variantFormats.map((format) => ({ type: sourceTypes[format], srcset: widths.map((w) => `${url(w, format)} ${w}w`).join(', ') })),
+    sources: variantFormats.map((format) => ({ type: variantTypes[format], srcset: widths.map((w) => `${url(w, format)} ${w}w`).join(', ') })),
   };
 }

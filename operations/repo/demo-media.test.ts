@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isMediaPath, writablePathProblem } from '../content/paths.ts';
-import { sniffImage } from '../server/media.server.ts';
+import { sniffImage } from '../server/image-check.server.ts';
 import { openLocalRepo, readContentDir, readMediaDir, seedRepo } from './local-repo.server.ts';
 
 const content = resolve('content');

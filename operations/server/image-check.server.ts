@@ -1,11 +1,13 @@
 // An image checked by its bytes (type sniffed, size, dimensions) and re-encoded by sharp without its metadata (EXIF,
 // XMP, IPTC, comments: a photo's GPS location never reaches the repository; its orientation applied and its colour
 // profile kept): the one check of every image a change carries, an upload's or a change set's. Below the handlers
-// (nothing of the operations' runtime), so the build's media library may sniff with it too.
+// (nothing of the operations' runtime); which types sharp's reading names is media-refs.ts's, which the build's media
+// library reads too.
 import sharp from 'sharp';
 import { AppError } from '../contract/errors.ts';
 import { MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, type mediaTypes } from '../contract/admin-fields.ts';
 import { assertWritablePath, isMediaPath, MEDIA_DIR } from '../content/paths.ts';
+import { mediaTypeOf } from '../content/media-refs.ts';
 
 export type MediaType = (typeof mediaTypes)[number];
 
@@ -52,9 +54,6 @@ const extensionsOf: Record<MediaType, string[]> = {
 };
 
 const typeNames: Record<MediaType, string> = { 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/avif': 'AVIF' };
-
-/** The format sharp reports for each type (AVIF is read through libheif, with AV1 compression). */
-const sharpFormats: Record<MediaType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/avif': 'heif' };
 
 export interface CheckedImage {
   bytes: Buffer;
@@ -109,7 +108,7 @@ async function reencoded(path: string, bytes: Buffer, type: MediaType): Promise<
     .catch((error: unknown) => {
       throw unreadable(error);
     });
-  if (meta.format !== sharpFormats[type] || !meta.width || !meta.height) throw unreadable(new Error(`it decodes as ${meta.format ?? 'nothing'}`));
+  if (mediaTypeOf(meta) !== type || !meta.width || !meta.height) throw unreadable(new Error(`it decodes as ${meta.format ?? 'nothing'}`));
   if (meta.width > MEDIA_MAX_SIDE || meta.height > MEDIA_MAX_SIDE) {
     const message = `the image is ${meta.width}×${meta.height} pixels; at most ${MEDIA_MAX_SIDE}×${MEDIA_MAX_SIDE} is taken`;
     throw new AppError('bad_request', `"${path}": ${message}. Nothing was written.`, { errors: [{ pointer: '/contentBase64', message }] });

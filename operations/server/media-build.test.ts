@@ -9,7 +9,7 @@ import { backends, startServiceOn, type BackendService } from '../../testing/bac
 import { adminHttp, assertError, assertOk, eventually } from '../../testing/admin-http.ts';
 import { contentGit } from '../../testing/content-git.ts';
 import { makeImage } from '../../testing/test-images.ts';
-import { sniffImage } from './media.server.ts';
+import { sniffImage } from './image-check.server.ts';
 import { sourceHashOfText } from '../content/source-hash.ts';
 
 const TOKEN = 'media-build-admin-token-0123456789abc';

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { runVitae } from '../../cli/run-vitae.ts';
 import { backends, startServiceOn, type BackendService } from '../../testing/backend-service.ts';
 import { GPS_MARK, makeImage, oversizePng, photoWithGps, SCRIPTED_SVG } from '../../testing/test-images.ts';
-import { sniffImage } from './media.server.ts';
+import { sniffImage } from './image-check.server.ts';
 
 const TOKEN = 'media-changes-admin-token-0123456789';
 const SKILL = 'content/skills/image-making.md';

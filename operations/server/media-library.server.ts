@@ -9,11 +9,10 @@ import { AppError, type Problem } from '../contract/errors.ts';
 import { isMediaPath } from '../content/paths.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
 import type { TreeFile } from '../repo/local-repo.server.ts';
-import { HASH_LENGTH, variantFormats, variantWidths, type ImageFacts, type VariantFormat } from '../content/media-refs.ts';
+import { HASH_LENGTH, mediaTypeOf, variantFormats, variantTypes, variantWidths, type ImageFacts, type VariantFormat } from '../content/media-refs.ts';
 
 export type { ImageFacts };
 
-const variantTypes: Record<VariantFormat, string> = { avif: 'image/avif', webp: 'image/webp' };
 const NAME = new RegExp(`^([0-9a-f]{${HASH_LENGTH}})-(\\d{1,4})\\.(${variantFormats.join('|')})$`);
 
 export interface MediaLibrary {
@@ -56,7 +55,7 @@ export async function openMediaLibrary(dir: string, repo: Pick<ContentRepo, 'byt
     try {
       const sharp = await loadSharp();
       const meta = await sharp(bytes).metadata();
-      const type = typeOf(meta.format, meta.compression);
+      const type = mediaTypeOf(meta);
       if (!type) return { path: entry.path, message: `not an image the site shows (${meta.format}): upload a JPEG, PNG, WebP or AVIF` };
       // Decoding all of it (to a thumbnail) finds a truncated or corrupt image, which the header alone would not.
       await sharp(bytes).rotate().resize(16).raw().toBuffer();
@@ -131,13 +130,6 @@ async function loadSharp() {
   const { default: sharp } = await import('sharp');
   sharp.cache(false);
   return sharp;
-}
-
-/** The media type of a format sharp read, when it is one the site shows (an SVG it can read too is not). */
-function typeOf(format: string | undefined, compression: string | undefined): ImageFacts['type'] | undefined {
-  if (format === 'jpeg' || format === 'png' || format === 'webp') return `image/${format}`;
-  if (format === 'heif' && compression === 'av1') return 'image/avif';
-  return undefined;
 }
 
 /** Writes a file whole or not at all (a stop mid-write leaves the old one or none). */

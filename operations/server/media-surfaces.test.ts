@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { backends, startServiceOn, type BackendService } from '../../testing/backend-service.ts';
 import { GPS_MARK, imageKinds, makeImage, oversizePng, photoWithGps, SCRIPTED_SVG, tooWidePng, type ImageKind } from '../../testing/test-images.ts';
 import { runVitae } from '../../cli/run-vitae.ts';
-import { sniffImage } from './media.server.ts';
+import { sniffImage } from './image-check.server.ts';
 
 const TOKEN = 'media-surfaces-admin-token-0123456789';
 const kinds = Object.keys(imageKinds) as ImageKind[];

@@ -7,8 +7,6 @@ import { storedImage } from './image-check.server.ts';
 import type { CallContext, Handlers } from './implement.server.ts';
 import type { Pipeline } from './pipeline.server.ts';
 
-export { checkedImage, sniffImage, storedImage, type CheckedImage, type MediaType, type Sniffed } from './image-check.server.ts';
-
 export interface MediaDeps {
   repo: ContentRepo;
   pipeline: Pipeline;

@@ -16,7 +16,7 @@ import { blobSha } from '../repo/change-checks.ts';
 import { englishOnlyContent } from '../../testing/content-fixture.ts';
 import { startGitHubEmulator, type GitHubEmulator } from '../../testing/github-emulator.ts';
 import { GPS_MARK, imageKinds, makeImage, oversizePng, photoWithGps, SCRIPTED_SVG, tooWidePng, type ImageKind } from '../../testing/test-images.ts';
-import { checkedImage, sniffImage } from './media.server.ts';
+import { checkedImage, sniffImage } from './image-check.server.ts';
 
 const refusedWith = (code: string, pattern: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));
