@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { callOperation } from './api.ts';
 import { readChanges, saveChange } from './change-set.ts';
-import { base64Of, IMAGE_TYPES, imageRefusal, keepImage, MEDIA_DIR, mediaPathFor, sizeInWords, thumbnailOf } from './media-store.ts';
+import { base64Of, imageRefusal, keepImage, mediaPathFor, sizeInWords, thumbnailOf } from './media-store.ts';
+import { MEDIA_DIR, mediaTypes } from '../../operations/contract/media-files.ts';
 import type { Branch } from './ui.tsx';
 
 interface Added {
@@ -126,7 +127,7 @@ export function MediaPicker({ branch, target, disabled }: { branch: Branch; targ
         {busy ? 'Adding…' : 'Add image…'}
         <input
           type="file"
-          accept={Object.keys(IMAGE_TYPES).join(',')}
+          accept={mediaTypes.join(',')}
           multiple
           hidden
           disabled={disabled || busy}

@@ -3,11 +3,9 @@
 // set commits or discards it. The checks here are the quick ones a person should hear about at once (type, size);
 // the service checks every image again by its bytes when the set is validated and committed.
 
-/** The types the service takes, and the extension each is stored under. */
-export const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/avif': 'avif' };
-/** The largest image taken, in bytes (the service's MEDIA_MAX_BYTES). */
-export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
-export const MEDIA_DIR = 'content/media';
+import { MEDIA_DIR, MEDIA_MAX_BYTES, mediaExtensionsOf, mediaTypes, type MediaType } from '../../operations/contract/media-files.ts';
+
+const isMediaType = (type: string): type is MediaType => (mediaTypes as readonly string[]).includes(type);
 
 const DB = 'vitae-console-media';
 const STORE = 'images';
@@ -59,14 +57,15 @@ export function mediaPathFor(name: string, type: string): string {
       .replace(/[^a-z0-9_-]+/g, '-')
       .replace(/^[-_]+|[-_]+$/g, '')
       .slice(0, 80) || 'image';
-  return `${MEDIA_DIR}/${stem}.${IMAGE_TYPES[type] ?? 'jpg'}`;
+  return `${MEDIA_DIR}/${stem}.${isMediaType(type) ? mediaExtensionsOf[type][0] : 'jpg'}`;
 }
 
 /** Why a picked file is not taken, in words; undefined when it may go to the service. */
 export function imageRefusal(file: { name: string; type: string; size: number }): string | undefined {
-  if (!IMAGE_TYPES[file.type])
+  if (!isMediaType(file.type))
     return `"${file.name}" is ${file.type ? `${file.type}` : 'not an image this browser recognises'}: add a JPEG, PNG, WebP or AVIF image (SVG and GIF are not taken).`;
-  if (file.size > IMAGE_MAX_BYTES) return `"${file.name}" is ${(file.size / 1024 / 1024).toFixed(1)} MB: an image is at most 8 MB.`;
+  if (file.size > MEDIA_MAX_BYTES)
+    return `"${file.name}" is ${(file.size / 1024 / 1024).toFixed(1)} MB: an image is at most ${MEDIA_MAX_BYTES / 1024 / 1024} MB.`;
   return undefined;
 }
 

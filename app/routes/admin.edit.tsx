@@ -7,7 +7,7 @@ import { redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { FileEditor } from '../admin/FileEditor.tsx';
 import { BranchImage } from '../admin/ImageChange.tsx';
-import { MEDIA_DIR } from '../admin/media-store.ts';
+import { isMediaPath } from '../../operations/contract/media-files.ts';
 import { asEditor, branchOf, readIfExists } from '../admin/session.server.ts';
 import { templateFor } from '../admin/groups.ts';
 import { isTranslationPath, translationTemplate } from '../admin/translation.server.ts';
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!path) throw redirect(consoleHref('/admin', branchOf(request)));
   const branch = branchOf(request);
   // An image has no text to edit: the page shows it (read in the browser), to be replaced or removed from a change set.
-  if (path.startsWith(`${MEDIA_DIR}/`)) return { image: true as const, path, branch };
+  if (isMediaPath(path)) return { image: true as const, path, branch };
   // A translation opens beside its English. A stray file under content/i18n/ (an unknown locale, a mirror of no
   // source) opens like any file, so that the Problems list's link to it can be followed and the file fixed or deleted.
   const isTranslation = isTranslationPath(path);

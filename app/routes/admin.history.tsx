@@ -11,7 +11,7 @@ import { asEditor, branchOf } from '../admin/session.server.ts';
 import type { HistoryOut } from '../admin/types.ts';
 import { ConsoleLink, consoleHref, TimeAgo, TroubleNotice, useBranch } from '../admin/ui.tsx';
 import { BranchImage } from '../admin/ImageChange.tsx';
-import { MEDIA_DIR } from '../admin/media-store.ts';
+import { isMediaPath } from '../../operations/contract/media-files.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -138,7 +138,7 @@ export default function HistoryPage() {
             {open === commit.sha ? (
               <div className="history-body">
                 {(path ? commit.files.filter((f) => f === path) : commit.files).map((file) =>
-                  file.startsWith(`${MEDIA_DIR}/`) ? (
+                  isMediaPath(file) ? (
                     <CommitImage key={file} commit={commit} path={file} branch={branch} />
                   ) : (
                     <CommitFile key={file} commit={commit} path={file} branch={branch} />

@@ -3,14 +3,11 @@
 // forbidden_path.
 import { AppError } from '../contract/errors.ts';
 
-/** Where images live: files here are bytes, never read as text, checked as images (operations/server/media.server.ts). */
-export const MEDIA_DIR = 'content/media';
-/** The extensions an image under content/media/ may have, lower case. */
-export const mediaExtensions = ['jpg', 'jpeg', 'png', 'webp', 'avif'] as const;
+import { isMediaPath, MEDIA_DIR, mediaExtensions } from '../contract/media-files.ts';
+
+export { isMediaPath, MEDIA_DIR, mediaExtensions } from '../contract/media-files.ts';
 export const MEDIA_NAME = new RegExp(`^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*\\.(?:${mediaExtensions.join('|')})$`);
 
-/** Whether a path is under content/media/: a binary file the content checks and builds never read as text. */
-export const isMediaPath = (path: string): boolean => path.startsWith(`${MEDIA_DIR}/`);
 
 /** `media`: false to check a folder's probe path by the rules of any folder (assertContentDir). */
 export function writablePathProblem(path: string, media = true): string | undefined {

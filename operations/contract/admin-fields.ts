@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { describeIssue } from './issues.ts';
 import { limits } from './limits.ts';
+import { MEDIA_DIR, MEDIA_MAX_BYTES } from './media-files.ts';
+
+export { MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, mediaTypes } from './media-files.ts';
 import { Branch, GitSha, PlainText, RepoPath, TEXT, Url } from './shared.ts';
 
 export const ContentPath = z
@@ -62,13 +65,7 @@ export const CommitResult = z
 export const BaseSha = Sha.nullable().describe('Blob sha the change was based on, or null for a file that must not exist yet; 409 if the file changed since');
 
 /** Where images live: content/media/<name>.<ext>. */
-export const MEDIA_PREFIX = 'content/media/';
-/** The largest image stored, in bytes (after its metadata is stripped it is smaller still). */
-export const MEDIA_MAX_BYTES = 8 * 1024 * 1024;
-/** The largest width and height of an image, in pixels. */
-export const MEDIA_MAX_SIDE = 8000;
-/** The types an image may have, by the media type its bytes show. */
-export const mediaTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+const MEDIA_PREFIX = `${MEDIA_DIR}/`;
 /** Base64 of MEDIA_MAX_BYTES is 4/3 of it: a little more is still read, to be refused as too large (413), not as malformed. */
 export const MEDIA_BASE64_MAX = Math.ceil((MEDIA_MAX_BYTES * 1.125 * 4) / 3);
 /** The images of one change set together, in bytes: a few photos beside the texts that refer to them. */

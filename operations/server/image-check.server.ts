@@ -5,11 +5,11 @@
 // library reads too.
 import sharp from 'sharp';
 import { AppError } from '../contract/errors.ts';
-import { MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, type mediaTypes } from '../contract/admin-fields.ts';
+import { MEDIA_MAX_BYTES, MEDIA_MAX_SIDE, mediaExtensionsOf, type MediaType } from '../contract/media-files.ts';
 import { assertWritablePath, isMediaPath, MEDIA_DIR } from '../content/paths.ts';
 import { mediaTypeOf } from '../content/media-refs.ts';
 
-export type MediaType = (typeof mediaTypes)[number];
+export type { MediaType };
 
 /** What bytes are, as far as their first bytes tell: one of the types taken, or the name of another thing. */
 export type Sniffed = { type: MediaType } | { other: string };
@@ -46,13 +46,6 @@ export function sniffImage(bytes: Uint8Array): Sniffed {
   return { other: 'not an image format this service knows' };
 }
 
-const extensionsOf: Record<MediaType, string[]> = {
-  'image/jpeg': ['jpg', 'jpeg'],
-  'image/png': ['png'],
-  'image/webp': ['webp'],
-  'image/avif': ['avif'],
-};
-
 const typeNames: Record<MediaType, string> = { 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/avif': 'AVIF' };
 
 export interface CheckedImage {
@@ -86,8 +79,8 @@ export async function checkedImage(path: string, bytes: Buffer): Promise<Checked
   }
   const { type } = sniffed;
   const extension = path.slice(path.lastIndexOf('.') + 1);
-  if (!extensionsOf[type].includes(extension)) {
-    const message = `the file is a ${typeNames[type]} image, so its name ends in .${extensionsOf[type].join(' or .')}, not .${extension}`;
+  if (!mediaExtensionsOf[type].includes(extension)) {
+    const message = `the file is a ${typeNames[type]} image, so its name ends in .${mediaExtensionsOf[type].join(' or .')}, not .${extension}`;
     throw new AppError('bad_request', `"${path}": ${message}. Nothing was written.`, { errors: [{ pointer: '/path', message }] });
   }
   return reencoded(path, bytes, type);
