@@ -4,6 +4,7 @@
 // card of an entry, lens or document that is not there is a 404, like its page.
 import { createHash } from 'node:crypto';
 import type { AppLoadContext, LoaderFunctionArgs } from '@remix-run/node';
+import { LruMap } from '../../operations/content/lru-map.ts';
 import { notFound } from '../utils/data.server.ts';
 import { ogCardText } from '../utils/og-card.server.ts';
 import { ogImage } from '../utils/og-image.server.ts';
@@ -12,27 +13,18 @@ import { siteIdentity } from '../utils/operations.server.ts';
 
 /** Cards kept, least recently used first out. */
 const OG_CACHE_SIZE = 200;
-const made = new Map<string, Promise<Buffer>>();
+/** Cards made or being made: `get` answers a card made already, now the most recently used. */
+const made = new LruMap<string, Promise<Buffer>>(OG_CACHE_SIZE);
 
 type Identity = Awaited<ReturnType<typeof siteIdentity>>;
 
-/** A card made already (now the most recently used), if any. */
-function cached(key: string): Promise<Buffer> | undefined {
-  const card = made.get(key);
-  if (card) {
-    made.delete(key);
-    made.set(key, card);
-  }
-  return card;
-}
-
 function remember(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-  const already = cached(key);
+  const already = made.get(key);
   if (already) return already;
   const making = make();
   made.set(key, making);
+  // A card that failed is not kept: the next request tries again.
   making.catch(() => made.delete(key));
-  while (made.size > OG_CACHE_SIZE) made.delete(made.keys().next().value!);
   return making;
 }
 
@@ -56,7 +48,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const etag = `"og-${identity.content.commit.slice(0, 12)}-${createHash('sha256').update(key).digest('base64url').slice(0, 16)}"`;
   const headers = { ETag: etag, 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' };
   const fresh = request.headers.get('If-None-Match') === etag;
-  let image = cached(key);
+  let image = made.get(key);
   if (!image) {
     // The texts are read before anything is cached: an unknown slug is a 404 and leaves no entry behind.
     const text = await ogCardText(context, locale, page, identity);

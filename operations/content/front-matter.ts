@@ -4,6 +4,7 @@ import { LineCounter, parseDocument, isNode, isScalar, visit, type Document } fr
 import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import { describeIssue, pointerOf } from '../contract/issues.ts';
+import { LruMap } from './lru-map.ts';
 
 export interface ParsedFile<T> {
   data?: T;
@@ -18,7 +19,7 @@ const FENCE = /^---[ \t]*\r?\n/;
  * validated on every keystroke of the console and every commit: only the files that changed are parsed
  * again. Results are shared, so nothing may change them (nothing does: models and builds copy what they keep).
  */
-const parsed = new WeakMap<z.ZodType, Map<string, Array<{ text: string; result: ParsedFile<unknown> }>>>();
+const parsed = new WeakMap<z.ZodType, LruMap<string, Array<{ text: string; result: ParsedFile<unknown> }>>>();
 // Above the files of one kind in the largest tree served (a whole-tree pass is cyclic: a smaller LRU would
 // miss every time), bounded so that unrelated texts (console keystrokes) cannot grow it without end.
 const MAX_CACHED_PER_SCHEMA = 40_000;
@@ -27,17 +28,16 @@ const VERSIONS = 2;
 
 function cached<T>(schema: z.ZodType, path: string, text: string, parse: () => ParsedFile<T>): ParsedFile<T> {
   let byPath = parsed.get(schema);
-  if (!byPath) parsed.set(schema, (byPath = new Map()));
+  if (!byPath) parsed.set(schema, (byPath = new LruMap(MAX_CACHED_PER_SCHEMA)));
   // By path, then text: a key of path and text together made (and hashed) a copy of every text at every lookup.
-  const versions = byPath.get(path) ?? [];
-  byPath.delete(path); // most recently used last, so the oldest go first when the cache is full
+  // Written back below as the most recently used, so the paths used longest ago go first when the cache is full.
+  const versions = byPath.peek(path) ?? [];
   let hit = versions.find((v) => v.text === text);
   if (!hit) {
     hit = { text, result: parse() };
     if (versions.unshift(hit) > VERSIONS) versions.pop();
   }
   byPath.set(path, versions);
-  if (byPath.size > MAX_CACHED_PER_SCHEMA) byPath.delete(byPath.keys().next().value!);
   return hit.result as ParsedFile<T>;
 }
 

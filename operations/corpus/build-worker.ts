@@ -15,6 +15,7 @@ import { loadCommitContent, loadContentSliced } from '../content/tree.ts';
 import { rememberParses } from '../content/kept-parses.ts';
 import { rebasedPassages, searchPassages } from './corpus.ts';
 import { slicer } from '../content/pause.ts';
+import { LruMap } from '../content/lru-map.ts';
 import { makeKept, readKept, type KeptBuild } from './persist.ts';
 import { ownedBytes } from './owned-bytes.ts';
 import { warmTermCounts, type Passage, type SearchIndexData } from './search.ts';
@@ -172,9 +173,13 @@ function startTiming(): void {
 const blobs = new Map<string, string>();
 /** The last request's files, path → blob sha (each request says how its own differ). */
 const files = new Map<string, string>();
-/** The passages of the builds sent last, by commit and site address (the bases of the next requests). */
-const sent = new Map<string, Passage[]>();
 const SENT_KEPT = 2;
+/**
+ * The passages of the builds sent last, by commit and site address (the bases of the next requests): the service
+ * holds them as this worker sent them. A build used as a base is only peeked at, so the builds kept are the ones
+ * made (or warmed) last.
+ */
+const sent = new LruMap<string, Passage[]>(SENT_KEPT);
 
 async function handle(request: BuildRequest): Promise<BuildReply> {
   if (request.resetTexts) blobs.clear();
@@ -202,7 +207,7 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
   const parts: Uint8Array[] = [serialize(head)];
   // A passage the base has (the same fields) is sent as its place there: a commit sends what it changed, and
   // the service keeps the objects it has instead of decoding (and collecting) a copy of every passage.
-  const base = request.base ? sent.get(request.base) : undefined;
+  const base = request.base ? sent.peek(request.base) : undefined;
   let fresh: Passage[] = passages;
   let reuse: { base: string; from: Int32Array } | undefined;
   if (base && request.base) {
@@ -220,7 +225,7 @@ async function handle(request: BuildRequest): Promise<BuildReply> {
     reuse = { base: request.base, from };
   }
   for (let i = 0; i < fresh.length; i += GROUP) parts.push(serialize({ kind: 'passages', items: fresh.slice(i, i + GROUP) }));
-  keepSent(request.key, passages);
+  sent.set(request.key, passages);
   const wire: WireIndexData = { ...search, locales: search.locales.map((l) => ({ ...l, engine: { ...l.engine, terms: l.engine.terms.join('\0') } })) };
   return { id: request.id, type: 'built', parts, search: wire, ...(reuse ? { reuse } : {}) };
 }
@@ -238,13 +243,6 @@ function placesOf(passages: readonly Passage[], each: (key: string, index: numbe
 
 function samePassage(a: Passage, b: Passage): boolean {
   return a.title === b.title && a.meta === b.meta && a.text === b.text && a.url === b.url && a.locale === b.locale && a.slug === b.slug && a.kind === b.kind;
-}
-
-/** Remembers the passages the service holds as `key`'s. */
-function keepSent(key: string, passages: Passage[]): void {
-  sent.delete(key);
-  sent.set(key, passages);
-  if (sent.size > SENT_KEPT) sent.delete(sent.keys().next().value!);
 }
 
 class Preempted extends Error {}
@@ -266,7 +264,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
     const kept = request.kept ? await readKeptBuild(request.kept) : undefined;
     const made = kept ? rebasedPassages(kept.passages, kept.siteUrl.replace(/\/+$/, ''), request.siteUrl.replace(/\/+$/, '')) : undefined;
     if (kept) {
-      keepSent(request.key, made!);
+      sent.set(request.key, made!);
       await rememberParses(kept.model, texts, pause);
     }
     const { model } = await loadContentSliced(texts, pause);
@@ -277,7 +275,7 @@ async function warm(request: BuildRequest, texts: Map<string, string>): Promise<
     // Without one (not written yet, or unreadable), they are still the passages the service holds for this commit
     // and address, as any build makes them (the same function of the same files, in the same order): the next
     // build sends what changed instead of every passage.
-    if (!kept) keepSent(request.key, passages);
+    if (!kept) sent.set(request.key, passages);
     await warmTermCounts(passages, pause);
   } catch (error) {
     if (!(error instanceof Preempted)) throw error;

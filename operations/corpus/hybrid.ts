@@ -3,6 +3,7 @@
 // records whose words differ from the question's but whose meaning is close (a cosine of at least
 // `minSimilarity`), and reorder the rest. When the model cannot be reached, search answers with BM25 alone.
 import type { Locale } from '../contract/shared.ts';
+import { LruMap } from '../content/lru-map.ts';
 import { scriptOf } from './analyse.ts';
 import { normalise, reciprocalRankFusion, type EmbedTexts, type VectorIndex } from './embeddings.ts';
 import { CONFIDENT, type Passage, type SearchHit, type SearchIndex, type SearchOptions } from './search.ts';
@@ -42,16 +43,12 @@ export function createHybridSearch({
   onFailure?: (error: unknown) => void;
   minSimilarity?: number;
 }): HybridSearch {
-  const queries = new Map<string, Float32Array>();
+  const queries = new LruMap<string, Float32Array>(QUERY_CACHE);
   let failures = 0;
 
   async function vectorOf(query: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
-    const known = queries.get(query);
-    if (known) {
-      queries.delete(query); // least recently used goes first
-      queries.set(query, known);
-      return known;
-    }
+    const known = queries.get(query); // a question asked again becomes the last to be dropped
+    if (known) return known;
     if (vectors.size === 0) return undefined; // nothing to compare with
     try {
       const [vector] = await embedQuery([query], signal);
@@ -61,7 +58,6 @@ export function createHybridSearch({
       if (normalised.length !== vectors.dims)
         throw new Error(`the embeddings model answered ${normalised.length} dimensions for the question, ${vectors.dims} for the passages`);
       queries.set(query, normalised);
-      if (queries.size > QUERY_CACHE) queries.delete(queries.keys().next().value!);
       return normalised;
     } catch (error) {
       if (signal?.aborted) throw error;
