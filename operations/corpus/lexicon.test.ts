@@ -20,7 +20,8 @@ const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}+/gu, '');
 const read = (lexicon: Lexicon, typed: string, locale: Locale) => lexicon.readings(fold(typed), latinTokenOf(typed, locale), locale, typed);
 
 describe('sure readings of a typo: a slip a typist makes, undone', () => {
-  // [locale, the content's words, typed, the reading]: a doubled letter, two swapped, a letter dropped inside the stem
+  // [locale, the content's words, typed, the reading]: a doubled letter, two swapped, a letter dropped or a
+  // neighbouring key struck inside the stem
   const cases: Array<[Locale, string[], string, string]> = [
     ['en', ['leadership', 'learning'], 'leadershp', 'leadership'],
     ['en', ['managed', 'management'], 'manged', 'manag'],
@@ -31,6 +32,9 @@ describe('sure readings of a typo: a slip a typist makes, undone', () => {
     ['es', ['desarrolladores'], 'desarrolaldores', 'desarroll'],
     ['eo', ['analizo', 'analogio'], 'anlizo', 'analiz'],
     ['eo', ['trovadon', 'trovi'], 'trovadno', 'trov'],
+    ['en', ['python', 'pilot'], 'pgthon', 'python'],
+    ['fr', ['intégration', 'interne'], 'intrgration', 'integr'],
+    ['es', ['desarrolladores'], 'desarrplladores', 'desarroll'],
   ];
   for (const [locale, words, typed, reading] of cases) {
     it(`${locale}: "${typed}" is surely ${reading}`, () => {
@@ -42,12 +46,14 @@ describe('sure readings of a typo: a slip a typist makes, undone', () => {
 });
 
 describe('guesses: what real words of the language the content lacks also look like', () => {
-  // one letter for another, or a letter put back in the ending the stemmer cuts: a word of its own as often as a typo
+  // one vowel for another, a key's neighbour in the ending, or a letter put back in the ending the stemmer cuts: a
+  // word of its own as often as a typo
   const cases: Array<[Locale, string[], string, string]> = [
     ['en', ['automation'], 'automotive', 'autom'],
     ['fr', ['salariés'], 'salariales', 'salari'],
     ['es', ['automatización'], 'automotriz', 'automat'],
-    ['eo', ['salajro'], 'salajto', 'salajr'],
+    ['eo', ['sperto'], 'sporto', 'spert'],
+    ['en', ['hotels'], 'hotelw', 'hotel'],
   ];
   for (const [locale, words, typed, reading] of cases) {
     it(`${locale}: "${typed}" may be ${reading}, not surely`, () => {
