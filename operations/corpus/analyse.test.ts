@@ -94,6 +94,11 @@ describe('Esperanto', () => {
     assert.deepEqual(analyse('ulo', 'eo'), ['ul'], 'a word that is only a suffix keeps it');
     assert.deepEqual(analyse('igas', 'eo'), ['ig']);
   });
+  it('reads a country named with -ujo (CLDR: Japanujo) as the one named with -io (Japanio)', () => {
+    same('Japanujo', 'Japanio', 'eo');
+    same('Francujon', 'Francio', 'eo');
+  });
+
   it('folds the supersigned letters and the x-system people type without them', () => {
     same('maŝinlernado', 'masinlernado', 'eo');
     same('maŝinlernado', 'masxinlernado', 'eo');

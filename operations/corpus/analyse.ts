@@ -72,12 +72,12 @@ export const stopWords = {
     'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
       'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
       'alguno algún algo tiene tienen tenido hay está están era desde hasta antes después durante otro otra otros otras mucho muchos poco nada ' +
-      'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra ' +
+      'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra vez nunca ' +
       'sabe saben saber sabía puede pueden poder podría describir describa explicar explique',
   ),
   eo: words(
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
-      'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis ' +
+      'ŝia sxia ŝin sxin lia ŝiaj sxiaj liaj ilia iliaj tiu tiuj tio tie tiel iu iuj io iam ie iel ial iom ĉiam ciam neniam ajn ankaŭ ankau jam nur tre pli plej aŭ au se ol sur sub ĉe ce ĉe dum havas havis ' +
       // an ending cut from its word by a hyphen ("SDK-on"), and the article's elided form
       'o on oj ojn a an aj ajn e en n j l ĝin gxin lin ilin min vin nin sin si ' +
       // asking to describe or explain: how a question is put, not what it asks
@@ -167,6 +167,7 @@ const ESPERANTO_LIGHT_ROOTS = new Set(['est', 'hav', 'pov', 'sci', 'scipov', 'vo
 const esperantoX = (word: string) => word.replace(/([cghjsu])x/g, (_, c: string) => c);
 const ESPERANTO_ENDING = /(?:[oae]j?n?|as|is|os|us|u|i)$/;
 const ESPERANTO_SUFFIX = /(?:ad|ig|ist|il|ej|ec|ul)$/;
+const ESPERANTO_COUNTRY = /(?<=\p{L}{3})uj$/u;
 
 /** The token of one Latin-script word in a language, or '' when it is a stop word or too short to mean much. */
 function latinToken(segment: string, language: LatinLanguage): string {
@@ -187,7 +188,8 @@ function latinToken(segment: string, language: LatinLanguage): string {
     case 'eo': {
       const folded = fold(esperantoX(lower));
       if (folded.length < 2 || stopWords.eo.has(folded)) return '';
-      const root = folded.replace(ESPERANTO_ENDING, '');
+      // A country named with -ujo (CLDR's Japanujo, Francujo) is the one named with -io (Japanio, Francio), the form in use today.
+      const root = folded.replace(ESPERANTO_ENDING, '').replace(ESPERANTO_COUNTRY, 'i');
       if (ESPERANTO_LIGHT_ROOTS.has(root)) return '';
       if (root.length < 2) return folded;
       // One derivational suffix too, where a root of three letters remains: trovado (finding) meets trovi (to

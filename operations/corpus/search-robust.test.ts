@@ -330,6 +330,8 @@ describe('places and organisations one level up', () => {
     ['fr', 'A-t-elle une expérience dans la logistique ?', ['it-support-engineer-lumen']],
     ['es', '¿Ha trabajado en los Países Bajos?', inNetherlands],
     ['eo', 'Ĉu ŝi laboris en Portugalujo?', inLisbon],
+    // CLDR names Japan Japanujo; the form in use today is Japanio, and "iam" (ever) frames the question
+    ['eo', 'Ĉu ŝi iam laboris en Japanio?', inJapan],
     ['ja', 'ヨーロッパで働いたことはありますか？', [...inLisbon, ...inNetherlands]],
     ['zh', '她在荷兰工作过吗？', inNetherlands],
     ['zh-hant', '她有區塊鏈產業的經驗嗎？', ['head-of-devrel-blockharbor', 'wallet-onboarding-kit']],
