@@ -3,7 +3,7 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { analyseQueryWords, HAN_JOINERS, isLightWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { editDistance, Lexicon } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
 import { relatedGroups, type RelatedTerms } from './related.ts';
@@ -49,6 +49,8 @@ interface Concept {
   hold: number;
   /** Whether the word names a language or a country (names.ts): one no passage holds weighs in full. */
   named: boolean;
+  /** Whether the word is a verb of making (analyse.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
+  light: boolean;
 }
 
 /** A word of the query resolved in one locale's index, once per query, for the confidence of each candidate. */
@@ -170,7 +172,13 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
         return true;
       });
     }
-    const concepts: Concept[] = unique.map(({ tokens }) => ({ own: tokens, related: [], hold: 1, named: isLanguageOrCountry(tokens, locale) }));
+    const concepts: Concept[] = unique.map(({ tokens }) => ({
+      own: tokens,
+      related: [],
+      hold: 1,
+      named: isLanguageOrCountry(tokens, locale),
+      light: isLightWord(tokens, locale),
+    }));
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();
     for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
@@ -182,6 +190,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       // less of the question.
       const inflected = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION);
       if (typos.length) concepts[i]!.hold = sure || inflected ? 1 : TYPO_HOLD;
+      // (a verb of making mistyped, surely, is one: "dévepoppé")
+      if (sure && isLightWord([typos[0]!], locale)) concepts[i]!.light = true;
       typos.forEach((t, k) => {
         concepts[i]!.related.push([t]);
         if (!terms.has(t)) terms.set(t, sure && k === 0 ? SURE_TYPO_WEIGHT : TYPO_WEIGHT);
@@ -257,7 +267,9 @@ function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): Resol
   // whose known words are not more than its unknown ones ("salary expectations") is still no match. The more known
   // words a question has, the less an unknown one is likely to be what it asks about: past UNKNOWN_SHARE known words,
   // an unknown word weighs UNKNOWN_SHARE of their mean over their number ("Which degrees has she obtained, zyqvarn?").
-  const knownWeights = resolved.filter((r) => !Number.isNaN(r.weight)).map((r) => r.weight);
+  // A verb of making weighs nothing beside the question's other words: it says nothing of which record answers.
+  if (concepts.some((c) => !c.light)) concepts.forEach((c, i) => c.light && (resolved[i]!.weight = 0));
+  const knownWeights = resolved.filter((r, i) => !Number.isNaN(r.weight) && !concepts[i]!.light).map((r) => r.weight);
   const unknownWeight = knownWeights.length
     ? (knownWeights.reduce((a, b) => a + b, 0) / knownWeights.length) * Math.min(1, UNKNOWN_SHARE / knownWeights.length)
     : engine.maxIdf;

@@ -238,6 +238,27 @@ describe('a verb of holding frames a question, as having does', () => {
   it('and a clearance the profile lacks is still no match', () => assert.deepEqual(slugs('Does she hold a security clearance for government work?', 'en'), []));
 });
 
+describe('a verb of making says nothing of how much of the question a record holds', () => {
+  // each found something without the change: a record holding the verb and one other common word
+  const lacking: Array<[Locale, string]> = [
+    ['en', 'Has she shipped native iOS apps in Swift?'],
+    ['fr', 'A-t-elle développé des jeux vidéo ?'],
+    ['es', '¿Ha desarrollado firmware para sistemas embebidos?'],
+    ['eo', 'Ĉu ŝi konstruis poŝtelefonajn aplikaĵojn?'],
+    ['ja', '車載システムの開発経験は？'],
+    ['zh', '做过嵌入式开发吗？'],
+    ['zh-hant', '有車用系統開發經驗嗎？'],
+  ];
+  for (const [locale, query] of lacking) it(`${locale}: ${query} finds nothing`, () => assert.deepEqual(slugs(query, locale), []));
+  it('while what was made is found through it, and a question of the verb alone still is', () => {
+    finds('Has she built a chatbot?', 'en', 'concierge-copilot');
+    finds('A-t-elle développé des outils en Python ?', 'fr', ['sdk-quickstarts', 'rag-evaluation-harness']);
+    assert.ok(slugs('What has she built?', 'en').length > 0);
+    assert.ok(slugs('她开发过哪些项目？', 'zh').length > 0);
+  });
+  it('and a verb of making mistyped by a sure slip is one', () => assert.deepEqual(slugs('A-t-elle dévepoppé des jeux vidéo ?', 'fr'), []));
+});
+
 describe('knowledge is not a frame word: the profile has a knowledge base', () => {
   // (it was one for a while, and 'knowledge base', 知识库 and the related term 'knowledge base' lost their head word)
   const cases: Array<[Locale, string]> = [
