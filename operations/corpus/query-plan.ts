@@ -57,7 +57,8 @@ interface Concept {
 export interface ResolvedConcept {
   /**
    * Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the
-   * known words' mean (less beside several), or the most a word can when it names a language or a country.
+   * known words' mean (less beside several), or the most a word can when it names a language or a country; a verb of
+   * making beside other words, nothing.
    */
   weight: number;
   /** The documents holding each of its tokens (undefined: none does). */
