@@ -311,24 +311,24 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
 export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
   en: words(
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
-      'hold holds held holding possess possesses possessed',
+      'hold holds held holding possess possesses possessed years',
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
       'domaine domaines parcours familière familier familiers familières familiarisée familiarisé ' +
-      'possède possèdent posséder possédé détient détiennent détenir détenu',
+      'possède possèdent posséder possédé détient détiennent détenir détenu ans années',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
       'ámbito ámbitos campo campos trayectoria familiarizada familiarizado familiarizadas familiarizados ' +
-      'posee poseen poseer poseído',
+      'posee poseen poseer poseído años',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
-      'posedas posedis posedi',
+      'posedas posedis posedi jarojn jaroj',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with; in Chinese and Japanese)
-  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉'],
+  // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
+  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉', '何年'],
 };
 /**
  * Verbs of making that a question about work done is put with ("Has she developed video games?", "¿Ha construido

@@ -176,6 +176,12 @@ describe('words that frame a question are stop words of the question', () => {
     finds('Any experience in the travel industry?', 'en', ['head-of-ai-orbitale', 'integration-engineer-partnerlink']);
     finds('有医疗行业的经验吗？', 'zh', ['clinical-notes-summariser', 'engineering-manager-tessera-health']);
   });
+
+  it('and how many years is a frame too: the records that name many years are not the answer', () => {
+    const managing = ['engineering-manager-tessera-health', 'head-of-ai-orbitale', 'front-office-supervisor-harbour-crown'];
+    assert.ok(managing.includes(slugs('何年のマネジメント経験がありますか？', 'ja', 1)[0]!), slugs('何年のマネジメント経験がありますか？', 'ja').join(', '));
+    finds('¿Cuántos años de experiencia tiene en gestión de equipos?', 'es', managing);
+  });
 });
 
 describe('a language or a country is what the question asks about', () => {
