@@ -318,8 +318,14 @@ describe('a frame or person word with its elision is still one', () => {
       'hospitality-management-degree',
       'hotel-systems-coordinator',
     ]));
-  it("fr: d'expérience frames a question about managing a team", () =>
-    finds("Combien d'années d'expérience en gestion d'équipe ?", 'fr', 'engineering-manager-tessera-health'));
+  it("fr: d'expérience frames a question about managing a team", () => {
+    const question = "Combien d'années d'expérience en gestion d'équipe ?";
+    assert.deepEqual(
+      analyseQueryWords(question, 'fr').map((w) => w.typed),
+      ['gestion', 'equipe'],
+    );
+    finds(question, 'fr', ['engineering-manager-tessera-health', 'head-of-ai-orbitale', 'front-office-supervisor-harbour-crown']);
+  });
 });
 
 describe('places and organisations one level up', () => {
