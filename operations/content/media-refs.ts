@@ -6,7 +6,7 @@ import type { mediaTypes } from '../contract/media.ts';
 import { lineOfKey, parseJsonFile, parseMarkdownFile } from './front-matter.ts';
 import { locate } from './locate.ts';
 import type { ContentFiles } from './model.ts';
-import { MEDIA_DIR } from './paths.ts';
+import { isMediaPath, MEDIA_DIR } from './paths.ts';
 import { EntryFields, SiteFile } from './schema.ts';
 
 /** What a page needs of an image to lay it out before it loads, and where its bytes are (its blob sha): read by a build. */
@@ -64,7 +64,12 @@ export function imagesUsedBy(path: string, text: string): ImageUse[] {
   ];
 }
 
-/** References to images `media` (the paths of the tree's images) does not hold. */
+/** The paths of a tree's images (what `missingImageProblems` checks references against). */
+export function mediaPathsOf(tree: ReadonlyArray<{ path: string }>): Set<string> {
+  return new Set(tree.filter((e) => isMediaPath(e.path)).map((e) => e.path));
+}
+
+/** References to images `media` (the paths of the tree's images, `mediaPathsOf`) does not hold. */
 export function missingImageProblems(texts: ContentFiles, media: ReadonlySet<string>): Problem[] {
   const problems: Problem[] = [];
   for (const [path, text] of texts) {

@@ -8,7 +8,7 @@ import { sourceKindOf, translationPath } from '../content/locate.ts';
 import { irregularProblems, problemsAfter, REGULAR } from '../content/tree.ts';
 import { slicer } from '../content/pause.ts';
 import { assertContentDir, assertWritablePath, isMediaPath, MEDIA_DIR } from '../content/paths.ts';
-import { missingImageProblems } from '../content/media-refs.ts';
+import { mediaPathsOf, missingImageProblems } from '../content/media-refs.ts';
 import type { TreeFile } from './local-repo.server.ts';
 
 export interface FileChange {
@@ -195,7 +195,7 @@ export function blobSha(content: string | Uint8Array): string {
  * an image, those of every other file (no unchanged file can lose its image otherwise); without changes, all of them.
  */
 function imageProblemsAfter(tree: readonly TreeFile[], texts: ReadonlyMap<string, string>, changes: FileChange[], deleted: ReadonlySet<string>): Problem[] {
-  const media = new Set(tree.filter((e) => isMediaPath(e.path)).map((e) => e.path));
+  const media = mediaPathsOf(tree);
   for (const change of changes) if (isMediaPath(change.path)) media[change.delete ? 'delete' : 'add'](change.path);
   const written = new Map(changes.filter((c) => !c.delete && !isMediaPath(c.path)).map((c) => [c.path, c.content!]));
   // No change: the tree itself is checked (a promote's), every reference in it.

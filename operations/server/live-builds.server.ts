@@ -12,8 +12,7 @@ import { forgetTermCounts } from '../corpus/term-counts.ts';
 import { formatProblem, irregularProblems, loadContentSliced, problemsOfContent } from '../content/tree.ts';
 import { rememberParses } from '../content/kept-parses.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
-import { isMediaPath } from '../content/paths.ts';
-import { missingImageProblems } from '../content/media-refs.ts';
+import { mediaPathsOf, missingImageProblems } from '../content/media-refs.ts';
 import type { MediaLibrary } from './media-library.server.ts';
 import { createBuilder, type Builder } from './builder.server.ts';
 import { readJson, writeFileAtomic } from './files.server.ts';
@@ -183,11 +182,7 @@ async function buildFromFiles(state: BuildsState, branch: Branch, commit: string
   const [files, committedAt, fileTimes] = await Promise.all([repo.filesAt(commit), repo.committedAt(commit), repo.fileTimes(commit)]);
   const pause = slicer();
   const loaded = await loadContentSliced(files.texts, pause);
-  const problems = [
-    ...loaded.problems,
-    ...irregularProblems(files.tree),
-    ...missingImageProblems(files.texts, new Set(files.tree.filter((e) => isMediaPath(e.path)).map((e) => e.path))),
-  ];
+  const problems = [...loaded.problems, ...irregularProblems(files.tree), ...missingImageProblems(files.texts, mediaPathsOf(files.tree))];
   if (!loaded.model || problems.length) {
     throw new AppError(
       'invalid',
