@@ -351,14 +351,20 @@ function finishJob(a: Actions, run: EmulatedRun, j: EmulatedJob, outcome: { prob
   }
 }
 
-/** Starts the runs GitHub would have started for branch moves made by plain git, not through the emulator. */
+/**
+ * Starts the runs GitHub would have started for branch moves made by plain git, not through the emulator. A head read
+ * while a move through the API started its run may be the head before that move (git answers what the ref was when it
+ * read it): a run started for it now would come after the newer commit's run, an order GitHub never gives two pushes,
+ * and the service would serve the older commit. Such a read is dropped; the next listing reads again.
+ */
 async function notice(a: Actions) {
   await a.ready;
   if (a.stopped) return;
   for (const branch of ['main', 'dev']) {
+    const started = a.started.get(branch);
     const head = await a.emulator.head(branch);
-    if (head && a.started.get(branch) !== head)
-      startRun(a, { ref: `refs/heads/${branch}`, branch, before: a.started.get(branch) || null, after: head, via: 'push' });
+    if (head && a.started.get(branch) === started && started !== head)
+      startRun(a, { ref: `refs/heads/${branch}`, branch, before: started || null, after: head, via: 'push' });
   }
 }
 

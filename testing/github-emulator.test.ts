@@ -116,4 +116,43 @@ describe('emulated Actions', () => {
       process.off('unhandledRejection', onRejection);
     }
   });
+
+  it('starts runs in push order: a head a listing read before a push is not run again after it', async () => {
+    const { addActions } = await import('./github-emulator-actions.ts');
+    const own = await startGitHubEmulator({ seedDir: englishOnlyContent() });
+    const actions = addActions(own, { secret: 'emulator-test' });
+    try {
+      const first = await own.push('dev', [{ path: 'content/skills/elixir.md', content: skillFile('elixir') }], 'Elixir');
+      await actions.completed('dev', first);
+      // A listing reads dev's head (the first commit), and the next push moves dev before the listing acts on it.
+      const read = own.head.bind(own);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let readDev = () => {};
+      const devRead = new Promise<void>((resolve) => (readDev = resolve));
+      own.head = async (branch) => {
+        const head = await read(branch);
+        if (branch === 'dev') {
+          readDev();
+          await held;
+        }
+        return head;
+      };
+      const client = new Octokit({ auth: own.token, baseUrl: own.url, log: { debug() {}, info() {}, warn() {}, error() {} } });
+      const listing = client.rest.actions.listWorkflowRuns({ owner: own.owner, repo: own.name, workflow_id: 'publish.yml', branch: 'dev' });
+      await devRead;
+      const second = await own.push('dev', [{ path: 'content/skills/clojure.md', content: skillFile('clojure') }], 'Clojure');
+      release();
+      await listing;
+      await actions.completed('dev', second);
+      await actions.settled();
+      assert.deepEqual(
+        actions.runs.filter((r) => r.head_branch === 'dev').map((r) => r.head_sha),
+        [first, second],
+        'no run for the first commit after the second one’s: the service would serve the older commit',
+      );
+    } finally {
+      await own.close();
+    }
+  });
 });
