@@ -41,12 +41,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many times a start is tried again when a port picked free was taken before the server could listen on it. */
+const PORT_ATTEMPTS = 3;
+
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
   timeoutMs = 60_000,
-  { bundle = false }: { bundle?: boolean } = {},
+  options: { bundle?: boolean } = {},
 ): Promise<ServerProcess> {
+  // A port found free is free only until another process listens on it (test files run in parallel, each
+  // picking ports): a server that could not listen on one is started again on others, as nothing was served yet.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(dataDir, env, timeoutMs, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launch(dataDir: string, env: Record<string, string>, timeoutMs: number, { bundle = false }: { bundle?: boolean }): Promise<ServerProcess> {
   const port = await freePort();
   const previewPort = await freePort();
   const child = spawn(process.execPath, bundle ? serveArgs() : ['--import', 'tsx', 'server.ts'], {
@@ -78,7 +95,10 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (dead) throw new Error(`the server exited during start:\n${chunks.join('')}`);
+    if (dead) {
+      const output = chunks.join('');
+      throw new (/EADDRINUSE/.test(output) ? PortTaken : Error)(`the server exited during start:\n${output}`);
+    }
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {
