@@ -93,6 +93,7 @@ async function launch(dataDir: string, env: Record<string, string>, timeoutMs: n
   void exited.then(() => (dead = true));
 
   const url = `http://127.0.0.1:${port}`;
+  const announces = !['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (dead) {
@@ -100,7 +101,9 @@ async function launch(dataDir: string, env: Record<string, string>, timeoutMs: n
       throw new (/EADDRINUSE/.test(output) ? PortTaken : Error)(`the server exited during start:\n${output}`);
     }
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      // Until this server says it listens, whatever answers on its port is another's (one that took the port it
+      // was given): its own start record comes first, unless its logs are quieted.
+      if ((!announces || chunks.join('').includes('"event":"start"')) && (await fetch(`${url}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }
