@@ -1,22 +1,13 @@
 // Test support: a real redis-server on a free loopback port, without persistence, stopped with the test.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './server-process.ts';
 import { needTool } from './system-tools.ts';
 
 export interface TestRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 const reachable = (port: number) =>

@@ -3,11 +3,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { normaliseIp } from '../adapters/client-ip.server.ts';
 import { addressGroup } from './address-group.server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../testing/fake-openai.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
+import { freePort } from '../../testing/server-process.ts';
 
 let model: FakeOpenAI;
 before(async () => {
@@ -22,15 +23,6 @@ const ask = (service: TestService, headers: Record<string, string> = {}) =>
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ question: 'Where is Noa based?' }),
   });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('client IP', () => {
   it('counts IPv4-mapped IPv6 addresses as their IPv4 address', () => {
