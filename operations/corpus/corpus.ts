@@ -117,12 +117,14 @@ export async function createBuild(
       }
     }
   }
+  // What a search adds to the passages' words: related words, the subject's name, and her place (query-plan.ts).
+  const words = { pause, related: model.relatedTerms, name: model.site.name, location: model.site.subject.location, places: model.places.places };
   // main and dev at one commit differ only in their site's address: one index serves both.
   const search = sibling
     ? rebased(sibling.search, sibling.siteUrl, siteUrl)
     : kept
-      ? await searchIndexFromData(passages, kept.index, { pause, related: model.relatedTerms, name: model.site.name })
-      : await createSearchIndex(passages, { pause, related: model.relatedTerms, name: model.site.name });
+      ? await searchIndexFromData(passages, kept.index, words)
+      : await createSearchIndex(passages, words);
   return {
     id: createHash('sha256').update(`${options.commit}\n${siteUrl}`).digest('hex').slice(0, 20),
     commit: options.commit,

@@ -51,3 +51,13 @@ export function placeWords(location: string | undefined, organisation: string | 
   const industries = (organisation && (table.organisations[organisation]?.industries[locale] ?? table.organisations[organisation]?.industries.en)) || [];
   return [...placeNames(location, table.places, locale), ...industries].join(' ');
 }
+
+/** The name, in `locale`, of the most precise place `location` names ("Lisbon, Portugal": Lisbonne in French), or undefined when it names none. */
+export function localityName(location: string | undefined, table: PlaceTable['places'], locale: Locale): string | undefined {
+  const { locality, country } = placeOf(location);
+  if (locality) {
+    const key = Object.keys(table).find((k) => k.toLowerCase() === locality.toLowerCase());
+    return (key && table[key]!.names[locale]) || locality;
+  }
+  return country ? regionName(country, locale) : undefined;
+}

@@ -8,6 +8,9 @@ import { editDistance, Lexicon } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
 import { relatedGroups, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
+import { asksWhereSheIs, isPlaceWord } from './place-question.ts';
+import { localityName } from './places.ts';
+import type { PlaceTable } from '../content/schema.ts';
 
 /** A related word weighs this much of the word it stands for in the ranking. */
 const RELATED_WEIGHT = 0.5;
@@ -25,6 +28,8 @@ const SURE_TYPO_WEIGHT = 0.8;
  * values (1.25 to 1.75) that keep every no-answer figure and lose least to a made-up word (eval, `npm run eval`).
  */
 export const UNKNOWN_SHARE = 1.5;
+/** A question's words of being placed (based, lives) weigh this much in the ranking when it asks where the person is (they are not what it asks for). */
+const PLACE_CONTEXT_WEIGHT = 0.5;
 /** A word the last word of a query being typed begins (search as you type) weighs this much of it in the ranking. */
 const PREFIX_WEIGHT = 0.5;
 /** How much of a word a record holds when it holds only a guess at what a typo of it meant. */
@@ -84,6 +89,9 @@ export interface QueryWords {
   related?: RelatedTerms;
   /** The subject's name as written (site.json): its words, and spellings one letter from them, are stop words of a question. */
   name?: string;
+  /** Where the subject is (site.json's subject location, "Lisbon, Portugal"), and the places table that names it in each locale: what a question asking where she is asks for. */
+  location?: string;
+  places?: PlaceTable['places'];
 }
 
 /** Plans queries over `indexes` with the related words and the subject's name `words` gives. */
@@ -109,6 +117,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     };
     // The last word of a query still being typed (no space or mark after it) is also looked up as a prefix.
     const typing = /[\p{L}\p{N}]$/u.test(query);
+    // A question asking where she is ("Where is she based?") asks for her place: its words only rank.
+    const place = words.location && asksWhereSheIs(query, isName) ? (l: Locale) => localityName(words.location, words.places ?? {}, l) : undefined;
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
@@ -122,23 +132,39 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // locale's text first: its pages hold such words too, and are the ones its reader should be shown.
     const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
     // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
+    const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
+      const name = place?.(l);
+      // (its words of being placed still rank: "based" finds "based in Lisbon" first)
+      return name
+        ? part(
+            analyseQueryWords(name, l),
+            l,
+            weight,
+            false,
+            words.filter((w) => w.typed !== undefined && isPlaceWord(w.typed)),
+          )
+        : part(words, l, weight, spelling);
+    };
     const parts: Part[] = other
-      ? [part(wordsIn(other), other, 1, { typing }), part(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
-      : [part(wordsIn(primary), primary, 1, { typing })];
+      ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
+      : [partOf(wordsIn(primary), primary, 1, { typing })];
     if (script === 'han' || script === 'kana')
-      for (const other of candidates) if (other !== primary) parts.push(part(wordsIn(other), other, HAN_WEIGHT, false));
+      for (const other of candidates) if (other !== primary) parts.push(partOf(wordsIn(other), other, HAN_WEIGHT, false));
     if (primary !== 'en') {
       // The English text is matched by the query's words that are not stop words of its own language.
       const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
       const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
-      parts.push(part(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false));
+      parts.push(partOf(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false));
     }
     return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
   }
 
   /** A part of the plan: the query's tokens in one locale's text, with the related words, corrected spellings and completions they bring. */
-  /** `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being typed. */
-  function part(all: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false): Part {
+  /**
+   * `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being
+   * typed. `context`: words that only rank (a question's own words when it is read as the place it asks for).
+   */
+  function part(all: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false, context: readonly QueryWord[] = []): Part {
     const words = withoutJoins(all, indexes.get(locale)?.engine, related.get(locale));
     const byKey = new Map<string, QueryWord>();
     for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
@@ -183,6 +209,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();
     for (const { own } of concepts) for (const t of own) terms.set(t, Math.max(terms.get(t) ?? 0, 1 / own.length));
+    for (const { tokens } of context) for (const t of tokens) if (!terms.has(t)) terms.set(t, PLACE_CONTEXT_WEIGHT / tokens.length);
     unique.forEach((word, i) => {
       const { typos = [], sure = false, completions = [] } = spellings.get(word) ?? {};
       // A reading the word as typed begins with, but for an ending, is the same word the stemmer cut otherwise

@@ -378,3 +378,42 @@ describe('places and organisations one level up', () => {
     assert.equal(RelatedTermsFile.safeParse({ places: { Porto: { in: ['PT', '039'] } }, groups: {} }).success, true);
   });
 });
+
+describe('a question asking where she is asks for her place (site.json: Lisbon)', () => {
+  const current = ['profile', 'head-of-ai-orbitale'];
+  const cases: Array<[Locale, string]> = [
+    ['en', 'Where is she based?'],
+    ['en', 'Where is Noa located these days?'],
+    ['fr', 'Où habite-t-elle ?'],
+    ['es', '¿Dónde reside actualmente?'],
+    ['eo', 'Kie ŝi loĝas nun?'],
+    ['ja', 'どこに住んでいますか？'],
+    ['zh', '她目前住在哪个城市？'],
+    ['zh-hant', '她住在哪裡？'],
+  ];
+  for (const [locale, query] of cases)
+    it(`${locale}: ${query}`, () => {
+      const found = slugs(query, locale, 3);
+      assert.ok(
+        found.some((slug) => current.includes(slug)),
+        `${locale} "${query}" should find her profile or current role in the top three; found ${found.join(', ') || 'nothing'}`,
+      );
+      // not what holds only the question's words ("based": the knowledge base)
+      assert.ok(!slugs(query, locale, 10).includes('helpdesk-knowledge-base'), found.join(', '));
+    });
+
+  it('is read by its words when the site names no place for her', async () => {
+    const site = JSON.parse(files.get('content/site.json')!) as { subject: { location?: string } };
+    delete site.subject.location;
+    const placeless = loadContent(new Map([...files].map(([path, text]) => [path, path === 'content/site.json' ? JSON.stringify(site) : text]))).model!;
+    const other = await createBuild(placeless, { commit: 'placeless', siteUrl: 'http://site' });
+    const found = other.search.search('Where is she based?', 3, { locale: 'en' }).map((h) => h.slug);
+    assert.ok(found.includes('helpdesk-knowledge-base'), found.join(', '));
+  });
+
+  it('and a question asking where about something else is not one', () => {
+    finds('Where did she study?', 'en', ['hospitality-management-degree', 'msc-computer-science']);
+    finds('她的碩士學位是在哪裡取得的？', 'zh-hant', 'msc-computer-science');
+    assert.ok(!slugs('Where did she study?', 'en').includes('head-of-ai-orbitale'));
+  });
+});

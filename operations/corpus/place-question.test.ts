@@ -1,0 +1,51 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { asksWhereSheIs } from './place-question.ts';
+
+const isName = (word: string) => word === 'noa';
+
+describe('asksWhereSheIs', () => {
+  it('reads a question asking only where she is, in every locale', () => {
+    for (const query of [
+      'Where is she based?',
+      'Where does Noa live?',
+      'Which city is the candidate in?',
+      'Where does she work now?',
+      'Où habite-t-elle ?',
+      'Dans quel pays vit-elle actuellement ?',
+      '¿Dónde vive?',
+      '¿En qué ciudad reside la candidata?',
+      'Kie ŝi loĝas?',
+      'En kiu urbo ŝi laboras?',
+      'どこに住んでいますか？',
+      '拠点はどこですか？',
+      '她住在哪里？',
+      '她目前在哪个城市？',
+      '她住在哪裡？',
+      'Noa现在住在哪儿？',
+      // a word of being placed, or a place noun, mistyped by one slip
+      'En kiu ladno ŝi nun vivas?',
+      'Dans quelle ville est-elle inwtallée ?',
+    ])
+      assert.equal(asksWhereSheIs(query, isName), true, query);
+  });
+
+  it('not one asking where about something else, nor one without a word asking for a place', () => {
+    for (const query of [
+      'Where did she study?',
+      'Where has she worked?',
+      'Where does she stand on flashy demos?',
+      'Does she live in Portugal?',
+      'Où a-t-elle fait ses études ?',
+      '¿Dónde estudió?',
+      'Kie ŝi studis?',
+      'どこの大学を卒業しましたか？',
+      'どこで働いたことがありますか？',
+      '她的碩士學位是在哪裡取得的？',
+      '她在哪些研討會上演講過？',
+      '她住在里斯本吗？',
+      'Where did she stuudy?',
+    ])
+      assert.equal(asksWhereSheIs(query, isName), false, query);
+  });
+});
