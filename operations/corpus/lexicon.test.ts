@@ -2,7 +2,7 @@
 // record holding it holds the whole word for), which only a guess, and how the readings are ranked.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Lexicon } from './lexicon.ts';
+import { Lexicon, oneSlipFrom } from './lexicon.ts';
 import { latinTokenOf } from './analyse.ts';
 import type { Locale } from '../contract/shared.ts';
 
@@ -102,5 +102,16 @@ describe('ranking the readings of a typo, as Meilisearch and Typesense rank typo
     assert.notEqual(read(lexiconOf(['camping', 'hotel'], 'es'), 'campus', 'es'), null);
     assert.notEqual(read(lexiconOf(['work', 'hotel'], 'en'), 'worker', 'en'), null);
     assert.notEqual(read(lexiconOf(['personal', 'hotel'], 'en'), 'persons', 'en'), null);
+  });
+});
+
+describe('oneSlipFrom', () => {
+  it('is a letter dropped, doubled, two swapped or a neighbouring key; not a vowel for another', () => {
+    assert.deepEqual(
+      ['ladno', 'lando', 'landoo', 'lanod', 'lsndo', 'lndo', 'lendo', 'landoj', 'lanpo'].map((typed) => oneSlipFrom(typed, 'lando')),
+      [true, false, true, true, true, true, false, false, false],
+    );
+    assert.equal(oneSlipFrom('laboris', 'laboras'), false);
+    assert.equal(oneSlipFrom('inwtallee', 'installee'), true);
   });
 });

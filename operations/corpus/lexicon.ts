@@ -129,6 +129,20 @@ const sureSlip = (slip: Slip, at: number, stem: string) => slip === 'double' || 
  */
 const sureReading = (slip: Slip, at: number, stem: string) => sureSlip(slip, at, stem) || (slip === 'key' && at < stem.length);
 
+/**
+ * Whether `typed` is `meant` with one slip a typist makes and no other word is (as `sureReading` reads one): a letter
+ * dropped, doubled, two swapped, or a neighbouring key struck; not one vowel for another ("laboris" is not "laboras").
+ */
+export function oneSlipFrom(typed: string, meant: string): boolean {
+  if (typed === meant || Math.abs(typed.length - meant.length) > 1) return false;
+  let i = 0;
+  while (i < typed.length && typed[i] === meant[i]) i++;
+  if (typed.length === meant.length - 1) return typed.slice(i) === meant.slice(i + 1);
+  if (typed.length === meant.length + 1) return typed.slice(i + 1) === meant.slice(i) && (typed[i] === typed[i - 1] || typed[i] === typed[i + 1]);
+  if (typed.slice(i + 1) === meant.slice(i + 1)) return KEYBOARD_NEIGHBOURS[meant[i]!]?.includes(typed[i]!) === true;
+  return typed[i] === meant[i + 1] && typed[i + 1] === meant[i] && typed.slice(i + 2) === meant.slice(i + 2);
+}
+
 /** What a word typed with a typo is read as (`Lexicon.readings`). */
 export interface Readings {
   /** The terms it may have meant, likeliest first. */

@@ -45,6 +45,9 @@ describe('asksWhereSheIs', () => {
       '她在哪些研討會上演講過？',
       '她住在里斯本吗？',
       'Where did she stuudy?',
+      // Esperanto's past is one vowel from its present: where she worked, not where she works
+      'Kie ŝi laboris?',
+      'Kie ŝi vivis antaŭe?',
     ])
       assert.equal(asksWhereSheIs(query, isName), false, query);
   });

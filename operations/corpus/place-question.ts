@@ -4,7 +4,7 @@
 // reads it as the person's own place instead (site.json's subject location, query-plan.ts). A question that asks
 // where about something else ("Where did she study?", "Where has she worked?") is not one: it has other words.
 import { isStopWord, PERSON_WORDS, scriptOf, wordSegments } from './analyse.ts';
-import { editDistance } from './lexicon.ts';
+import { oneSlipFrom } from './lexicon.ts';
 
 const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}+/gu, '');
 const set = (list: string) => new Set(list.split(/\s+/).filter(Boolean).map(fold));
@@ -32,9 +32,8 @@ const FILLER = set(
     'actualmente ahora hoy momento domicilio ' +
     'nun nuntempe hejmo hejme',
 );
-/** A word of five letters or more one slip from one of `list` is that word mistyped ("ladno", "inwtallée"). */
-const among = (word: string, list: ReadonlySet<string>) =>
-  list.has(word) || (word.length >= 5 && [...list].some((w) => w.length >= 4 && editDistance(word, w, 1) <= 1));
+/** A word of five letters or more one slip from one of `list` is that word mistyped ("ladno", "inwtallée"; not "laboris", laboras's past). */
+const among = (word: string, list: ReadonlySet<string>) => list.has(word) || (word.length >= 5 && [...list].some((w) => w.length >= 4 && oneSlipFrom(word, w)));
 
 /** Whether a Latin word (folded) is a word of being placed (PLACED: based, lives, habite, vive, loĝas). */
 export const isPlaceWord = (word: string): boolean => PLACED.has(word);
