@@ -153,8 +153,16 @@ describe('analyseQueryWords', () => {
     assert.deepEqual(analyseQueryWords("l'assurance", 'fr'), [{ tokens: ['assur'], typed: 'assurance', written: 'assurance' }]);
     assert.deepEqual(analyseQueryWords('Encadrées', 'fr'), [{ tokens: ['encadr'], typed: 'encadrees', written: 'encadrées' }]);
     assert.deepEqual(analyseQueryWords("d'hoteles", 'es')[0]?.typed, 'hoteles');
-    // a frame word with its elision is dropped as the word is
-    assert.deepEqual(analyseQueryWords("d'experiencia", 'es'), []);
+    // a frame word with its elision is dropped as the word is, beside another word; alone, it is what the question is about
+    assert.deepEqual(
+      analyseQueryWords("hoteles d'experiencia", 'es').map((w) => w.typed),
+      ['hoteles'],
+    );
+    assert.deepEqual(analyseQueryWords("d'experiencia", 'es'), [{ tokens: ['experient'], typed: 'experiencia', written: 'experiencia' }]);
+    assert.deepEqual(
+      analyseQueryWords('她有什麼經驗？', 'zh-hant').map((w) => w.tokens),
+      [['经验']],
+    );
     assert.deepEqual(analyseQueryWords("l'hotelo", 'eo')[0]?.typed, 'hotelo');
     assert.deepEqual(analyseQueryWords("Maria's hotels", 'en')[0], { tokens: ['maria'], typed: 'maria', written: 'maria' });
   });

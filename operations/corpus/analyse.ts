@@ -244,8 +244,11 @@ export function analyseQuery(text: string, locale: Locale): string[][] {
  * elision ("l'assurance" is "assurance").
  */
 export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string; written?: string }> {
-  const written: Array<string | undefined> = [];
-  return analyseWords(text, locale, true, written).map((tokens, i) => {
+  let written: Array<string | undefined> = [];
+  let words = analyseWords(text, locale, true, written);
+  // A question made only of words that frame one ("What is her experience?", "Where has she worked?") is about them.
+  if (!words.length) words = analyseWords(text, locale, true, (written = []), true);
+  return words.map((tokens, i) => {
     const word = written[i];
     return word === undefined ? { tokens } : { tokens, typed: fold(word), written: word };
   });
@@ -362,13 +365,17 @@ export function isLightWord(tokens: readonly string[], locale: Locale): boolean 
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
 const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldChinese(w)).join('|'), 'gu');
+const PERSON_ONLY_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join('|'), 'gu');
+const PERSON_ONLY_CHINESE = new RegExp(PERSON_WORDS.han.map((w) => foldChinese(w)).join('|'), 'gu');
 
-function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>): string[][] {
+/** `frame`: a question's frame words are kept (it has no other word). */
+function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>, frame = false): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
   const chinese = locale === 'zh' || locale === 'zh-hant';
   let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
-  if (query && CJK.test(normalised)) normalised = normalised.replace(chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
+  if (query && CJK.test(normalised))
+    normalised = normalised.replace(frame ? (chinese ? PERSON_ONLY_CHINESE : PERSON_ONLY_HAN) : chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
   const bigrams = (chars: readonly string[]) => {
@@ -405,7 +412,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     if (query) {
       // (as the word is, and without its elision: "l'industrie", "d'expérience", "candidate's")
       const bare = fold(elide(segment.toLowerCase(), language));
-      if (PERSON_WORDS[language].has(bare) || FRAME_WORDS[language].has(bare)) continue;
+      if (PERSON_WORDS[language].has(bare) || (!frame && FRAME_WORDS[language].has(bare))) continue;
     }
     const token = latinTokens[language](segment);
     if (!token) continue;

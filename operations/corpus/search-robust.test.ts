@@ -182,6 +182,18 @@ describe('words that frame a question are stop words of the question', () => {
     assert.ok(managing.includes(slugs('何年のマネジメント経験がありますか？', 'ja', 1)[0]!), slugs('何年のマネジメント経験がありますか？', 'ja').join(', '));
     finds('¿Cuántos años de experiencia tiene en gestión de equipos?', 'es', managing);
   });
+
+  it('but a question made only of them is about them, not about nothing', () => {
+    for (const [locale, query] of [
+      ['en', 'What is her experience?'],
+      ['en', 'Where has she worked?'],
+      ['fr', 'Quelle est son expérience ?'],
+      ['es', '¿En qué sectores ha trabajado?'],
+      ['eo', 'Kie ŝi laboris?'],
+      ['zh-hant', '她有什麼經驗？'],
+    ] as Array<[Locale, string]>)
+      assert.ok(slugs(query, locale).length > 0, `${locale} "${query}" finds something`);
+  });
 });
 
 describe('a language or a country is what the question asks about', () => {
