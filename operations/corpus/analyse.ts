@@ -50,7 +50,8 @@ export function isTraditional(text: string): boolean {
   return HAN.test(text) && foldHan(text) !== text;
 }
 
-const fold = (word: string) => word.normalize('NFKD').replace(MARKS, '');
+/** A word without its accents. */
+export const fold = (word: string) => word.normalize('NFKD').replace(MARKS, '');
 const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean).map(fold));
 
 /** Stop words per language, folded: words too common to tell passages apart (BM25's idf does the rest). */
@@ -127,6 +128,7 @@ const ZH_STOP_BIGRAMS = new Set([
   '能否',
   '说说',
   '谈谈',
+  '为何',
 ]);
 const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那哪啊吧过有']);
 /**
@@ -150,8 +152,9 @@ const IRREGULAR = new Map(
     .map((pair) => pair.split(':') as [string, string]),
 );
 
-type LatinLanguage = keyof typeof stopWords;
-const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
+export type LatinLanguage = keyof typeof stopWords;
+/** The language a locale's Latin words are read in (English inside Chinese and Japanese text). */
+export const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
 
 /** Cuts a French or Esperanto elision (l', qu', d') or an English possessive ('s); keeps other words whole. */
 function elide(word: string, language: LatinLanguage): string {
@@ -331,37 +334,31 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
       'posedas posedis posedi jarojn jaroj',
   ),
   // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
-  han: ['经验', '經驗', '経験', '行业', '行業', '产业', '產業', '業界', '业界', '领域', '領域', '从业', '從業', '勤務', '背景', '経歴', '熟悉', '何年'],
+  han: [
+    '经验',
+    '經驗',
+    '経験',
+    '行业',
+    '行業',
+    '产业',
+    '產業',
+    '業界',
+    '业界',
+    '领域',
+    '領域',
+    '从业',
+    '從業',
+    '勤務',
+    '背景',
+    '経歴',
+    '熟悉',
+    '何年',
+    '具备',
+    '具備',
+    '相关',
+    '相關',
+  ],
 };
-/**
- * Verbs of making that a question about work done is put with ("Has she developed video games?", "¿Ha construido
- * robots?", "做过游戏开发吗"): nearly every record of a career holds one, so a record holding only the verb and the
- * question's commonest other word looked as if it held most of a question it does not answer. They rank as any word,
- * but say nothing of how much of the question a record holds (query-plan.ts), unless the question has no other word.
- */
-const LIGHT_VERBS: Record<LatinLanguage, string> & { han: readonly string[] } = {
-  en: 'develop developed developing build built building create created creating ship shipped shipping implement implemented delivered use used using',
-  fr: 'développer développé développée développés développées construire construit construite créer créé créée créés réaliser réalisé réalisée utiliser utilisé',
-  es: 'desarrollar desarrollado desarrollada desarrollados construir construido construida crear creado creada realizar realizado implementado utilizar utilizado usar usado',
-  eo: 'disvolvi disvolvis evoluigi evoluigis konstrui konstruis krei kreis realigi realigis uzi uzis',
-  han: ['开发', '開發', '開発', '构建', '構建', '搭建', '创建', '創建', '制作', '製作', '实现', '實現', '使用'],
-};
-const lightWords = new Map<Locale, ReadonlySet<string>>();
-/** Whether a question's word (its tokens, as analyseQueryWords gives them) is a verb of making (LIGHT_VERBS). */
-export function isLightWord(tokens: readonly string[], locale: Locale): boolean {
-  let set = lightWords.get(locale);
-  if (!set) {
-    const list = [...LIGHT_VERBS[latinOf[locale]].split(' '), ...(locale === 'zh' || locale === 'zh-hant' || locale === 'ja' ? LIGHT_VERBS.han : [])];
-    const out = new Set<string>();
-    for (const word of list) {
-      const analysed = analyseQueryWords(word, locale);
-      if (analysed.length === 1) out.add(analysed[0]!.tokens.join(' '));
-    }
-    lightWords.set(locale, (set = out));
-  }
-  return set.has(tokens.join(' '));
-}
-
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
 const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldChinese(w)).join('|'), 'gu');

@@ -61,3 +61,17 @@ export function localityName(location: string | undefined, table: PlaceTable['pl
   }
   return country ? regionName(country, locale) : undefined;
 }
+
+/**
+ * What an entry that has not ended is also found by, in each locale: a question about her current role, job or
+ * studies ("What is her current role?", "son poste actuel", "目前的职位") names it so, and the entry never does.
+ */
+export const CURRENT_WORDS: Record<Locale, string> = {
+  en: 'current',
+  fr: 'actuel actuelle',
+  es: 'actual',
+  eo: 'nuna',
+  zh: '目前 现任',
+  'zh-hant': '目前 現任',
+  ja: '現在 現職',
+};

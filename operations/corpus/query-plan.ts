@@ -3,8 +3,9 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyseQueryWords, HAN_JOINERS, isLightWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
-import { editDistance, Lexicon } from './lexicon.ts';
+import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { isLightWord, lightSpellings } from './light-words.ts';
+import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
 import { relatedGroups, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
@@ -54,7 +55,7 @@ interface Concept {
   hold: number;
   /** Whether the word names a language or a country (names.ts): one no passage holds weighs in full. */
   named: boolean;
-  /** Whether the word is a verb of making (analyse.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
+  /** Whether the word is a verb of making (light-words.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
   light: boolean;
 }
 
@@ -135,15 +136,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
       const name = place?.(l);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
-      return name
-        ? part(
-            analyseQueryWords(name, l),
-            l,
-            weight,
-            false,
-            words.filter((w) => w.typed !== undefined && isPlaceWord(w.typed)),
-          )
-        : part(words, l, weight, spelling);
+      const context = words.filter((w) => w.typed !== undefined && isPlaceWord(w.typed));
+      return name ? part(analyseQueryWords(name, l), l, weight, false, context) : part(words, l, weight, spelling);
     };
     const parts: Part[] = other
       ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
@@ -175,6 +169,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // Typesense read one), or dropped when it is a stop word mistyped (or a word for the person or the frame); the
     // last word of a query being typed also stands for the words it begins.
     const spellings = new Map<QueryWord, { typos: string[]; sure: boolean; completions: string[] }>();
+    // A verb of making or a word that picks one of several, mistyped by a slip ("hithest"), is one: the index may hold no spelling of it.
+    const lightTypos = new Set<QueryWord>();
     if (index && engine && spelling) {
       const relatedHere = related.get(locale);
       // The words a typo can be read as: the index's, and the related words' (a recruiter's word the content lacks
@@ -191,6 +187,10 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
         const known = engine.postings(token) !== undefined || relatedHere?.has(token);
         // A language or a country is spelt as meant ("alemán" is not a slip of "Alemania"): never read as a typo.
         const spelt = known || isLanguageOrCountry(word.tokens, locale);
+        if (!spelt && word.typed.length >= 5 && lightSpellings(locale).some((w) => oneSlipFrom(word.typed!, w))) {
+          lightTypos.add(word);
+          return true;
+        }
         const readings = spelt ? { terms: [], sure: false } : lexicon.readings(word.typed, token, locale, word.written);
         if (readings === null) return false;
         // (a word the index holds whole is taken as finished: its completions would only add noise and time)
@@ -199,12 +199,12 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
         return true;
       });
     }
-    const concepts: Concept[] = unique.map(({ tokens }) => ({
-      own: tokens,
+    const concepts: Concept[] = unique.map((word) => ({
+      own: word.tokens,
       related: [],
       hold: 1,
-      named: isLanguageOrCountry(tokens, locale),
-      light: isLightWord(tokens, locale),
+      named: isLanguageOrCountry(word.tokens, locale),
+      light: isLightWord(word.tokens, locale) || lightTypos.has(word),
     }));
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();

@@ -429,3 +429,28 @@ describe('a question asking where she is asks for her place (site.json: Lisbon)'
     assert.ok(!slugs('Where did she study?', 'en').includes('head-of-ai-orbitale'));
   });
 });
+
+describe('a word that picks one of several (highest, latest, current) says nothing of how much of the question a record holds', () => {
+  const degrees = ['msc-computer-science', 'hospitality-management-degree', 'credentials'];
+  const cases: Array<[Locale, string]> = [
+    ['en', 'What is her highest degree?'],
+    ['fr', 'Quel est son diplôme le plus élevé ?'],
+    ['es', '¿Cuál es su titulación más alta?'],
+    ['eo', 'Kio estas ŝia plej alta diplomo?'],
+    ['ja', '最終学歴は？'],
+    ['zh', '她的最高学历是什么？'],
+    ['zh-hant', '最高學歷為何？'],
+  ];
+  for (const [locale, query] of cases) it(`${locale}: ${query}`, () => finds(query, locale, degrees));
+
+  it('and mistyped by a slip, it is still one', () => finds('What is her hithest qualification?', 'en', degrees));
+
+  it('while an entry that has not ended is found as the current one', () => {
+    assert.ok(slugs('What is her current role?', 'en').includes('head-of-ai-orbitale'), slugs('What is her current role?', 'en').join(', '));
+    for (const [locale, query] of [
+      ['zh', '她现任什么职位？'],
+      ['ja', '現在の役職は何ですか？'],
+    ] as Array<[Locale, string]>)
+      assert.equal(slugs(query, locale, 1)[0], 'head-of-ai-orbitale', `${locale} "${query}": ${slugs(query, locale).join(', ')}`);
+  });
+});

@@ -1,0 +1,51 @@
+// Words of a question that rank but say nothing of how much of it a record holds (query-plan.ts): verbs of making
+// ("Has she developed video games?") and words that pick one of several ("her highest degree").
+import type { Locale } from '../contract/shared.ts';
+import { analyseQueryWords, fold, latinOf, type LatinLanguage } from './analyse.ts';
+
+/**
+ * Verbs of making that a question about work done is put with ("Has she developed video games?", "¿Ha construido
+ * robots?", "做过游戏开发吗"): nearly every record of a career holds one, so a record holding only the verb and the
+ * question's commonest other word looked as if it held most of a question it does not answer. They rank as any word,
+ * but say nothing of how much of the question a record holds (query-plan.ts), unless the question has no other word.
+ */
+const LIGHT_VERBS: Record<LatinLanguage, string> & { han: readonly string[] } = {
+  en: 'develop developed developing build built building create created creating ship shipped shipping implement implemented delivered use used using',
+  fr: 'développer développé développée développés développées construire construit construite créer créé créée créés réaliser réalisé réalisée utiliser utilisé',
+  es: 'desarrollar desarrollado desarrollada desarrollados construir construido construida crear creado creada realizar realizado implementado utilizar utilizado usar usado',
+  eo: 'disvolvi disvolvis evoluigi evoluigis konstrui konstruis krei kreis realigi realigis uzi uzis',
+  han: ['开发', '開發', '開発', '构建', '構建', '搭建', '创建', '創建', '制作', '製作', '实现', '實現', '使用'],
+};
+/**
+ * Words that pick one of several rather than say what they are ("her highest degree", "son dernier poste", "最高学历",
+ * "最終学歴"): the record that answers holds what they pick from, rarely the word. Weighed as verbs of making are.
+ */
+const ORDERING: Record<LatinLanguage, string> & { han: readonly string[] } = {
+  en: 'highest latest last recent current biggest largest main best',
+  fr: 'haut haute hauts hautes élevé élevée dernier dernière derniers dernières récent récente actuel actuelle principal principale meilleur meilleure',
+  es: 'alto alta altos altas último última últimos últimas reciente actual principal mayor mejor',
+  eo: 'alta altan lasta lastan nuna nunan ĉefa ĉefan',
+  han: ['最高', '最近', '最新', '最后', '最後', '最終', '目前', '主要', '最大'],
+};
+const lightWords = new Map<Locale, ReadonlySet<string>>();
+/** Whether a question's word (its tokens, as analyseQueryWords gives them) is a verb of making (LIGHT_VERBS) or picks one of several (ORDERING). */
+export function isLightWord(tokens: readonly string[], locale: Locale): boolean {
+  let set = lightWords.get(locale);
+  if (!set) {
+    const han = locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
+    const list = [...LIGHT_VERBS[latinOf[locale]].split(' '), ...ORDERING[latinOf[locale]].split(' '), ...(han ? [...LIGHT_VERBS.han, ...ORDERING.han] : [])];
+    const out = new Set<string>();
+    for (const word of list) {
+      const analysed = analyseQueryWords(word, locale);
+      if (analysed.length === 1) out.add(analysed[0]!.tokens.join(' '));
+    }
+    lightWords.set(locale, (set = out));
+  }
+  return set.has(tokens.join(' '));
+}
+
+/** The Latin verbs of making and words that pick one of several in a locale's language, folded as typed (for their typos, query-plan.ts). */
+export function lightSpellings(locale: Locale): readonly string[] {
+  const language = latinOf[locale];
+  return [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
+}
