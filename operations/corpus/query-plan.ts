@@ -7,7 +7,7 @@ import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wor
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import type { Bm25Index } from './bm25.ts';
-import { relatedGroups, type RelatedTerms } from './related.ts';
+import { relatedGroups, standIn, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { asksWhereSheIs, isPlaceWord } from './place-question.ts';
 import { localityName } from './places.ts';
@@ -240,7 +240,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     for (const group of groups) {
       const present = group.filter((member) => member.every((t) => ownTokens.has(t)));
       if (!present.length) continue;
-      const others = group.filter((member) => !present.includes(member));
+      const others = group.filter((member) => !present.includes(member)).map(standIn);
       for (const member of present) {
         for (const concept of concepts) {
           // a related word stands for a whole word of the query (公司 does not stand for 航空公司)

@@ -42,4 +42,15 @@ describe('related terms', () => {
     const build = await createBuild(extended, { commit: 'b', siteUrl: 'http://site' });
     assert.equal(build.search.search(query, 5)[0]?.slug, 'concierge-copilot');
   });
+
+  it("stand for a question's word only where a passage holds all of a member, words that frame a question included", async () => {
+    // "copilot exposure": found in a question as "copilot" ("exposure" frames one), but no passage holds both words
+    const terms = JSON.stringify({ groups: { en: [['zymurgy', 'copilot exposure']] } });
+    const build = await createBuild(loadContent(new Map(files).set(RELATED_TERMS_PATH, terms)).model!, { commit: 'c', siteUrl: 'http://site' });
+    assert.deepEqual(
+      build.search.search('zymurgy', 5).map((h) => h.slug),
+      [],
+    );
+    assert.equal(build.search.search('Copilot exposure?', 5)[0]?.slug, 'concierge-copilot', 'while the member is still found in a question');
+  });
 });

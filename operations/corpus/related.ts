@@ -3,6 +3,8 @@
 import type { Locale } from '../contract/shared.ts';
 import { analyse } from './analyse.ts';
 
+const HAN = /\p{Script=Han}/u;
+
 /** Per locale, groups of related words or phrases (a recruiter's words beside a profile's). */
 export type RelatedTerms = Partial<Record<Locale, ReadonlyArray<readonly string[]>>>;
 
@@ -16,6 +18,16 @@ export function relatedGroups(related: RelatedTerms): Map<Locale, Map<string, st
   return groups;
 }
 
+/**
+ * A member of a group (as `relatedGroups` gives it) as the text holds it, to stand for a question's word: its tokens as
+ * a passage's are made. A member is found in a question as the question is read ("public sector" is "public", a
+ * question's frame word dropped), but stands for it only where a passage holds all of it ("public" is not the sector).
+ */
+export function standIn(member: string[]): string[] {
+  return standIns.get(member) ?? member;
+}
+const standIns = new WeakMap<string[], string[]>();
+
 /** By the content's related-terms object (one per parse of its file): every build of unchanged terms analysed them again. */
 const relatedGroupsOf = new WeakMap<RelatedTerms, Map<Locale, Map<string, string[][][]>>>();
 
@@ -23,7 +35,14 @@ function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[]
   const lists = new Map<Locale, string[][][]>();
   for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
     const analysed = groups
-      .map((group) => group.map((member) => analyse(member, locale, true)).filter((tokens) => tokens.length > 0))
+      .map((group) =>
+        group.flatMap((member) => {
+          const asked = analyse(member, locale, true);
+          // (a Han member's bigrams as a question's are those of its words, which passages hold wherever they hold it)
+          if (asked.length && !HAN.test(member)) standIns.set(asked, analyse(member, locale));
+          return asked.length ? [asked] : [];
+        }),
+      )
       .filter((g) => g.length > 1);
     const targets: Locale[] = locale === 'zh' || locale === 'zh-hant' ? ['zh', 'zh-hant'] : [locale];
     for (const target of targets) lists.set(target, [...(lists.get(target) ?? []), ...analysed]);
