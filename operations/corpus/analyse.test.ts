@@ -200,6 +200,11 @@ describe('Japanese', () => {
     assert.ok(tokens.includes('大阪'));
     assert.ok(!tokens.some((t) => /^[\p{Script=Hiragana}]+$/u.test(t)), tokens.join(' '));
   });
+  it('keeps a katakana word its dictionary lacks whole, in a text and in a question (ICU splits スマホ into スマ and ホ)', () => {
+    assert.deepEqual(analyse('スマホアプリの開発', 'ja').slice(0, 2), ['スマホ', 'アプリ']);
+    assert.deepEqual(analyseQuery('スマホアプリは？', 'ja'), [['スマホ'], ['アプリ']]);
+    assert.deepEqual(analyse('データベースの設計', 'ja')[0], 'データベース', 'a word the dictionary has is as it was');
+  });
   it('gives Han bigrams, folded like Chinese, and treats Latin words as English', () => {
     const tokens = analyse('機械学習のAI Models', 'ja');
     assert.ok(tokens.includes('学习'), tokens.join(' '));

@@ -22,6 +22,7 @@ import { memoize } from './memo.ts';
 const HAN = /\p{Script=Han}/u;
 const HAN_ONLY = /^\p{Script=Han}+$/u;
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
+const KATAKANA_ONLY = /^[\p{Script=Katakana}ー]+$/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const MARKS = /\p{M}+/gu;
@@ -284,28 +285,7 @@ export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: r
   fr: words('candidat candidate candidats candidates personne sujet postulant postulante intéressé intéressée concernée concerné'),
   es: words('candidato candidata candidatos candidatas persona sujeto postulante aspirante interesado interesada'),
   eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
-  han: [
-    '候选人',
-    '候選人',
-    '应聘者',
-    '應聘者',
-    '求职者',
-    '求職者',
-    '应征者',
-    '應徵者',
-    '这个人',
-    '這個人',
-    '这位',
-    '這位',
-    '此人',
-    '本人',
-    '候補者',
-    '応募者',
-    'この人',
-    'この方',
-    '彼女',
-    '彼',
-  ],
+  han: '候选人 候選人 应聘者 應聘者 求职者 求職者 应征者 應徵者 这个人 這個人 这位 這位 此人 本人 候補者 応募者 この人 この方 彼女 彼'.split(' '),
 };
 
 /**
@@ -334,30 +314,7 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
       'posedas posedis posedi jarojn jaroj',
   ),
   // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
-  han: [
-    '经验',
-    '經驗',
-    '経験',
-    '行业',
-    '行業',
-    '产业',
-    '產業',
-    '業界',
-    '业界',
-    '领域',
-    '領域',
-    '从业',
-    '從業',
-    '勤務',
-    '背景',
-    '経歴',
-    '熟悉',
-    '何年',
-    '具备',
-    '具備',
-    '相关',
-    '相關',
-  ],
+  han: '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關'.split(' '),
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
@@ -385,7 +342,11 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     run = [];
     singles = true;
   };
+  // The katakana word the segment before was, if any: ICU splits a katakana word its dictionary lacks (スマホ: スマ, ホ).
+  let katakana: string[] | undefined;
   for (const { segment, isWordLike } of wordSegments(normalised, locale)) {
+    const after = katakana;
+    katakana = undefined;
     if (!isWordLike) {
       flush();
       continue;
@@ -403,7 +364,14 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     }
     flush();
     if (CJK.test(segment)) {
-      if (!HIRAGANA_ONLY.test(segment) && [...segment].length >= 2) words.push([segment]);
+      const length = [...segment].length;
+      // a katakana letter split from the katakana word before it is of that word
+      if (after && length === 1 && KATAKANA_ONLY.test(segment)) after[0] += segment;
+      else if (!HIRAGANA_ONLY.test(segment) && length >= 2) {
+        const word = [segment];
+        words.push(word);
+        if (KATAKANA_ONLY.test(segment)) katakana = word;
+      }
       continue;
     }
     if (query) {

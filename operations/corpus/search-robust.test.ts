@@ -454,3 +454,8 @@ describe('a word that picks one of several (highest, latest, current) says nothi
       assert.equal(slugs(query, locale, 1)[0], 'head-of-ai-orbitale', `${locale} "${query}": ${slugs(query, locale).join(', ')}`);
   });
 });
+
+describe('a katakana word the dictionary lacks is one word, not its pieces', () => {
+  // ICU split スマホ (smartphone) into スマ, which the profile holds (スマート), and ホ, so the question looked half answered
+  it('ja: スマホアプリの開発経験はありますか？ finds nothing', () => assert.deepEqual(slugs('スマホアプリの開発経験はありますか？', 'ja'), []));
+});
