@@ -130,8 +130,9 @@ const sureSlip = (slip: Slip, at: number, stem: string) => slip === 'double' || 
 const sureReading = (slip: Slip, at: number, stem: string) => sureSlip(slip, at, stem) || (slip === 'key' && at < stem.length);
 
 /**
- * Whether `typed` is `meant` with one slip a typist makes and no other word is (as `sureReading` reads one): a letter
- * dropped, doubled, two swapped, or a neighbouring key struck; not one vowel for another ("laboris" is not "laboras").
+ * Whether `typed` is `meant` with one slip a typist makes (as `sureReading` reads one): a letter dropped, doubled, two
+ * swapped, or a neighbouring key struck; not any other letter for another ("laboris" is not "laboras": i and a are
+ * not neighbours). Whether another word is meant is the caller's to say.
  */
 export function oneSlipFrom(typed: string, meant: string): boolean {
   if (typed === meant || Math.abs(typed.length - meant.length) > 1) return false;

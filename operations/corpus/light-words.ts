@@ -25,27 +25,61 @@ const ORDERING: Record<LatinLanguage, string> & { han: readonly string[] } = {
   fr: 'haut haute hauts hautes élevé élevée dernier dernière derniers dernières récent récente actuel actuelle principal principale meilleur meilleure',
   es: 'alto alta altos altas último última últimos últimas reciente actual principal mayor mejor',
   eo: 'alta altan lasta lastan nuna nunan ĉefa ĉefan',
-  han: ['最高', '最近', '最新', '最后', '最後', '最終', '目前', '主要', '最大'],
+  // (and the words entries that have not ended are found by, corpus.ts's CURRENT_WORDS: 现任, 現職)
+  han: ['最高', '最近', '最新', '最后', '最後', '最終', '目前', '主要', '最大', '现任', '現任', '現在', '現職'],
 };
-const lightWords = new Map<Locale, ReadonlySet<string>>();
-/** Whether a question's word (its tokens, as analyseQueryWords gives them) is a verb of making (LIGHT_VERBS) or picks one of several (ORDERING). */
-export function isLightWord(tokens: readonly string[], locale: Locale): boolean {
-  let set = lightWords.get(locale);
-  if (!set) {
-    const han = locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
-    const list = [...LIGHT_VERBS[latinOf[locale]].split(' '), ...ORDERING[latinOf[locale]].split(' '), ...(han ? [...LIGHT_VERBS.han, ...ORDERING.han] : [])];
-    const out = new Set<string>();
-    for (const word of list) {
-      const analysed = analyseQueryWords(word, locale);
-      if (analysed.length === 1) out.add(analysed[0]!.tokens.join(' '));
-    }
-    lightWords.set(locale, (set = out));
+const verbStems = new Map<Locale, ReadonlySet<string>>();
+const orderingHan = new Map<Locale, ReadonlySet<string>>();
+/** The Latin words that pick one of several, as written and without accents. */
+const orderingLatin = new Map<LatinLanguage, { written: ReadonlySet<string>; folded: ReadonlySet<string> }>();
+function orderingOf(language: LatinLanguage) {
+  let lists = orderingLatin.get(language);
+  if (!lists) {
+    const written = ORDERING[language].split(' ');
+    orderingLatin.set(language, (lists = { written: new Set(written), folded: new Set(written.map(fold)) }));
   }
-  return set.has(tokens.join(' '));
+  return lists;
 }
 
+/** Each word of `list` as a question's tokens in `locale`, joined. */
+function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const word of list) {
+    const analysed = analyseQueryWords(word, locale);
+    if (analysed.length === 1) out.add(analysed[0]!.tokens.join(' '));
+  }
+  return out;
+}
+
+/**
+ * Whether a question's word (as analyseQueryWords gives it) is a verb of making (LIGHT_VERBS, by its stem: every form of
+ * it) or picks one of several (ORDERING, as written: French "élevé" but not "élève", Esperanto "ĉefa" but not "ĉefo";
+ * a Han word by its tokens).
+ */
+export function isLightWord(word: { tokens: readonly string[]; written?: string }, locale: Locale): boolean {
+  const han = locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
+  let verbs = verbStems.get(locale);
+  if (!verbs) verbStems.set(locale, (verbs = tokensOf([...LIGHT_VERBS[latinOf[locale]].split(' '), ...(han ? LIGHT_VERBS.han : [])], locale)));
+  const key = word.tokens.join(' ');
+  if (verbs.has(key)) return true;
+  const { written } = word;
+  if (written !== undefined) {
+    const lists = orderingOf(latinOf[locale]);
+    return lists.written.has(written) || (fold(written) === written && lists.folded.has(written));
+  }
+  if (!han) return false;
+  let ordering = orderingHan.get(locale);
+  if (!ordering) orderingHan.set(locale, (ordering = tokensOf(ORDERING.han, locale)));
+  return ordering.has(key);
+}
+
+const spellings = new Map<Locale, readonly string[]>();
 /** The Latin verbs of making and words that pick one of several in a locale's language, folded as typed (for their typos, query-plan.ts). */
 export function lightSpellings(locale: Locale): readonly string[] {
-  const language = latinOf[locale];
-  return [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
+  let out = spellings.get(locale);
+  if (!out) {
+    const language = latinOf[locale];
+    spellings.set(locale, (out = [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold)));
+  }
+  return out;
 }

@@ -23,6 +23,12 @@ describe('asksWhereSheIs', () => {
       '她目前在哪个城市？',
       '她住在哪裡？',
       'Noa现在住在哪儿？',
+      "Where's she based?",
+      'Where’s she based?',
+      'Kie sxi logxas?',
+      '她住在哪个国家？',
+      '她现在住哪？',
+      '她住在哪裏？',
       // a word of being placed, or a place noun, mistyped by one slip
       'En kiu ladno ŝi nun vivas?',
       'Dans quelle ville est-elle inwtallée ?',
@@ -45,6 +51,15 @@ describe('asksWhereSheIs', () => {
       '她在哪些研討會上演講過？',
       '她住在里斯本吗？',
       'Where did she stuudy?',
+      // where she was: before, not now
+      'Où a-t-elle travaillé ?',
+      'Dans quels pays a-t-elle travaillé ?',
+      'Where did she work?',
+      'Where has she lived?',
+      'Where was she based?',
+      '¿Dónde vivía antes?',
+      // a stop word of another language is not one of this question's ("ai" is French)
+      'Where does she work on AI?',
       // Esperanto's past is one vowel from its present: where she worked, not where she works
       'Kie ŝi laboris?',
       'Kie ŝi vivis antaŭe?',

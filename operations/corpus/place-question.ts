@@ -2,80 +2,148 @@
 // "Kie ŝi loĝas?", "どこに住んでいますか？", "她住在哪里？"). Such a question holds no word of what answers it (the
 // place itself), and its words mislead word matching: "based" is the knowledge base's, "live" a product's. Search
 // reads it as the person's own place instead (site.json's subject location, query-plan.ts). A question that asks
-// where about something else ("Where did she study?", "Where has she worked?") is not one: it has other words.
+// where about something else ("Where did she study?") or before ("Where has she worked?", "Où a-t-elle travaillé ?",
+// "Where was she based?") is not one.
 import { isStopWord, PERSON_WORDS, scriptOf, wordSegments } from './analyse.ts';
 import { oneSlipFrom } from './lexicon.ts';
 
-const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}+/gu, '');
-const set = (list: string) => new Set(list.split(/\s+/).filter(Boolean).map(fold));
+type Latin = 'en' | 'fr' | 'es' | 'eo';
 
 /**
- * Words that ask for a place, folded: where, and the nouns that do when they are all a question names ("Which city is
- * she in?", "Dans quel pays vit-elle ?"). (French où, folded, is "or": it is told by its accent.)
+ * Per language, lowercased with their accents: the words that ask for a place (where, and the nouns that do when they
+ * are all a question names: "Which city is she in?"); the words of being placed such a question is put with (living,
+ * being based or located, working now), which also rank ("based" finds "based in Lisbon"); the other words it is put
+ * with (now, these days); and those that ask about before, which make it another question.
  */
-const ASKS = set('where whereabouts dónde donde kie city town country location ville pays ciudad país urbo urbon lando landon');
+const LISTS: Record<Latin, { asks: string; placed: string; filler: string; before: string }> = {
+  en: {
+    asks: 'where whereabouts city town country location',
+    placed: 'based located live lives living reside resides residing resident situated settled work works',
+    filler: 'base currently now today nowadays days moment home',
+    before: 'did was were used previously formerly earlier before',
+  },
+  fr: {
+    asks: 'où ville pays',
+    placed:
+      'basée basé basées basés située situé localisée localisé habite habitent habiter vit vivent vivre réside résider résidence travaille ' +
+      'domiciliée domicilié installée installé',
+    filler: 'actuellement aujourd hui maintenant moment domicile trouve',
+    before: 'avant auparavant précédemment autrefois',
+  },
+  es: {
+    asks: 'dónde donde ciudad país',
+    placed: 'basada basado ubicada ubicado vive viven vivir reside residencia radica encuentra trabaja localizada instalada instalado',
+    filler: 'actualmente ahora hoy momento domicilio',
+    before: 'antes anteriormente',
+  },
+  eo: {
+    asks: 'kie urbo urbon lando landon',
+    placed: 'loĝas loĝi vivas laboras troviĝas situas bazita baziĝas ekloĝis',
+    filler: 'nun nuntempe hejmo hejme',
+    before: 'antaŭe',
+  },
+};
+
+/** A word without its accents, and Esperanto's x-system (ĝ typed gx) read as its letter. */
+const fold = (word: string) =>
+  word
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/([cghjsu])x/g, '$1');
+
+/** A list's words as written, and folded (for a word typed without its accents). */
+interface List {
+  written: ReadonlySet<string>;
+  folded: readonly string[];
+}
+const listOf = (words: string): List => {
+  const all = words.split(/\s+/).filter(Boolean);
+  return { written: new Set(all), folded: [...new Set(all.map(fold))] };
+};
+const WORDS = Object.fromEntries(
+  Object.entries(LISTS).map(([language, lists]) => [
+    language,
+    { asks: listOf(lists.asks), placed: listOf(lists.placed), filler: listOf(lists.filler), before: listOf(lists.before) },
+  ]),
+) as Record<Latin, Record<keyof (typeof LISTS)['en'], List>>;
+
 /**
- * Words of being placed a question of the person's place is put with, folded: living, being based or located, working
- * (now: "Where does she work?" asks for her employer's place, "Where has she worked?" for her employers); in English,
- * French, Spanish and Esperanto. They also rank: "based" finds "based in Lisbon".
+ * Whether a word (`written` lowercased, `folded` as `fold` gives it) is one of `list`: as written; folded, when it was
+ * typed without accents (French "travaillé" is not "travaille"); or, from five letters, one slip from one of them
+ * before its last two letters ("ladno", "inwtallée"; "lived" is not "lives", nor "laboris" "laboras").
  */
-const PLACED = set(
-  'based located live lives living reside resides residing resident situated settled work works ' +
-    'basée basé basées basés située situé localisée localisé habite habitent habiter vit vivent vivre réside résider résidence travaille domiciliée domicilié installée installé ' +
-    'basada basado ubicada ubicado vive viven vivir reside residencia radica encuentra trabaja localizada instalada instalado ' +
-    'loĝas loĝi vivas laboras troviĝas situas bazita baziĝas ekloĝis',
-);
-/** Other words such a question is put with, folded: now, these days, home. */
-const FILLER = set(
-  'base currently now today nowadays days moment home ' +
-    'actuellement aujourd hui maintenant moment domicile trouve ' +
-    'actualmente ahora hoy momento domicilio ' +
-    'nun nuntempe hejmo hejme',
-);
-/** A word of five letters or more one slip from one of `list` is that word mistyped ("ladno", "inwtallée"; not "laboris", laboras's past). */
-const among = (word: string, list: ReadonlySet<string>) => list.has(word) || (word.length >= 5 && [...list].some((w) => w.length >= 4 && oneSlipFrom(word, w)));
+function among(written: string, folded: string, list: List): boolean {
+  if (list.written.has(written)) return true;
+  const plain = fold(written) === written.replace(/([cghjsu])x/g, '$1');
+  if (plain && list.folded.includes(folded)) return true;
+  if (folded.length < 5) return false;
+  return list.folded.some((w) => w.length >= 4 && oneSlipFrom(folded, w) && firstDifference(folded, w) < Math.min(folded.length, w.length) - 2);
+}
 
-/** Whether a Latin word (folded) is a word of being placed (PLACED: based, lives, habite, vive, loĝas). */
-export const isPlaceWord = (word: string): boolean => PLACED.has(word);
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
 
-/** Chinese and Japanese: what asks for a place, and the words such a question is put with (folded to simplified or not, both spellings). */
-const HAN_WHERE = /どこ|何処|どちら|どの(?:都市|国|街|町)|哪里|哪裡|哪儿|哪兒|哪[个個座](?:城市|国家|國家|地方)|什么地方|什麼地方|何处|何處|所在地|在哪/u;
-const HAN_PLACE =
-  /どこ|何処|どちら|どの|お住まい|住|在住|拠点|居住|暮ら|都市|国|街|町|現在|今|いま|哪里|哪裡|哪儿|哪兒|哪|[个個座]|城市|国家|國家|地方|什么|什麼|何处|何處|所在地|居|常驻|常駐|现居|現居|定居|生活|工作地点|工作地點|位于|位於|目前|现在|如今|请问|請問|她|他|是|在|的|呢|吗|嗎|了/gu;
+/** Whether a Latin word (lowercased, as written) is a word of being placed in a language (based, lives, habite, vive, loĝas). */
+export const isPlaceWord = (word: string): boolean => (Object.keys(WORDS) as Latin[]).some((l) => among(word, fold(word), WORDS[l].placed));
+
+/** Chinese and Japanese: what asks for a place, and the words such a question is put with (both scripts), longest first. */
+const HAN_WHERE =
+  /どこ|何処|どちら|どの(?:都市|国|街|町)|哪里|哪裡|哪裏|哪儿|哪兒|住哪|哪[个個座](?:城市|国家|國家|地方)|什么地方|什麼地方|何处|何處|所在地|在哪/u;
+const HAN_PLACE = new RegExp(
+  (
+    'どこ 何処 どちら どの お住まい 住 在住 拠点 居住 暮ら 都市 国 街 町 現在 今 いま 哪里 哪裡 哪裏 哪儿 哪兒 哪 个 個 座 城市 国家 國家 地方 什么 什麼 ' +
+    '何处 何處 所在地 居 常驻 常駐 现居 現居 定居 生活 工作地点 工作地點 位于 位於 目前 现在 如今 请问 請問 她 他 是 在 的 呢 吗 嗎 了'
+  )
+    .split(' ')
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'gu',
+);
 const PERSON_HAN = new RegExp(PERSON_WORDS.han.join('|'), 'gu');
 
-/** (a question in one Latin language may be asked on the site of another) */
-const LATIN = ['en', 'fr', 'es', 'eo'] as const;
+/** A Latin question's words, lowercased, without a French elision or an English 's ("where's"). */
+function latinWords(query: string): Array<{ written: string; folded: string }> {
+  const out: Array<{ written: string; folded: string }> = [];
+  for (const { segment, isWordLike } of wordSegments(query, 'en')) {
+    if (!isWordLike) continue;
+    const written = segment
+      .toLowerCase()
+      .replace(/^(?:l|d|qu|j|n|s|c)['’]/, '')
+      .replace(/['’]s$/, '');
+    out.push({ written, folded: fold(written) });
+  }
+  return out;
+}
 
 /**
- * Whether `query` asks only where the person is: it has a word that asks for a place,
- * and every other word is a stop word, a word for the person (`isName`: the subject's name), or one such a question
- * is put with (living, being based, now).
+ * Whether `query` asks only where the person is: it has a word that asks for a place in one language, and every other
+ * word is a stop word of that language, a word for the person (`isName`: the subject's name), or one such a question is
+ * put with (living, being based, now); none asks about before.
  */
 export function asksWhereSheIs(query: string, isName: (folded: string) => boolean): boolean {
-  const script = scriptOf(query);
-  if (script !== 'latin') {
+  if (scriptOf(query) !== 'latin') {
     if (!HAN_WHERE.test(query)) return false;
     let rest = query.replace(PERSON_HAN, ' ').replace(HAN_PLACE, ' ');
     // The rest must be grammar (hiragana: particles and endings) or the person's name.
     rest = rest.replace(/[\p{Script=Latin}\p{N}]+/gu, (w) => (isName(fold(w.toLowerCase())) ? ' ' : w));
     return !/[\p{Script=Han}\p{Script=Katakana}\p{Script=Latin}\p{N}]/u.test(rest);
   }
-  let asks = false;
-  for (const { segment, isWordLike } of wordSegments(query, 'en')) {
-    if (!isWordLike) continue;
-    const lower = segment.toLowerCase().replace(/^(?:l|d|qu|j|n|s|c)['’]/, '');
-    const word = fold(lower);
-    if (lower === 'où' || among(word, ASKS)) asks = true;
-    else if (
-      word.length <= 1 ||
-      LATIN.some((l) => isStopWord(word, l) || PERSON_WORDS[l].has(word)) ||
-      isName(word) ||
-      among(word, PLACED) ||
-      among(word, FILLER)
-    )
-      continue;
-    else return false;
-  }
-  return asks;
+  const words = latinWords(query);
+  const language = (Object.keys(WORDS) as Latin[]).find((l) => words.some((w) => among(w.written, w.folded, WORDS[l].asks)));
+  if (!language) return false;
+  const lists = WORDS[language];
+  return words.every(
+    ({ written, folded }) =>
+      !among(written, folded, lists.before) &&
+      (folded.length <= 1 ||
+        isStopWord(folded, language) ||
+        PERSON_WORDS[language].has(folded) ||
+        isName(folded) ||
+        among(written, folded, lists.asks) ||
+        among(written, folded, lists.placed) ||
+        among(written, folded, lists.filler)),
+  );
 }

@@ -52,14 +52,15 @@ export function placeWords(location: string | undefined, organisation: string | 
   return [...placeNames(location, table.places, locale), ...industries].join(' ');
 }
 
-/** The name, in `locale`, of the most precise place `location` names ("Lisbon, Portugal": Lisbonne in French), or undefined when it names none. */
-export function localityName(location: string | undefined, table: PlaceTable['places'], locale: Locale): string | undefined {
+/**
+ * The names, in `locale`, of the most precise place `location` names and of its country ("Lisbon, Portugal": Lisbonne
+ * and Portugal in French), each once; none when it names no place.
+ */
+export function localityNames(location: string | undefined, table: PlaceTable['places'], locale: Locale): string[] {
   const { locality, country } = placeOf(location);
-  if (locality) {
-    const key = Object.keys(table).find((k) => k.toLowerCase() === locality.toLowerCase());
-    return (key && table[key]!.names[locale]) || locality;
-  }
-  return country ? regionName(country, locale) : undefined;
+  const key = locality && Object.keys(table).find((k) => k.toLowerCase() === locality.toLowerCase());
+  const names = [key ? table[key]!.names[locale] || key : locality, country && regionName(country, locale)];
+  return [...new Set(names.filter((name): name is string => !!name))];
 }
 
 /**

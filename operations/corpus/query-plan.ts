@@ -6,11 +6,11 @@ import type { Locale } from '../contract/shared.ts';
 import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
-import type { Bm25Index } from './bm25.ts';
+import { holds, type Bm25Index } from './bm25.ts';
 import { relatedGroups, standIn, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { asksWhereSheIs, isPlaceWord } from './place-question.ts';
-import { localityName } from './places.ts';
+import { localityNames } from './places.ts';
 import type { PlaceTable } from '../content/schema.ts';
 
 /** A related word weighs this much of the word it stands for in the ranking. */
@@ -55,7 +55,7 @@ interface Concept {
   hold: number;
   /** Whether the word names a language or a country (names.ts): one no passage holds weighs in full. */
   named: boolean;
-  /** Whether the word is a verb of making (light-words.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
+  /** Whether the word is a verb of making or picks one of several (light-words.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
   light: boolean;
 }
 
@@ -119,7 +119,19 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // The last word of a query still being typed (no space or mark after it) is also looked up as a prefix.
     const typing = /[\p{L}\p{N}]$/u.test(query);
     // A question asking where she is ("Where is she based?") asks for her place: its words only rank.
-    const place = words.location && asksWhereSheIs(query, isName) ? (l: Locale) => localityName(words.location, words.places ?? {}, l) : undefined;
+    // (her city as the locale names it, or her country when no passage of the locale names the city so: the place as
+    // one word of the question, "Greater Lisbon Area" held only where a passage holds all of it)
+    const place =
+      words.location && asksWhereSheIs(query, isName)
+        ? (l: Locale): QueryWord | undefined => {
+            const engine = indexes.get(l)?.engine;
+            for (const name of localityNames(words.location, words.places ?? {}, l)) {
+              const tokens = analyseQueryWords(name, l).flatMap((w) => w.tokens);
+              if (engine && tokens.length && namedTogether(tokens, engine)) return { tokens };
+            }
+            return undefined;
+          }
+        : undefined;
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
@@ -134,10 +146,10 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
     // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
     const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
-      const name = place?.(l);
+      const named = place?.(l);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
-      const context = words.filter((w) => w.typed !== undefined && isPlaceWord(w.typed));
-      return name ? part(analyseQueryWords(name, l), l, weight, false, context) : part(words, l, weight, spelling);
+      const context = words.filter((w) => w.written !== undefined && isPlaceWord(w.written));
+      return named ? part([named], l, weight, false, context) : part(words, l, weight, spelling);
     };
     const parts: Part[] = other
       ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
@@ -204,7 +216,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       related: [],
       hold: 1,
       named: isLanguageOrCountry(word.tokens, locale),
-      light: isLightWord(word.tokens, locale) || lightTypos.has(word),
+      light: isLightWord(word, locale) || lightTypos.has(word),
     }));
     // A word weighs one in the ranking, however many bigrams it has.
     const terms = new Map<string, number>();
@@ -219,7 +231,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       const inflected = typos.some((t) => word.typed!.startsWith(t) && word.typed!.length - t.length <= INFLECTION);
       if (typos.length) concepts[i]!.hold = sure || inflected ? 1 : TYPO_HOLD;
       // (a verb of making mistyped, surely, is one: "dévepoppé")
-      if (sure && isLightWord([typos[0]!], locale)) concepts[i]!.light = true;
+      if (sure && isLightWord({ tokens: [typos[0]!] }, locale)) concepts[i]!.light = true;
       typos.forEach((t, k) => {
         concepts[i]!.related.push([t]);
         if (!terms.has(t)) terms.set(t, sure && k === 0 ? SURE_TYPO_WEIGHT : TYPO_WEIGHT);
@@ -255,6 +267,14 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
   }
 
   return plan;
+}
+
+/** Whether some passage holds every one of `tokens`. */
+function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
+  const [first, ...rest] = tokens.map((t) => engine.postings(t)?.docs);
+  if (!first || rest.some((docs) => !docs)) return false;
+  for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;
+  return false;
 }
 
 /**
@@ -295,7 +315,8 @@ function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): Resol
   // whose known words are not more than its unknown ones ("salary expectations") is still no match. The more known
   // words a question has, the less an unknown one is likely to be what it asks about: past UNKNOWN_SHARE known words,
   // an unknown word weighs UNKNOWN_SHARE of their mean over their number ("Which degrees has she obtained, zyqvarn?").
-  // A verb of making weighs nothing beside the question's other words: it says nothing of which record answers.
+  // A verb of making, or a word that picks one of several, weighs nothing beside the question's other words: it says
+  // nothing of which record answers.
   if (concepts.some((c) => !c.light)) concepts.forEach((c, i) => c.light && (resolved[i]!.weight = 0));
   const knownWeights = resolved.filter((r, i) => !Number.isNaN(r.weight) && !concepts[i]!.light).map((r) => r.weight);
   const unknownWeight = knownWeights.length

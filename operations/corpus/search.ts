@@ -6,7 +6,7 @@
 // words a question uses for the person (analyse.ts's PERSON_WORDS, the subject's name) are dropped, and a question
 // asking where she is is read as her place (site.json's subject location; place-question.ts, query-plan.ts). Every hit carries
 // a `confidence`: how much of the question (its words weighted by how rare they are; a word no passage holds
-// weighing what its known words do on average; a verb of making, nothing beside other words) the record contains. At CONFIDENT or below nothing is a match, so a
+// weighing what its known words do on average; a verb of making or a word that picks one of several, nothing beside other words) the record contains. At CONFIDENT or below nothing is a match, so a
 // question the profile cannot answer gets no results rather than the least bad ones. Built once per build and
 // never changed afterwards.
 import type { Locale } from '../contract/shared.ts';
