@@ -147,9 +147,15 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
     const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
       const named = place?.(l);
+      if (!named) return part(words, l, weight, spelling);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
-      const context = words.filter((w) => w.written !== undefined && isPlaceWord(w.written));
-      return named ? part([named], l, weight, false, context) : part(words, l, weight, spelling);
+      return part(
+        [named],
+        l,
+        weight,
+        false,
+        words.filter((w) => w.written !== undefined && isPlaceWord(w.written)),
+      );
     };
     const parts: Part[] = other
       ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
