@@ -55,6 +55,19 @@ export function isTraditional(text: string): boolean {
 export const fold = (word: string) => word.normalize('NFKD').replace(MARKS, '');
 const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean).map(fold));
 
+/** A list of words as written, which a word typed without accents also matches ("basee" is "basée"; "travaillé" is not "travaille"). */
+export interface WordList {
+  has(written: string): boolean;
+  /** Its words as `foldWord` gives them, each once. */
+  readonly folded: readonly string[];
+}
+export function wordList(list: readonly string[], foldWord: (word: string) => string = fold): WordList {
+  const written = new Set(list);
+  const folded = [...new Set(list.map(foldWord))];
+  const foldedSet = new Set(folded);
+  return { folded, has: (word) => written.has(word) || (!/\p{M}/u.test(word.normalize('NFKD')) && foldedSet.has(foldWord(word))) };
+}
+
 /** Stop words per language, folded: words too common to tell passages apart (BM25's idf does the rest). */
 export const stopWords = {
   en: words(

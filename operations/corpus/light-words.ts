@@ -1,7 +1,8 @@
 // Words of a question that rank but say nothing of how much of it a record holds (query-plan.ts): verbs of making
 // ("Has she developed video games?") and words that pick one of several ("her highest degree").
 import type { Locale } from '../contract/shared.ts';
-import { analyseQueryWords, fold, latinOf, type LatinLanguage } from './analyse.ts';
+import { analyseQueryWords, fold, latinOf, wordList, type LatinLanguage } from './analyse.ts';
+import { memoize } from './memo.ts';
 
 /**
  * Verbs of making that a question about work done is put with ("Has she developed video games?", "¿Ha construido
@@ -28,18 +29,6 @@ const ORDERING: Record<LatinLanguage, string> & { han: readonly string[] } = {
   // (and the words entries that have not ended are found by, corpus.ts's CURRENT_WORDS: 现任, 現職)
   han: ['最高', '最近', '最新', '最后', '最後', '最終', '目前', '主要', '最大', '现任', '現任', '現在', '現職'],
 };
-const verbStems = new Map<Locale, ReadonlySet<string>>();
-const orderingHan = new Map<Locale, ReadonlySet<string>>();
-/** The Latin words that pick one of several, as written and without accents. */
-const orderingLatin = new Map<LatinLanguage, { written: ReadonlySet<string>; folded: ReadonlySet<string> }>();
-function orderingOf(language: LatinLanguage) {
-  let lists = orderingLatin.get(language);
-  if (!lists) {
-    const written = ORDERING[language].split(' ');
-    orderingLatin.set(language, (lists = { written: new Set(written), folded: new Set(written.map(fold)) }));
-  }
-  return lists;
-}
 
 /** Each word of `list` as a question's tokens in `locale`, joined. */
 function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> {
@@ -57,29 +46,24 @@ function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> 
  * a Han word by its tokens).
  */
 export function isLightWord(word: { tokens: readonly string[]; written?: string }, locale: Locale): boolean {
-  const han = locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
-  let verbs = verbStems.get(locale);
-  if (!verbs) verbStems.set(locale, (verbs = tokensOf([...LIGHT_VERBS[latinOf[locale]].split(' '), ...(han ? LIGHT_VERBS.han : [])], locale)));
   const key = word.tokens.join(' ');
-  if (verbs.has(key)) return true;
-  const { written } = word;
-  if (written !== undefined) {
-    const lists = orderingOf(latinOf[locale]);
-    return lists.written.has(written) || (fold(written) === written && lists.folded.has(written));
-  }
-  if (!han) return false;
-  let ordering = orderingHan.get(locale);
-  if (!ordering) orderingHan.set(locale, (ordering = tokensOf(ORDERING.han, locale)));
-  return ordering.has(key);
+  if (verbStemsOf(locale).has(key)) return true;
+  if (word.written !== undefined) return orderingOf(latinOf[locale]).has(word.written);
+  return han(locale) && orderingHanOf(locale).has(key);
 }
 
-const spellings = new Map<Locale, readonly string[]>();
+const han = (locale: string) => locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
+// Per locale (or language), made at the first question that needs them.
+const verbStemsOf = memoize(
+  (locale) => tokensOf([...LIGHT_VERBS[latinOf[locale as Locale]].split(' '), ...(han(locale) ? LIGHT_VERBS.han : [])], locale as Locale),
+  8,
+);
+const orderingHanOf = memoize((locale) => tokensOf(ORDERING.han, locale as Locale), 8);
+/** The Latin words that pick one of several, as written. */
+const orderingOf = memoize((language) => wordList(ORDERING[language as LatinLanguage].split(' ')), 8);
+
 /** The Latin verbs of making and words that pick one of several in a locale's language, folded as typed (for their typos, query-plan.ts). */
-export function lightSpellings(locale: Locale): readonly string[] {
-  let out = spellings.get(locale);
-  if (!out) {
-    const language = latinOf[locale];
-    spellings.set(locale, (out = [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold)));
-  }
-  return out;
-}
+export const lightSpellings = memoize((locale): readonly string[] => {
+  const language = latinOf[locale as Locale];
+  return [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
+}, 8);

@@ -4,7 +4,7 @@
 // reads it as the person's own place instead (site.json's subject location, query-plan.ts). A question that asks
 // where about something else ("Where did she study?") or before ("Where has she worked?", "Où a-t-elle travaillé ?",
 // "Where was she based?") is not one.
-import { isStopWord, PERSON_WORDS, scriptOf, wordSegments } from './analyse.ts';
+import { fold as withoutAccents, isStopWord, PERSON_WORDS, scriptOf, wordList, wordSegments, type WordList } from './analyse.ts';
 import { oneSlipFrom } from './lexicon.ts';
 
 type Latin = 'en' | 'fr' | 'es' | 'eo';
@@ -45,37 +45,23 @@ const LISTS: Record<Latin, { asks: string; placed: string; filler: string; befor
 };
 
 /** A word without its accents, and Esperanto's x-system (ĝ typed gx) read as its letter. */
-const fold = (word: string) =>
-  word
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/([cghjsu])x/g, '$1');
+const fold = (word: string) => withoutAccents(word).replace(/([cghjsu])x/g, '$1');
 
-/** A list's words as written, and folded (for a word typed without its accents). */
-interface List {
-  written: ReadonlySet<string>;
-  folded: readonly string[];
-}
-const listOf = (words: string): List => {
-  const all = words.split(/\s+/).filter(Boolean);
-  return { written: new Set(all), folded: [...new Set(all.map(fold))] };
-};
+const listOf = (words: string): WordList => wordList(words.split(/\s+/).filter(Boolean), fold);
 const WORDS = Object.fromEntries(
   Object.entries(LISTS).map(([language, lists]) => [
     language,
     { asks: listOf(lists.asks), placed: listOf(lists.placed), filler: listOf(lists.filler), before: listOf(lists.before) },
   ]),
-) as Record<Latin, Record<keyof (typeof LISTS)['en'], List>>;
+) as Record<Latin, Record<keyof (typeof LISTS)['en'], WordList>>;
 
 /**
  * Whether a word (`written` lowercased, `folded` as `fold` gives it) is one of `list`: as written; folded, when it was
  * typed without accents (French "travaillé" is not "travaille"); or, from five letters, one slip from one of them
  * before its last two letters ("ladno", "inwtallée"; "lived" is not "lives", nor "laboris" "laboras").
  */
-function among(written: string, folded: string, list: List): boolean {
-  if (list.written.has(written)) return true;
-  const plain = fold(written) === written.replace(/([cghjsu])x/g, '$1');
-  if (plain && list.folded.includes(folded)) return true;
+function among(written: string, folded: string, list: WordList): boolean {
+  if (list.has(written)) return true;
   if (folded.length < 5) return false;
   return list.folded.some((w) => w.length >= 4 && oneSlipFrom(folded, w) && firstDifference(folded, w) < Math.min(folded.length, w.length) - 2);
 }
