@@ -115,6 +115,7 @@ const ZH_STOP_BIGRAMS = new Set([
   '一些',
   '关于',
   '曾经',
+  '曾在',
   '已经',
   '请问',
   '为什',
@@ -260,14 +261,18 @@ export function analyseQuery(text: string, locale: Locale): string[][] {
  * case and accents folded, `written` with its accents (what the French and Spanish stemmers read), both without an
  * elision ("l'assurance" is "assurance").
  */
-export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string; written?: string }> {
+export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens: string[]; typed?: string; written?: string; aside?: true }> {
   let written: Array<string | undefined> = [];
-  let words = analyseWords(text, locale, true, written);
+  let asides: boolean[] = [];
+  let words = analyseWords(text, locale, true, written, false, asides);
   // A question made only of words that frame one ("What is her experience?", "Where has she worked?") is about them.
-  if (!words.length) words = analyseWords(text, locale, true, (written = []), true);
+  if (!words.length) words = analyseWords(text, locale, true, (written = []), true, (asides = []));
   return words.map((tokens, i) => {
     const word = written[i];
-    return word === undefined ? { tokens } : { tokens, typed: fold(word), written: word };
+    const out: { tokens: string[]; typed?: string; written?: string; aside?: true } =
+      word === undefined ? { tokens } : { tokens, typed: fold(word), written: word };
+    if (asides[i]) out.aside = true;
+    return out;
   });
 }
 
@@ -326,8 +331,12 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
       'posedas posedis posedi jarojn jaroj',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
-  han: '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關'.split(' '),
+  // (experience, sector, industry, field, working in it, background, familiar with, how many years, holding a post,
+  // having, and asking to be told; in Chinese and Japanese)
+  han: (
+    '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 ' +
+    '任职 任職 就职 就職 お持ち 持って 教えてください 教えて下さい'
+  ).split(' '),
 };
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
@@ -335,10 +344,18 @@ const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map(
 const PERSON_ONLY_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join('|'), 'gu');
 const PERSON_ONLY_CHINESE = new RegExp(PERSON_WORDS.han.map((w) => foldChinese(w)).join('|'), 'gu');
 
-/** `frame`: a question's frame words are kept (it has no other word). */
-function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>, frame = false): string[][] {
+/**
+ * `frame`: a question's frame words are kept (it has no other word). `asides`: which words are within brackets
+ * ("開發者體驗（DX）", "developer experience (DX)").
+ */
+function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>, frame = false, asides?: boolean[]): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
+  let depth = 0; // how many brackets are open
+  const add = (word: string[]) => {
+    if (asides) asides[words.length] = depth > 0;
+    words.push(word);
+  };
   const chinese = locale === 'zh' || locale === 'zh-hant';
   let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
   if (query && CJK.test(normalised))
@@ -348,7 +365,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   const bigrams = (chars: readonly string[]) => {
     const out: string[] = [];
     hanBigrams(chars, out);
-    if (out.length) words.push(out);
+    if (out.length) add(out);
   };
   const flush = () => {
     if (run.length >= 2 && (!query || singles)) bigrams(run);
@@ -362,6 +379,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     katakana = undefined;
     if (!isWordLike) {
       flush();
+      if (asides) depth = Math.max(0, depth + (segment.match(OPENING)?.length ?? 0) - (segment.match(CLOSING)?.length ?? 0));
       continue;
     }
     if (HAN_ONLY.test(segment)) {
@@ -382,7 +400,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
       if (after && length === 1 && KATAKANA_ONLY.test(segment)) after[0] += segment;
       else if (!HIRAGANA_ONLY.test(segment) && length >= 2) {
         const word = [segment];
-        words.push(word);
+        add(word);
         if (KATAKANA_ONLY.test(segment)) katakana = word;
       }
       continue;
@@ -395,11 +413,14 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     const token = latinTokens[language](segment);
     if (!token) continue;
     if (typed) typed[words.length] = elide(segment.toLowerCase(), language);
-    words.push([token]);
+    add([token]);
   }
   flush();
   return words;
 }
+
+const OPENING = /[([{（［【]/gu;
+const CLOSING = /[)\]}）］】]/gu;
 
 /**
  * C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus,

@@ -19,6 +19,22 @@ describe('isLightWord', () => {
       assert.equal(light(word, locale), true, word);
   });
 
+  it('is a word for a company or a firm, in any of its forms', () => {
+    for (const [word, locale, expected] of [
+      ['companies', 'en', true],
+      ['firm', 'en', true],
+      ['entreprises', 'fr', true],
+      ['cabinet', 'fr', true],
+      ['empresa', 'es', true],
+      ['firmaoj', 'eo', true],
+      ['公司', 'zh-hant', true],
+      ['ファーム', 'ja', true],
+      ['consulting', 'en', false],
+      ['新创', 'zh', false],
+    ] as Array<[string, Locale, boolean]>)
+      assert.equal(light(word, locale), expected, word);
+  });
+
   it('is a word that picks one of several as written, not a word its stem shares', () => {
     for (const [word, locale, expected] of [
       ['highest', 'en', true],

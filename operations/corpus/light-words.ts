@@ -1,5 +1,6 @@
 // Words of a question that rank but say nothing of how much of it a record holds (query-plan.ts): verbs of making
-// ("Has she developed video games?") and words that pick one of several ("her highest degree").
+// ("Has she developed video games?"), words that pick one of several ("her highest degree") and words for a company
+// that name no kind of one ("a consulting firm").
 import type { Locale } from '../contract/shared.ts';
 import { analyseQueryWords, fold, latinOf, wordList, type LatinLanguage } from './analyse.ts';
 import { memoize } from './memo.ts';
@@ -30,6 +31,19 @@ const ORDERING: Record<LatinLanguage, string> & { han: readonly string[] } = {
   han: ['最高', '最近', '最新', '最后', '最後', '最終', '目前', '主要', '最大', '现任', '現任', '現在', '現職'],
 };
 
+/**
+ * Words for where one works that name no kind of it ("a consulting firm", "新创公司", "コンサルティングファーム"): the
+ * record that answers holds the kind (consulting, 新创), the word for a company or a firm only by chance. Weighed
+ * as verbs of making are.
+ */
+const EMPLOYERS: Record<LatinLanguage, string> & { han: readonly string[] } = {
+  en: 'company companies firm firms employer employers corporation',
+  fr: 'entreprise entreprises société sociétés firme firmes cabinet employeur employeurs',
+  es: 'empresa empresas compañía compañías firma firmas despacho empleador empleadores',
+  eo: 'firmao firmaon firmaoj kompanio kompanion kompanioj entrepreno entreprenon entreprenoj dunganto',
+  han: ['公司', '企业', '企業', '会社', 'ファーム'],
+};
+
 /** Each word of `list` as a question's tokens in `locale`, joined. */
 function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> {
   const out = new Set<string>();
@@ -41,29 +55,30 @@ function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> 
 }
 
 /**
- * Whether a question's word (as analyseQueryWords gives it) is a verb of making (LIGHT_VERBS, by its stem: every form of
- * it) or picks one of several (ORDERING, as written: French "élevé" but not "élève", Esperanto "ĉefa" but not "ĉefo";
+ * Whether a question's word (as analyseQueryWords gives it) is a verb of making or a word for a company (LIGHT_VERBS,
+ * EMPLOYERS, by its stem: every form of it) or picks one of several (ORDERING, as written: French "élevé" but not "élève", Esperanto "ĉefa" but not "ĉefo";
  * a Han word by its tokens).
  */
 export function isLightWord(word: { tokens: readonly string[]; written?: string }, locale: Locale): boolean {
   const key = word.tokens.join(' ');
-  if (verbStemsOf(locale).has(key)) return true;
+  if (stemmedOf(locale).has(key)) return true;
   if (word.written !== undefined) return orderingOf(latinOf[locale]).has(word.written);
   return han(locale) && orderingHanOf(locale).has(key);
 }
 
 const han = (locale: string) => locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
 // Per locale (or language), made at the first question that needs them.
-const verbStemsOf = memoize(
-  (locale) => tokensOf([...LIGHT_VERBS[latinOf[locale as Locale]].split(' '), ...(han(locale) ? LIGHT_VERBS.han : [])], locale as Locale),
-  8,
-);
+const stemmedOf = memoize((locale) => {
+  const language = latinOf[locale as Locale];
+  const latin = [...LIGHT_VERBS[language].split(' '), ...EMPLOYERS[language].split(' ')];
+  return tokensOf([...latin, ...(han(locale) ? [...LIGHT_VERBS.han, ...EMPLOYERS.han] : [])], locale as Locale);
+}, 8);
 const orderingHanOf = memoize((locale) => tokensOf(ORDERING.han, locale as Locale), 8);
 /** The Latin words that pick one of several, as written. */
 const orderingOf = memoize((language) => wordList(ORDERING[language as LatinLanguage].split(' ')), 8);
 
-/** The Latin verbs of making and words that pick one of several in a locale's language, folded as typed (for their typos, query-plan.ts). */
+/** The Latin light words (verbs of making, words for a company, words that pick one of several) in a locale's language, folded as typed (for their typos, query-plan.ts). */
 export const lightSpellings = memoize((locale): readonly string[] => {
   const language = latinOf[locale as Locale];
-  return [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
+  return [...LIGHT_VERBS[language].split(' '), ...EMPLOYERS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
 }, 8);

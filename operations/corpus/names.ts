@@ -6,7 +6,7 @@
 // question and is left out.
 import type { Locale } from '../contract/shared.ts';
 import { localeFacts } from '../contract/locales.ts';
-import { analyseQueryWords } from './analyse.ts';
+import { analyseQueryWords, foldChinese } from './analyse.ts';
 import { regionCodes } from './country.ts';
 
 /** A Latin name shorter than this is left out: "Ewe", "Ido" and "Lao" are more often something else. */
@@ -54,3 +54,22 @@ function namesIn(locale: Locale): ReadonlySet<string> {
 export function isLanguageOrCountry(tokens: readonly string[], locale: Locale): boolean {
   return namesIn(locale).has(tokens.join(' '));
 }
+
+/**
+ * The languages Chinese names two ways, as related words: 日语 and 日文, 英语 and 英文 (CLDR names them the one way in
+ * mainland Chinese and the other in Taiwan's, and a text in either script uses either). Each pair once, in simplified
+ * characters (both scripts are matched so).
+ */
+export function chineseLanguageNames(): ReadonlyArray<readonly string[]> {
+  if (chinesePairs) return chinesePairs;
+  const mainland = new Intl.DisplayNames(['zh-CN'], { type: 'language', fallback: 'none' });
+  const taiwan = new Intl.DisplayNames(['zh-TW'], { type: 'language', fallback: 'none' });
+  const pairs: string[][] = [];
+  for (const code of languageCodes()) {
+    const names = [mainland.of(code), taiwan.of(code)].map((name) => (name ? foldChinese(name) : undefined));
+    if (names[0] && names[1] && names[0] !== names[1] && HAN_ONLY.test(names[0]) && HAN_ONLY.test(names[1])) pairs.push([names[0], names[1]]);
+  }
+  return (chinesePairs = pairs);
+}
+let chinesePairs: string[][] | undefined;
+const HAN_ONLY = /^\p{Script=Han}+$/u;

@@ -177,7 +177,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
    * typed. `context`: words that only rank (a question's own words when it is read as the place it asks for).
    */
   function part(all: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false, context: readonly QueryWord[] = []): Part {
-    const words = withoutJoins(all, indexes.get(locale)?.engine, related.get(locale));
+    const words = withoutAsides(withoutJoins(all, indexes.get(locale)?.engine, related.get(locale)), indexes.get(locale)?.engine, related.get(locale));
     const byKey = new Map<string, QueryWord>();
     for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
     let unique = [...byKey.values()];
@@ -298,6 +298,17 @@ function withoutJoins(words: readonly QueryWord[], engine: Bm25Index | undefined
   return out;
 }
 
+/**
+ * The words without those within brackets that neither the index nor the related words hold, unless no other word is
+ * left: an aside glosses the words before it ("開發者體驗（DX）", "developer experience (DX)"), and an abbreviation the
+ * profile never uses is not a word it lacks. (One it holds is a word of the question.)
+ */
+export function withoutAsides(words: QueryWord[], engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
+  if (!engine || !words.some((w) => w.aside)) return words;
+  const kept = words.filter((w) => !w.aside || w.tokens.some((t) => engine.postings(t) !== undefined || related?.has(t)));
+  return kept.length ? kept : words;
+}
+
 /** The concepts resolved in one locale's index: their documents and weights (a word no passage holds weighs the known words' mean). */
 function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): ResolvedConcept[] {
   const resolved = concepts.map(({ own, related, hold }): ResolvedConcept => {
@@ -321,8 +332,8 @@ function resolveConcepts(concepts: readonly Concept[], engine: Bm25Index): Resol
   // whose known words are not more than its unknown ones ("salary expectations") is still no match. The more known
   // words a question has, the less an unknown one is likely to be what it asks about: past UNKNOWN_SHARE known words,
   // an unknown word weighs UNKNOWN_SHARE of their mean over their number ("Which degrees has she obtained, zyqvarn?").
-  // A verb of making, or a word that picks one of several, weighs nothing beside the question's other words: it says
-  // nothing of which record answers.
+  // A light word (a verb of making, a word for a company, one that picks one of several) weighs nothing beside the
+  // question's other words: it says nothing of which record answers.
   if (concepts.some((c) => !c.light)) concepts.forEach((c, i) => c.light && (resolved[i]!.weight = 0));
   const knownWeights = resolved.filter((r, i) => !Number.isNaN(r.weight) && !concepts[i]!.light).map((r) => r.weight);
   const unknownWeight = knownWeights.length

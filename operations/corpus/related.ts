@@ -2,6 +2,7 @@
 // tokens in its locale's analysis, grouped by the tokens their members hold.
 import type { Locale } from '../contract/shared.ts';
 import { analyse } from './analyse.ts';
+import { chineseLanguageNames } from './names.ts';
 
 const HAN = /\p{Script=Han}/u;
 
@@ -33,7 +34,9 @@ const relatedGroupsOf = new WeakMap<RelatedTerms, Map<Locale, Map<string, string
 
 function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[][][]>> {
   const lists = new Map<Locale, string[][][]>();
-  for (const [locale, groups] of Object.entries(related) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
+  // (and the languages Chinese names two ways, 日语 and 日文, whatever the subject's groups are)
+  const withNames: RelatedTerms = { ...related, zh: [...(related.zh ?? []), ...chineseLanguageNames()] };
+  for (const [locale, groups] of Object.entries(withNames) as Array<[Locale, ReadonlyArray<readonly string[]>]>) {
     const analysed = groups
       .map((group) =>
         group.flatMap((member) => {

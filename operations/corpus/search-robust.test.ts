@@ -12,6 +12,8 @@ import { editDistance, Lexicon, typoBudget } from './lexicon.ts';
 import { placeNames, placeWords } from './places.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { analyseQueryWords } from './analyse.ts';
+import { withoutAsides } from './query-plan.ts';
+import type { Bm25Index } from './bm25.ts';
 import { RelatedTermsFile } from '../content/schema.ts';
 import { RELATED_TERMS_PATH } from '../content/locate.ts';
 import type { Locale } from '../contract/shared.ts';
@@ -472,4 +474,71 @@ describe('a word that picks one of several (highest, latest, current) says nothi
 describe('a katakana word the dictionary lacks is one word, not its pieces', () => {
   // ICU split スマホ (smartphone) into スマ, which the profile holds (スマート), and ホ, so the question looked half answered
   it('ja: スマホアプリの開発経験はありますか？ finds nothing', () => assert.deepEqual(slugs('スマホアプリの開発経験はありますか？', 'ja'), []));
+});
+
+/** The confidence of the first record `query` finds (0 for nothing). */
+const best = (query: string, locale: Locale) => build.search.search(query, 1, { locale })[0]?.confidence ?? 0;
+
+describe('a word for a company or a firm names no kind of one', () => {
+  // the record that answers holds the kind (consulting, 新创), the word for a company only by chance
+  it('ja: コンサルティングファームでの経験はありますか？ finds her consulting', () =>
+    finds('コンサルティングファームでの経験はありますか？', 'ja', 'ai-transformation-lead-northwind-hale'));
+  it('zh-hant: 曾任職於新創公司嗎？ finds her start-ups, as holding all of the question', () => {
+    finds('曾任職於新創公司嗎？', 'zh-hant', ['developer-advocate-cloudvane', 'freelance-growth-marketer']);
+    assert.equal(best('曾任職於新創公司嗎？', 'zh-hant'), 1);
+  });
+  it('zh: 她在新创公司工作过吗？ finds her start-ups', () =>
+    assert.deepEqual(slugs('她在新创公司工作过吗？', 'zh').sort(), ['developer-advocate-cloudvane', 'freelance-growth-marketer']));
+  it('while a kind of company the profile lacks is still no match, in every Latin language', () => {
+    for (const [locale, query] of [
+      ['en', 'Has she worked for an airline company?'],
+      ['fr', 'A-t-elle travaillé pour une compagnie aérienne ?'],
+      ['es', '¿Ha trabajado en una empresa farmacéutica?'],
+      ['eo', 'Ĉu ŝi laboris en aviadkompanio?'],
+      ['zh-hant', '她在航空公司工作過嗎？'],
+    ] as Array<[Locale, string]>)
+      assert.deepEqual(slugs(query, locale), [], `${locale} "${query}"`);
+  });
+  it('and a question of companies alone is about them', () => finds('她曾在哪些公司任職？', 'zh-hant', 'head-of-ai-orbitale'));
+});
+
+describe('an aside in brackets the profile never uses is not a word it lacks', () => {
+  for (const [locale, query, wanted] of [
+    ['zh-hant', '有開發者體驗(DX)相關經驗嗎？', 'sdk-quickstarts'],
+    ['en', 'Has she run a knowledge base (KB) for IT support?', 'helpdesk-knowledge-base'],
+    ['fr', "A-t-elle amélioré l'expérience développeur (DX) ?", 'developer-advocate-cloudvane'],
+  ] as Array<[Locale, string, string]>)
+    it(`${locale}: ${query}`, () => {
+      finds(query, locale, wanted);
+      assert.equal(best(query, locale), 1);
+    });
+  it('while an aside it holds is a word of the question', () => {
+    const words = analyseQueryWords('Has she run a hotel system (PMS) or (zyqvarn)?', 'en');
+    assert.deepEqual(
+      words.filter((w) => w.aside).map((w) => w.typed),
+      ['pms', 'zyqvarn'],
+    );
+    const index = { postings: (t: string) => (t === 'pm' || t === 'hotel' ? {} : undefined) } as unknown as Bm25Index;
+    assert.deepEqual(
+      withoutAsides(words, index, undefined).map((w) => w.typed),
+      ['run', 'hotel', 'system', 'pms'],
+    );
+    assert.ok(!analyseQueryWords('「後輩」の育成', 'ja').some((w) => w.aside), 'quotation marks are not brackets');
+    finds('是否熟悉飯店管理系統(PMS)？', 'zh-hant', 'pms-channel-bridge');
+  });
+  it('and a question of an unknown aside alone still finds nothing', () => assert.deepEqual(slugs('(zyqvarn)', 'en'), []));
+});
+
+describe('words that frame a question in Japanese and Chinese: holding (お持ち), being told (教えてください), holding a post (任職)', () => {
+  it('ja: どのような資格をお持ちですか？', () => finds('どのような資格をお持ちですか？', 'ja', 'credentials'));
+  it('ja: 最終学歴を教えてください。', () => finds('最終学歴を教えてください。', 'ja', ['msc-computer-science', 'credentials']));
+  it('ja: 後輩の育成経験はありますか？ (related words: 後輩, 若手)', () => finds('後輩の育成経験はありますか？', 'ja', 'ai-commons-lisbon-mentor'));
+  it('zh-hant: 她在大學時讀什麼科系？ (related words: 科系, 大学)', () =>
+    finds('她在大學時讀什麼科系？', 'zh-hant', ['msc-computer-science', 'hospitality-management-degree']));
+});
+
+describe('a language Chinese names two ways (日语, 日文) is one', () => {
+  it('zh-hant: 她會日文嗎？ finds the credentials that say 日語', () => finds('她會日文嗎？', 'zh-hant', 'credentials'));
+  it('zh: 她的英文水平如何？', () => finds('她的英文水平如何？', 'zh', 'credentials'));
+  it('while a language she does not speak is still no match', () => assert.deepEqual(slugs('她會說韓文嗎？', 'zh-hant'), []));
 });
