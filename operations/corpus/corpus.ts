@@ -12,7 +12,7 @@ import { splitPassages } from './passages.ts';
 import { noPause, type Pause } from '../content/pause.ts';
 import { workingOn } from '../content/working-on.ts';
 import type { HybridSearch } from './hybrid.ts';
-import { CURRENT_WORDS, placeWords } from './places.ts';
+import { CURRENT_JOB_WORDS, CURRENT_WORDS, placeWords } from './places.ts';
 
 export type EntryRecord = z.output<typeof EntryLong>;
 export type LensRecord = z.output<typeof Lens>;
@@ -410,7 +410,7 @@ function entryRecord(model: ContentModel, file: EntryFile, locale: Locale, siteU
 }
 
 function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillName: (slug: string) => string, place: string): Passage[] {
-  const now = e.period.end === null ? CURRENT_WORDS[e.locale] : '';
+  const now = e.period.end === null ? `${CURRENT_WORDS[e.locale]} ${e.kind === 'experience' ? CURRENT_JOB_WORDS[e.locale] : ''}` : '';
   const meta = [e.organisation, place, now, e.tags.join(' '), e.skills.map(skillName).join(' '), e.lenses.map(lensTitle).join(' '), e.keyResult].join(' \n');
   const title = `${e.title} — ${e.organisation}`;
   const texts = [

@@ -67,6 +67,21 @@ export function localityNames(location: string | undefined, table: PlaceTable['p
  * What an entry that has not ended is also found by, in each locale: a question about her current role, job or
  * studies ("What is her current role?", "son poste actuel", "目前的职位") names it so, and the entry never does.
  */
+/**
+ * What a job that has not ended is also found by (an experience, beside CURRENT_WORDS): a question about her current
+ * role names the role, the job or the post ("What is her current job?", "son poste actuel", "现在的职位"), and the
+ * entry holds none of them; her ongoing mentoring and projects are not her job.
+ */
+export const CURRENT_JOB_WORDS: Record<Locale, string> = {
+  en: 'role job position post employer',
+  fr: 'poste emploi fonction employeur',
+  es: 'puesto cargo empleo trabajo empleador',
+  eo: 'posteno laboro ofico dunganto',
+  zh: '职位 职务 工作 岗位',
+  'zh-hant': '職位 職務 工作 崗位',
+  ja: '役職 職務 仕事 勤務先',
+};
+
 export const CURRENT_WORDS: Record<Locale, string> = {
   en: 'current',
   fr: 'actuel actuelle',

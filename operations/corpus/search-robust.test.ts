@@ -466,8 +466,18 @@ describe('a word that picks one of several (highest, latest, current) says nothi
       ['en', 'What is her current role?'],
       ['zh', '她现任什么职位？'],
       ['ja', '現在の役職は何ですか？'],
+      ['eo', 'Kio estas ŝia nuna posteno?'],
     ] as Array<[Locale, string]>)
       assert.ok(slugs(query, locale).includes('head-of-ai-orbitale'), `${locale} "${query}": ${slugs(query, locale).join(', ')}`);
+  });
+
+  it('and a job that has not ended is found by the role, the job or the post, as her ongoing mentoring is not', () => {
+    for (const [locale, query] of [
+      ['en', 'What is her current job?'],
+      ['fr', 'Quel est son poste actuel ?'],
+      ['eo', 'Kio estas ŝia nuna posteno?'],
+    ] as Array<[Locale, string]>)
+      assert.equal(slugs(query, locale)[0], 'head-of-ai-orbitale', `${locale} "${query}": ${slugs(query, locale).join(', ')}`);
   });
 });
 
