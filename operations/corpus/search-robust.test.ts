@@ -150,6 +150,7 @@ describe('a concept asked in other words, through the related words', () => {
     ['es', 'tasa de alucinaciones', 'clinical-notes-summariser'],
     ['eo', 'Ĉu ŝi laboris senpage?', 'libera-tradukado-volunteer'],
     ['ja', '1対1 キャリアラダー', 'engineering-manager-tessera-health'],
+    ['ja', 'ホテル業界での収益管理の知識はありますか？', 'hospitality-management-degree'],
     ['zh', '幻觉率', 'clinical-notes-summariser'],
     ['zh-hant', '一對一 晉升通道', 'engineering-manager-tessera-health'],
   ];
