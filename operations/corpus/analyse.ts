@@ -319,12 +319,12 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
-      'domaine domaines parcours familière familier familiers familières familiarisée familiarisé ' +
+      'domaine domaines parcours formation formations familière familier familiers familières familiarisée familiarisé ' +
       'possède possèdent posséder possédé détient détiennent détenir détenu ans années',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
-      'ámbito ámbitos campo campos trayectoria familiarizada familiarizado familiarizadas familiarizados ' +
+      'ámbito ámbitos campo campos trayectoria formación familiarizada familiarizado familiarizadas familiarizados ' +
       'posee poseen poseer poseído años',
   ),
   eo: words(

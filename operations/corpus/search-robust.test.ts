@@ -180,6 +180,13 @@ describe('words that frame a question are stop words of the question', () => {
     finds('有医疗行业的经验吗？', 'zh', ['clinical-notes-summariser', 'engineering-manager-tessera-health']);
   });
 
+  it('and so is a background asked as a formation (fr, es), as it is in English', () => {
+    assert.deepEqual(slugs('¿Tiene formación en derecho laboral?', 'es'), []);
+    assert.deepEqual(slugs("A-t-elle une formation d'ingénieur civil ?", 'fr'), []);
+    finds('¿Qué formación tiene?', 'es', ['credentials', 'hospitality-management-degree', 'msc-computer-science']);
+    finds('A-t-elle donné des formations sur l’IA ?', 'fr', ['ai-commons-lisbon-mentor', 'ai-transformation-lead-northwind-hale']);
+  });
+
   it('and how many years is a frame too: the records that name many years are not the answer', () => {
     const managing = ['engineering-manager-tessera-health', 'head-of-ai-orbitale', 'front-office-supervisor-harbour-crown'];
     assert.ok(managing.includes(slugs('何年のマネジメント経験がありますか？', 'ja', 1)[0]!), slugs('何年のマネジメント経験がありますか？', 'ja').join(', '));
