@@ -25,7 +25,7 @@ describe('sure readings of a typo: a slip a typist makes, undone', () => {
   const cases: Array<[Locale, string[], string, string]> = [
     ['en', ['leadership', 'learning'], 'leadershp', 'leadership'],
     ['en', ['managed', 'management'], 'manged', 'manag'],
-    ['fr', ['formations', 'format'], 'formaations', 'format'],
+    ['fr', ['présentations', 'présent'], 'présentaations', 'present'],
     ['fr', ['encadrées', 'encore'], 'enadrées', 'encadr'],
     ['fr', ['assurance', 'assortiment'], 'assuraance', 'assur'],
     ['es', ['tecnología', 'tecnicismo'], 'tecnollogía', 'tecnolog'],
