@@ -74,7 +74,7 @@ export const stopWords = {
     'a an and are as at be been but by for from has had have having he her hers him his i in into is it its of on or our she that the their them they this to was were ' +
       'what when where which who whom why will with you your yours about did does do doing done how me my tell than then there these those also can could would should ' +
       'any ever some much many more most very so if not no yes just anything something such being am get got made make done give given ' +
-      'noa describe explain',
+      'describe explain',
   ),
   fr: words(
     'le la les l de des du d un une et en est sont pour que qui quoi dans sur avec au aux ce cet cette ces son sa ses il elle ils elles on ou où par pas plus ne se ' +

@@ -75,6 +75,15 @@ export interface ResolvedConcept {
 }
 
 type QueryWord = ReturnType<typeof analyseQueryWords>[number];
+/**
+ * What a part's words are beside the question's: `context`, words that only rank (a question's own words when it is
+ * read as the place it asks for); `naming`, the words are her name, kept (else the subject's name is dropped, as the
+ * person words are).
+ */
+interface PartWords {
+  context?: readonly QueryWord[];
+  naming?: boolean;
+}
 
 export interface Part {
   locale: Locale;
@@ -104,6 +113,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     .map((w) => foldWord(w))
     .filter((w) => w.length >= 3);
   const isName = (typed: string) => nameWords.some((name) => editDistance(typed, name, 1) <= 1);
+  const fullName = words.name ?? '';
 
   /** Which locales' text to match, with what weight, and the query's tokens in each. */
   function plan(query: string, locale: Locale | undefined): Part[] {
@@ -146,16 +156,14 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
     // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
     const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
+      // A question of her name alone ("Noa Castellan", "Who is Noa?", "Noa Castellan是谁？") asks who she is: her
+      // whole name is its words, held together where a passage introduces her.
+      if (words.length && words.every((w) => w.typed !== undefined && isName(w.typed)))
+        return part(analyseQueryWords(fullName, l), l, weight, false, { naming: true });
       const named = place?.(l);
       if (!named) return part(words, l, weight, spelling);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
-      return part(
-        [named],
-        l,
-        weight,
-        false,
-        words.filter((w) => w.written !== undefined && isPlaceWord(w.written)),
-      );
+      return part([named], l, weight, false, { context: words.filter((w) => w.written !== undefined && isPlaceWord(w.written)) });
     };
     const parts: Part[] = other
       ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
@@ -174,10 +182,17 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
   /** A part of the plan: the query's tokens in one locale's text, with the related words, corrected spellings and completions they bring. */
   /**
    * `spelling`: whether typos are read in this part (the query's own language), and whether its last word is being
-   * typed. `context`: words that only rank (a question's own words when it is read as the place it asks for).
+   * typed. (PartWords: words that only rank, or her name.)
    */
-  function part(all: readonly QueryWord[], locale: Locale, weight: number, spelling: { typing: boolean } | false, context: readonly QueryWord[] = []): Part {
-    const words = withoutAsides(withoutJoins(all, indexes.get(locale)?.engine, related.get(locale)), indexes.get(locale)?.engine, related.get(locale));
+  function part(
+    all: readonly QueryWord[],
+    locale: Locale,
+    weight: number,
+    spelling: { typing: boolean } | false,
+    { context = [], naming = false }: PartWords = {},
+  ): Part {
+    // (the subject's name, as the person words are, says nothing of which record answers: "What has Noah built?")
+    const words = kept(naming ? all : all.filter((w) => w.typed === undefined || !isName(w.typed)), indexes.get(locale)?.engine, related.get(locale));
     const byKey = new Map<string, QueryWord>();
     for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
     let unique = [...byKey.values()];
@@ -200,7 +215,6 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       ));
       unique = unique.filter((word, i) => {
         if (word.typed === undefined) return true;
-        if (isName(word.typed)) return false;
         const token = word.tokens[0]!;
         const known = engine.postings(token) !== undefined || relatedHere?.has(token);
         // A language or a country is spelt as meant ("alemán" is not a slip of "Alemania"): never read as a typo.
@@ -281,6 +295,11 @@ function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
   if (!first || rest.some((docs) => !docs)) return false;
   for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;
   return false;
+}
+
+/** A question's words without its joins' noise and its unknown asides (withoutJoins, withoutAsides). */
+function kept(words: readonly QueryWord[], engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
+  return withoutAsides(withoutJoins(words, engine, related), engine, related);
 }
 
 /**

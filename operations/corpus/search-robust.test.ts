@@ -120,6 +120,26 @@ describe('a word the content never uses does not veto a question', () => {
   });
 });
 
+describe("her name is a word for the person asked about, but a question of her name alone asks who she is (site.json's name)", () => {
+  for (const [locale, query] of [
+    ['en', 'Noa'],
+    ['en', 'Who is Noa Castellan?'],
+    ['en', 'noah castelan'],
+    ['fr', 'Qui est Noa Castellan ?'],
+    ['es', '¿Quién es Noa?'],
+    ['eo', 'Kiu estas Noa Castellan?'],
+    ['ja', 'Noa Castellanとは？'],
+    ['zh', 'Noa是谁？'],
+    ['zh-hant', 'Noa Castellan是誰？'],
+  ] as Array<[Locale, string]>)
+    it(`${locale}: "${query}" finds her profile first`, () => assert.equal(slugs(query, locale, 1)[0], 'profile', slugs(query, locale).join(', ')));
+
+  it('while in a question of other words it says nothing, in the language asked and in English', () => {
+    assert.deepEqual(slugs('What has Noa built with AI?', 'en', 10), slugs('What has she built with AI?', 'en', 10));
+    assert.deepEqual(slugs("Qu'a construit Noa avec l'IA ?", 'fr', 10), slugs("Qu'a-t-elle construit avec l'IA ?", 'fr', 10));
+  });
+});
+
 describe('words for the person asked about are stop words of the question', () => {
   // with the person word and without it, the same records
   const cases: Array<[Locale, string, string]> = [
