@@ -7,10 +7,10 @@
 // - Esperanto: the x-system folded (cx → c), accents folded (ĉ → c), the regular endings cut: nouns,
 //   adjectives and adverbs (-o, -a, -e with plural -j and accusative -n) and verbs (-as, -is, -os, -us, -u, -i);
 //   then one derivational suffix (-ad-, -ig-, -ist-, -il-, -ej-, -ec-, -ul-), and light verbs (povi, fari) dropped.
-// - Chinese and Japanese: traditional characters folded to simplified (opencc-js), so a question in one script
-//   finds text in the other, and in traditional Chinese Taiwan's words to the mainland's (軟體 → 软件); Han text gives character bigrams (a text's over every run of Han characters, a
-//   query's within its words and across runs of one-character words, so a query's bigrams are always among a
-//   text's that contain it); kana words are kept whole except hiragana-only ones (particles, endings).
+// - Chinese and Japanese: traditional characters folded to simplified (opencc-js), so a question in one script finds
+//   text in the other, and in traditional Chinese Taiwan's words to the mainland's (軟體 → 软件); Han text gives
+//   character bigrams (a text's over every run of Han characters, a query's within its words and across runs of
+//   one-character words: always among a text's that contain it); kana words are whole but hiragana-only ones.
 // Latin words inside CJK text (AI, Python) are treated as English.
 import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
@@ -324,38 +324,34 @@ export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: re
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
-      'ámbito ámbitos campo campos trayectoria formación familiarizada familiarizado familiarizadas familiarizados ' +
+      'ámbito ámbitos campo campos trayectoria formación formaciones familiarizada familiarizado familiarizadas familiarizados ' +
       'posee poseen poseer poseído años',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
       'posedas posedis posedi jarojn jaroj',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with, how many years, holding a post,
-  // having, and asking to be told; in Chinese and Japanese)
-  han: (
-    '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 ' +
-    '任职 任職 就职 就職 お持ち 持って 教えてください 教えて下さい'
-  ).split(' '),
+  // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
+  han: '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい'.split(' '),
 };
+// Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
+// particle: 資格をお持ちですか, but not お持ち帰り or 受け持って)
+const FRAME_IN_PLACE = ['任[职職](?=[于於过過的吗嗎？?\\s]|$)', '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))'];
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
-const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldHan(w)).join('|'), 'gu');
-const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han].map((w) => foldChinese(w)).join('|'), 'gu');
+const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han, ...FRAME_IN_PLACE].map((w) => foldHan(w)).join('|'), 'gu');
+const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han, ...FRAME_IN_PLACE].map((w) => foldChinese(w)).join('|'), 'gu');
 const PERSON_ONLY_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join('|'), 'gu');
 const PERSON_ONLY_CHINESE = new RegExp(PERSON_WORDS.han.map((w) => foldChinese(w)).join('|'), 'gu');
 
 /**
- * `frame`: a question's frame words are kept (it has no other word). `asides`: which words are within brackets
- * ("開發者體驗（DX）", "developer experience (DX)").
+ * `frame`: a question's frame words are kept (it has no other word). `asides`: which words are a gloss in brackets,
+ * one Latin word ("開發者體驗（DX）", "developer experience (DX)").
  */
 function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>, frame = false, asides?: boolean[]): string[][] {
   const language = latinOf[locale];
   const words: string[][] = [];
-  let depth = 0; // how many brackets are open
-  const add = (word: string[]) => {
-    if (asides) asides[words.length] = depth > 0;
-    words.push(word);
-  };
+  // how many brackets are open, and the words and word segments there were when the outermost one opened
+  let [depth, opened, segments, openedSegments, capitals] = [0, 0, 0, 0, false];
   const chinese = locale === 'zh' || locale === 'zh-hant';
   let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
   if (query && CJK.test(normalised))
@@ -365,7 +361,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   const bigrams = (chars: readonly string[]) => {
     const out: string[] = [];
     hanBigrams(chars, out);
-    if (out.length) add(out);
+    if (out.length) words.push(out);
   };
   const flush = () => {
     if (run.length >= 2 && (!query || singles)) bigrams(run);
@@ -377,9 +373,16 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   for (const { segment, isWordLike } of wordSegments(normalised, locale)) {
     const after = katakana;
     katakana = undefined;
+    if (isWordLike) [segments, capitals] = [segments + 1, CAPITALS.test(segment)];
     if (!isWordLike) {
       flush();
-      if (asides) depth = Math.max(0, depth + (segment.match(OPENING)?.length ?? 0) - (segment.match(CLOSING)?.length ?? 0));
+      if (asides) {
+        const before = depth;
+        depth = Math.max(0, depth + (segment.match(OPENING)?.length ?? 0) - (segment.match(CLOSING)?.length ?? 0));
+        if (!before && depth) [opened, openedSegments] = [words.length, segments];
+        // (an aside is one word in capitals within brackets closed after it, an abbreviation's gloss: not a clause)
+        if (before && !depth && words.length === opened + 1 && segments === openedSegments + 1 && capitals) asides[opened] = true;
+      }
       continue;
     }
     if (HAN_ONLY.test(segment)) {
@@ -400,7 +403,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
       if (after && length === 1 && KATAKANA_ONLY.test(segment)) after[0] += segment;
       else if (!HIRAGANA_ONLY.test(segment) && length >= 2) {
         const word = [segment];
-        add(word);
+        words.push(word);
         if (KATAKANA_ONLY.test(segment)) katakana = word;
       }
       continue;
@@ -413,14 +416,14 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
     const token = latinTokens[language](segment);
     if (!token) continue;
     if (typed) typed[words.length] = elide(segment.toLowerCase(), language);
-    add([token]);
+    words.push([token]);
   }
   flush();
   return words;
 }
 
-const OPENING = /[([{（［【]/gu;
-const CLOSING = /[)\]}）］】]/gu;
+// (a word in capitals; brackets opening and closing)
+const [CAPITALS, OPENING, CLOSING] = [/^[A-Z][A-Z0-9]+$/, /[([{（［【]/gu, /[)\]}）］】]/gu];
 
 /**
  * C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus,

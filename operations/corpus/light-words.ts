@@ -55,30 +55,29 @@ function tokensOf(list: readonly string[], locale: Locale): ReadonlySet<string> 
 }
 
 /**
- * Whether a question's word (as analyseQueryWords gives it) is a verb of making or a word for a company (LIGHT_VERBS,
- * EMPLOYERS, by its stem: every form of it) or picks one of several (ORDERING, as written: French "élevé" but not "élève", Esperanto "ĉefa" but not "ĉefo";
- * a Han word by its tokens).
+ * Whether a question's word (as analyseQueryWords gives it) is a verb of making (LIGHT_VERBS, by its stem: every form
+ * of it), or picks one of several or names a company (ORDERING, EMPLOYERS, as written: French "élevé" but not
+ * "élève", "corporation" but not "corporate"; a Han word by its tokens).
  */
 export function isLightWord(word: { tokens: readonly string[]; written?: string }, locale: Locale): boolean {
   const key = word.tokens.join(' ');
   if (stemmedOf(locale).has(key)) return true;
-  if (word.written !== undefined) return orderingOf(latinOf[locale]).has(word.written);
-  return han(locale) && orderingHanOf(locale).has(key);
+  if (word.written !== undefined) return writtenOf(latinOf[locale]).has(word.written);
+  return han(locale) && hanOf(locale).has(key);
 }
 
 const han = (locale: string) => locale === 'zh' || locale === 'zh-hant' || locale === 'ja';
 // Per locale (or language), made at the first question that needs them.
-const stemmedOf = memoize((locale) => {
-  const language = latinOf[locale as Locale];
-  const latin = [...LIGHT_VERBS[language].split(' '), ...EMPLOYERS[language].split(' ')];
-  return tokensOf([...latin, ...(han(locale) ? [...LIGHT_VERBS.han, ...EMPLOYERS.han] : [])], locale as Locale);
-}, 8);
-const orderingHanOf = memoize((locale) => tokensOf(ORDERING.han, locale as Locale), 8);
-/** The Latin words that pick one of several, as written. */
-const orderingOf = memoize((language) => wordList(ORDERING[language as LatinLanguage].split(' ')), 8);
+const stemmedOf = memoize(
+  (locale) => tokensOf([...LIGHT_VERBS[latinOf[locale as Locale]].split(' '), ...(han(locale) ? LIGHT_VERBS.han : [])], locale as Locale),
+  8,
+);
+const hanOf = memoize((locale) => tokensOf([...ORDERING.han, ...EMPLOYERS.han], locale as Locale), 8);
+/** The Latin words that pick one of several and words for a company, as written ('corporate' is not 'corporation'). */
+const writtenOf = memoize((language) => wordList([...ORDERING[language as LatinLanguage].split(' '), ...EMPLOYERS[language as LatinLanguage].split(' ')]), 8);
 
-/** The Latin light words (verbs of making, words for a company, words that pick one of several) in a locale's language, folded as typed (for their typos, query-plan.ts). */
+/** The Latin verbs of making and words that pick one of several in a locale's language, folded as typed (for their typos, query-plan.ts). */
 export const lightSpellings = memoize((locale): readonly string[] => {
   const language = latinOf[locale as Locale];
-  return [...LIGHT_VERBS[language].split(' '), ...EMPLOYERS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
+  return [...LIGHT_VERBS[language].split(' '), ...ORDERING[language].split(' ')].map(fold);
 }, 8);

@@ -64,12 +64,13 @@ export function chineseLanguageNames(): ReadonlyArray<readonly string[]> {
   if (chinesePairs) return chinesePairs;
   const mainland = new Intl.DisplayNames(['zh-CN'], { type: 'language', fallback: 'none' });
   const taiwan = new Intl.DisplayNames(['zh-TW'], { type: 'language', fallback: 'none' });
-  const pairs: string[][] = [];
+  const pairs = new Map<string, string[]>();
   for (const code of languageCodes()) {
     const names = [mainland.of(code), taiwan.of(code)].map((name) => (name ? foldChinese(name) : undefined));
-    if (names[0] && names[1] && names[0] !== names[1] && HAN_ONLY.test(names[0]) && HAN_ONLY.test(names[1])) pairs.push([names[0], names[1]]);
+    if (names[0] && names[1] && names[0] !== names[1] && HAN_ONLY.test(names[0]) && HAN_ONLY.test(names[1])) pairs.set(names.join(' '), [names[0], names[1]]);
   }
-  return (chinesePairs = pairs);
+  // (once each: an old code and its new one name one language, iw and he)
+  return (chinesePairs = [...pairs.values()]);
 }
 let chinesePairs: string[][] | undefined;
 const HAN_ONLY = /^\p{Script=Han}+$/u;

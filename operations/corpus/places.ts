@@ -64,10 +64,6 @@ export function localityNames(location: string | undefined, table: PlaceTable['p
 }
 
 /**
- * What an entry that has not ended is also found by, in each locale: a question about her current role, job or
- * studies ("What is her current role?", "son poste actuel", "目前的职位") names it so, and the entry never does.
- */
-/**
  * What a job that has not ended is also found by (an experience, beside CURRENT_WORDS): a question about her current
  * role names the role, the job or the post ("What is her current job?", "son poste actuel", "现在的职位"), and the
  * entry holds none of them; her ongoing mentoring and projects are not her job.
@@ -82,6 +78,10 @@ export const CURRENT_JOB_WORDS: Record<Locale, string> = {
   ja: '役職 職務 仕事 勤務先',
 };
 
+/**
+ * What an entry that has not ended is also found by, in each locale: a question about her current role, job or
+ * studies ("What is her current role?", "son poste actuel", "目前的职位") names it so, and the entry never does.
+ */
 export const CURRENT_WORDS: Record<Locale, string> = {
   en: 'current',
   fr: 'actuel actuelle',

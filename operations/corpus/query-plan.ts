@@ -55,7 +55,7 @@ interface Concept {
   hold: number;
   /** Whether the word names a language or a country (names.ts): one no passage holds weighs in full. */
   named: boolean;
-  /** Whether the word is a verb of making or picks one of several (light-words.ts's isLightWord): it weighs nothing in a record's confidence beside other words. */
+  /** Whether the word is light (light-words.ts's isLightWord: a verb of making, a word for a company, one that picks one of several): it weighs nothing in a record's confidence beside other words. */
   light: boolean;
 }
 
@@ -63,8 +63,8 @@ interface Concept {
 export interface ResolvedConcept {
   /**
    * Its tokens' mean idf (a token no passage holds weighs the most a token can); a word no token of which is known, the
-   * known words' mean (less beside several), or the most a word can when it names a language or a country; a verb of
-   * making beside other words, nothing.
+   * known words' mean (less beside several), or the most a word can when it names a language or a country; a light
+   * word beside other words, nothing.
    */
   weight: number;
   /** The documents holding each of its tokens (undefined: none does). */
@@ -112,7 +112,11 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     .split(/[\s\p{P}]+/u)
     .map((w) => foldWord(w))
     .filter((w) => w.length >= 3);
-  const isName = (typed: string) => nameWords.some((name) => editDistance(typed, name, 1) <= 1);
+  // (a slip of a name of five letters or more; a shorter one only with a letter added at its end: Noah, not Nora nor Goa)
+  const isName = (typed: string) =>
+    nameWords.some(
+      (name) => typed === name || (name.length >= 5 ? editDistance(typed, name, 1) <= 1 : typed.length === name.length + 1 && typed.startsWith(name)),
+    );
   const fullName = words.name ?? '';
 
   /** Which locales' text to match, with what weight, and the query's tokens in each. */
@@ -155,15 +159,16 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     // locale's text first: its pages hold such words too, and are the ones its reader should be shown.
     const other = script === 'latin' && locale !== undefined && !candidates.includes(locale) ? locale : undefined;
     // Typos are read in the query's own language only: in another, its words are unknown because they are foreign.
-    const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false): Part => {
-      // A question of her name alone ("Noa Castellan", "Who is Noa?", "Noa Castellan是谁？") asks who she is: her
-      // whole name is its words, held together where a passage introduces her.
-      if (words.length && words.every((w) => w.typed !== undefined && isName(w.typed)))
-        return part(analyseQueryWords(fullName, l), l, weight, false, { naming: true });
+    const partOf = (words: QueryWord[], l: Locale, weight: number, spelling: { typing: boolean } | false, asked = query): Part => {
       const named = place?.(l);
-      if (!named) return part(words, l, weight, spelling);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
-      return part([named], l, weight, false, { context: words.filter((w) => w.written !== undefined && isPlaceWord(w.written)) });
+      if (named) return part([named], l, weight, false, { context: words.filter((w) => w.written !== undefined && isPlaceWord(w.written)) });
+      if (!words.length || !words.every((w) => w.typed !== undefined && isName(w.typed))) return part(words, l, weight, spelling);
+      // A question whose only words are her name is asked again without it ("What is Noa's experience?" is "What is
+      // her experience?"); one of her name alone ("Noa Castellan", "Who is Noa?") asks who she is: her whole name is
+      // its words, held together where a passage introduces her.
+      const rest = analyseQueryWords(withoutWords(asked, isName), l);
+      return rest.length ? part(rest, l, weight, spelling) : part(analyseQueryWords(fullName, l), l, weight, false, { naming: true });
     };
     const parts: Part[] = other
       ? [partOf(wordsIn(other), other, 1, { typing }), partOf(wordsIn(primary), primary, ENGLISH_WEIGHT, { typing })]
@@ -174,7 +179,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       // The English text is matched by the query's words that are not stop words of its own language.
       const own = stopWords[primary as keyof typeof stopWords] as ReadonlySet<string> | undefined;
       const text = own ? query.replace(/[\p{L}\p{M}'’-]+/gu, (w) => (own.has(foldWord(w)) ? ' ' : w)) : query;
-      parts.push(partOf(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false));
+      parts.push(partOf(analyseQueryWords(text, 'en'), 'en', ENGLISH_WEIGHT, false, text));
     }
     return parts.filter((p) => indexes.has(p.locale) && p.concepts.length);
   }
@@ -206,13 +211,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const lightTypos = new Set<QueryWord>();
     if (index && engine && spelling) {
       const relatedHere = related.get(locale);
-      // The words a typo can be read as: the index's, and the related words' (a recruiter's word the content lacks
-      // is known through them, so "arteffarita" reads as "artefarita" and brings what it stands for).
-      const lexicon = (index.lexicon ??= new Lexicon(
-        [...engine.toData().terms, ...[...(relatedHere?.keys() ?? [])].filter((t) => engine.postings(t) === undefined)],
-        (t) => engine.postings(t) !== undefined || relatedHere?.has(t) === true,
-        (t) => engine.postings(t)?.docs.length ?? 0,
-      ));
+      const lexicon = (index.lexicon ??= lexiconOf(engine, relatedHere, analyseQueryWords(fullName, locale)));
       unique = unique.filter((word, i) => {
         if (word.typed === undefined) return true;
         const token = word.tokens[0]!;
@@ -295,6 +294,25 @@ function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
   if (!first || rest.some((docs) => !docs)) return false;
   for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;
   return false;
+}
+
+/**
+ * The words a typo is read as: the index's, and the related words' (a recruiter's word the content lacks is known
+ * through them, so "arteffarita" reads as "artefarita" and brings what it stands for); never her name ("Nora" is not
+ * a slip of Noa).
+ */
+function lexiconOf(engine: Bm25Index, related: ReadonlyMap<string, unknown> | undefined, name: readonly QueryWord[]): Lexicon {
+  const own = new Set(name.flatMap((w) => w.tokens));
+  return new Lexicon(
+    [...engine.toData().terms.filter((t) => !own.has(t)), ...[...(related?.keys() ?? [])].filter((t) => engine.postings(t) === undefined)],
+    (t) => engine.postings(t) !== undefined || related?.has(t) === true,
+    (t) => engine.postings(t)?.docs.length ?? 0,
+  );
+}
+
+/** `text` without the Latin words `drop` says (folded, without an elision: "Noa's"). */
+function withoutWords(text: string, drop: (folded: string) => boolean): string {
+  return text.replace(/[\p{Script=Latin}\p{M}'’-]+/gu, (word) => (drop(foldWord(word.split(/['’]/)[0]!)) ? ' ' : word));
 }
 
 /** A question's words without its joins' noise and its unknown asides (withoutJoins, withoutAsides). */

@@ -13,6 +13,7 @@ import { placeNames, placeWords } from './places.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { analyseQueryWords } from './analyse.ts';
 import { withoutAsides } from './query-plan.ts';
+import { isLightWord } from './light-words.ts';
 import type { Bm25Index } from './bm25.ts';
 import { RelatedTermsFile } from '../content/schema.ts';
 import { RELATED_TERMS_PATH } from '../content/locate.ts';
@@ -133,6 +134,17 @@ describe("her name is a word for the person asked about, but a question of her n
     ['zh-hant', 'Noa Castellan是誰？'],
   ] as Array<[Locale, string]>)
     it(`${locale}: "${query}" finds her profile first`, () => assert.equal(slugs(query, locale, 1)[0], 'profile', slugs(query, locale).join(', ')));
+
+  it('and a question of her name and frame words is the question of its frame words', () => {
+    assert.deepEqual(slugs("What is Noa's experience?", 'en', 10), slugs('What is her experience?', 'en', 10));
+    assert.deepEqual(slugs('Where has Noa worked?', 'en', 10), slugs('Where has she worked?', 'en', 10));
+    assert.deepEqual(slugs('Where is Noa?', 'en', 10), slugs('Where is she?', 'en', 10));
+  });
+
+  it('while a word near a short name is not it (Nora, Goa, NBA), though Noah is', () => {
+    for (const query of ['Who is Nora?', 'Has she been to Goa?', 'Has she worked with the NBA?']) assert.deepEqual(slugs(query, 'en'), [], query);
+    assert.equal(slugs('Noah', 'en', 1)[0], 'profile');
+  });
 
   it('while in a question of other words it says nothing, in the language asked and in English', () => {
     assert.deepEqual(slugs('What has Noa built with AI?', 'en', 10), slugs('What has she built with AI?', 'en', 10));
@@ -538,6 +550,19 @@ describe('a word for a company or a firm names no kind of one', () => {
       assert.deepEqual(slugs(query, locale), [], `${locale} "${query}"`);
   });
   it('and a question of companies alone is about them', () => finds('她曾在哪些公司任職？', 'zh-hant', 'head-of-ai-orbitale'));
+  it('as written: a word sharing its stem is a word of the question (corporate, firmar), and a slip of it is not one (employees)', () => {
+    for (const [word, locale] of [
+      ['corporate', 'en'],
+      ['employment', 'en'],
+      ['firmado', 'es'],
+      ['despachar', 'es'],
+      ['entreprenisto', 'eo'],
+    ] as Array<[string, Locale]>)
+      assert.ok(!isLightWord(analyseQueryWords(word, locale)[0]!, locale), `${locale} "${word}" is light`);
+    // (each held all of the question when its word weighed nothing)
+    assert.ok(best('Has she worked in corporate finance?', 'en') < 1);
+    assert.ok(best('Has she onboarded employees at a bank?', 'en') < 1);
+  });
 });
 
 describe('an aside in brackets the profile never uses is not a word it lacks', () => {
@@ -551,23 +576,46 @@ describe('an aside in brackets the profile never uses is not a word it lacks', (
       assert.equal(best(query, locale), 1);
     });
   it('while an aside it holds is a word of the question', () => {
-    const words = analyseQueryWords('Has she run a hotel system (PMS) or (zyqvarn)?', 'en');
+    const words = analyseQueryWords('Has she run a hotel system (PMS) or (ZYQ)?', 'en');
     assert.deepEqual(
       words.filter((w) => w.aside).map((w) => w.typed),
-      ['pms', 'zyqvarn'],
+      ['pms', 'zyq'],
     );
     const index = { postings: (t: string) => (t === 'pm' || t === 'hotel' ? {} : undefined) } as unknown as Bm25Index;
     assert.deepEqual(
       withoutAsides(words, index, undefined).map((w) => w.typed),
       ['run', 'hotel', 'system', 'pms'],
     );
-    assert.ok(!analyseQueryWords('「後輩」の育成', 'ja').some((w) => w.aside), 'quotation marks are not brackets');
     finds('是否熟悉飯店管理系統(PMS)？', 'zh-hant', 'pms-channel-bridge');
   });
-  it('and a question of an unknown aside alone still finds nothing', () => assert.deepEqual(slugs('(zyqvarn)', 'en'), []));
+  it('and an aside is one word in capitals in brackets closed after it: not a clause, a quotation or an open bracket', () => {
+    for (const [locale, query] of [
+      ['en', 'Has she managed teams (in aviation)?'],
+      ['en', 'Has she led teams? (also: has she worked in aviation?)'],
+      ['en', 'Has she run a hotel system (zyqvarn)?'],
+      ['en', '(Has she built a booking system for AIRLINES?'],
+      ['en', 'Sorry :( has she managed a KOTLIN team?'],
+      ['ja', '「後輩」の育成'],
+    ] as Array<[Locale, string]>)
+      assert.ok(!analyseQueryWords(query, locale).some((w) => w.aside), `${locale} "${query}"`);
+  });
+  it('and a question of an aside alone is still read (a typo in it too)', () => finds('(MACHNE)', 'en', 'applied-ml-certificate'));
 });
 
 describe('words that frame a question in Japanese and Chinese: holding (お持ち), being told (教えてください), holding a post (任職)', () => {
+  it('are cut only where they frame it, not inside another word (就職支援, お持ち帰り, 受け持って, 任职期间)', () => {
+    for (const [locale, query, word] of [
+      ['ja', '就職支援の経験はありますか？', '就职'],
+      ['ja', 'お持ち帰りの経験', '持ち帰り'],
+      ['ja', '受け持っていた授業', '受け'],
+      ['zh', '她的任职期间', '任职'],
+    ] as Array<[Locale, string, string]>)
+      assert.ok(
+        analyseQueryWords(query, locale).some((w) => w.tokens.join('') === word),
+        `${locale} "${query}": ${JSON.stringify(analyseQueryWords(query, locale))}`,
+      );
+    assert.deepEqual(slugs('就職支援の経験はありますか？', 'ja'), []);
+  });
   it('ja: どのような資格をお持ちですか？', () => finds('どのような資格をお持ちですか？', 'ja', 'credentials'));
   it('ja: 最終学歴を教えてください。', () => finds('最終学歴を教えてください。', 'ja', ['msc-computer-science', 'credentials']));
   it('ja: 後輩の育成経験はありますか？ (related words: 後輩, 若手)', () => finds('後輩の育成経験はありますか？', 'ja', 'ai-commons-lisbon-mentor'));
