@@ -344,8 +344,8 @@ const PERSON_ONLY_HAN = new RegExp(PERSON_WORDS.han.map((w) => foldHan(w)).join(
 const PERSON_ONLY_CHINESE = new RegExp(PERSON_WORDS.han.map((w) => foldChinese(w)).join('|'), 'gu');
 
 /**
- * `frame`: a question's frame words are kept (it has no other word). `asides`: which words are a gloss in brackets,
- * one Latin word ("開發者體驗（DX）", "developer experience (DX)").
+ * `frame`: a question's frame words are kept (it has no other word). `asides`: which words are an abbreviation's gloss,
+ * one word in capitals within closed brackets ("開發者體驗（DX）", "developer experience (DX)").
  */
 function analyseWords(text: string, locale: Locale, query: boolean, typed?: Array<string | undefined>, frame = false, asides?: boolean[]): string[][] {
   const language = latinOf[locale];
