@@ -34,6 +34,15 @@ describe('English', () => {
   it('cuts a possessive and keeps numbers whole', () => {
     assert.deepEqual(analyse("Noa's team of 12", 'en'), ['noa', 'team', '12']);
   });
+  it('keeps an abbreviation in capitals that spells a stop word (IT, the French AI), but not in a text all in capitals', () => {
+    assert.deepEqual(analyse('IT Support Engineer', 'en'), ['it', 'support', 'engin']);
+    assert.deepEqual(analyse('Has she worked in IT?', 'en', true), ['it']);
+    assert.deepEqual(analyse('Is it done yet?', 'en'), ['yet'], 'the pronoun is a stop word');
+    assert.deepEqual(analyse('HAS SHE WORKED IN IT?', 'en'), ['work'], 'a text in capitals has no abbreviation to tell apart');
+    assert.deepEqual(analyse("Responsable de l'AI et de l'IA", 'fr'), ['respons', 'ai', 'ia']);
+    assert.deepEqual(analyse('ITサポートエンジニア', 'ja'), ['it', 'サポート', 'エンジニア']);
+    assert.deepEqual(analyse('IT支持', 'zh'), ['it', '支持']);
+  });
   it('keeps C++, C# and F# as words, and a version after one as a number', () => {
     assert.deepEqual(analyse('She writes C++, C# and F#.', 'en'), ['write', 'cplusplu', 'csharp', 'fsharp']);
     assert.deepEqual(analyse('C++17 and C#10', 'en'), ['cplusplu', '17', 'csharp', '10']);

@@ -11,13 +11,15 @@
 //   text in the other, and in traditional Chinese Taiwan's words to the mainland's (軟體 → 软件); Han text gives
 //   character bigrams (a text's over every run of Han characters, a query's within its words and across runs of
 //   one-character words: always among a text's that contain it); kana words are whole but hiragana-only ones.
-// Latin words inside CJK text (AI, Python) are treated as English.
+// Latin words inside CJK text (AI, Python) are treated as English. In any language, a word in capitals that spells a
+// stop word (IT; AI in French, where "ai" is one) is an abbreviation and kept, unless the whole text is in capitals.
 import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import * as OpenCC from 'opencc-js/t2cn';
 import { stemmer as englishStem } from '@orama/stemmers/english';
 import type { Locale } from '../contract/shared.ts';
 import { memoize } from './memo.ts';
+import { FRAME_IN_PLACE, FRAME_WORDS, PERSON_WORDS } from './question-words.ts';
 
 const HAN = /\p{Script=Han}/u;
 const HAN_ONLY = /^\p{Script=Han}+$/u;
@@ -292,51 +294,6 @@ export function latinTokenOf(word: string, locale: Locale): string {
   return latinToken(word, latinOf[locale]);
 }
 
-/**
- * Words a question uses for the person it asks about ("the candidate", "this person", 候选人): every record is
- * about her, so they say nothing of which one answers; and as the content never uses them, they would count as
- * words the profile does not hold. Stop words of a question, not of the content. (she, her, he and the like are
- * stop words of the language already.)
- */
-export const PERSON_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
-  en: words('candidate candidates subject person individual applicant applicants interviewee jobseeker herself himself themselves someone somebody'),
-  fr: words('candidat candidate candidats candidates personne sujet postulant postulante intéressé intéressée concernée concerné'),
-  es: words('candidato candidata candidatos candidatas persona sujeto postulante aspirante interesado interesada'),
-  eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
-  han: '候选人 候選人 应聘者 應聘者 求职者 求職者 应征者 應徵者 这个人 這個人 这位 這位 此人 本人 候補者 応募者 この人 この方 彼女 彼'.split(' '),
-};
-
-/**
- * Words that frame a recruiter's question rather than say what it is about ("Any experience in the … sector?",
- * "Has she worked in … industry?"): every record of a career is experience and work, so they say nothing of which
- * one answers; held by many, they made a question about a sector the profile lacks look half answered. Stop words
- * of a question, as PERSON_WORDS are.
- */
-export const FRAME_WORDS: Record<LatinLanguage, ReadonlySet<string>> & { han: readonly string[] } = {
-  en: words(
-    'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
-      'hold holds held holding possess possesses possessed years',
-  ),
-  fr: words(
-    'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
-      'domaine domaines parcours formation formations familière familier familiers familières familiarisée familiarisé ' +
-      'possède possèdent posséder possédé détient détiennent détenir détenu ans années',
-  ),
-  es: words(
-    'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
-      'ámbito ámbitos campo campos trayectoria formación formaciones familiarizada familiarizado familiarizadas familiarizados ' +
-      'posee poseen poseer poseído años',
-  ),
-  eo: words(
-    'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
-      'posedas posedis posedi jarojn jaroj',
-  ),
-  // (experience, sector, industry, field, working in it, background, familiar with, how many years; in Chinese and Japanese)
-  han: '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい'.split(' '),
-};
-// Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
-// particle: 資格をお持ちですか, but not お持ち帰り or 受け持って)
-const FRAME_IN_PLACE = ['任[职職](?=[于於过過的吗嗎？?\\s]|$)', '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))'];
 /** The Han and kana person and frame words, cut from a question before it is segmented. */
 const PERSON_HAN = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han, ...FRAME_IN_PLACE].map((w) => foldHan(w)).join('|'), 'gu');
 const PERSON_CHINESE = new RegExp([...PERSON_WORDS.han, ...FRAME_WORDS.han, ...FRAME_IN_PLACE].map((w) => foldChinese(w)).join('|'), 'gu');
@@ -354,6 +311,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   let [depth, opened, segments, openedSegments, capitals] = [0, 0, 0, 0, false];
   const chinese = locale === 'zh' || locale === 'zh-hant';
   let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
+  const shouting = !/\p{Ll}/u.test(normalised) && /\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}/u.test(normalised);
   if (query && CJK.test(normalised))
     normalised = normalised.replace(frame ? (chinese ? PERSON_ONLY_CHINESE : PERSON_ONLY_HAN) : chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
   let run: string[] = []; // the current run of Han characters
@@ -413,7 +371,8 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
       const bare = fold(elide(segment.toLowerCase(), language));
       if (PERSON_WORDS[language].has(bare) || (!frame && FRAME_WORDS[language].has(bare))) continue;
     }
-    const token = latinTokens[language](segment);
+    // (an abbreviation in capitals is not the stop word it spells, IT or the French AI, but in a text all in capitals)
+    const token = latinTokens[language](segment) || (!shouting && fold(ABBREVIATION.exec(segment)?.[1]?.toLowerCase() ?? ''));
     if (!token) continue;
     if (typed) typed[words.length] = elide(segment.toLowerCase(), language);
     words.push([token]);
@@ -424,6 +383,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
 
 // (a word in capitals; brackets opening and closing)
 const [CAPITALS, OPENING, CLOSING] = [/^[A-Z][A-Z0-9]+$/, /[([{（［【]/gu, /[)\]}）］】]/gu];
+const ABBREVIATION = /^(?:\p{L}['’])?(\p{Lu}{2,})$/u;
 
 /**
  * C++, C# and F#: the word segmenter keeps the letter and drops its sign, so they are spelt out first (cplusplus,

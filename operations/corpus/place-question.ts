@@ -4,7 +4,8 @@
 // reads it as the person's own place instead (site.json's subject location, query-plan.ts). A question that asks
 // where about something else ("Where did she study?") or before ("Where has she worked?", "Où a-t-elle travaillé ?",
 // "Where was she based?") is not one.
-import { fold as withoutAccents, isStopWord, PERSON_WORDS, scriptOf, wordList, wordSegments, type WordList } from './analyse.ts';
+import { fold as withoutAccents, isStopWord, scriptOf, wordList, wordSegments, type WordList } from './analyse.ts';
+import { PERSON_WORDS } from './question-words.ts';
 import { oneSlipFrom } from './lexicon.ts';
 
 type Latin = 'en' | 'fr' | 'es' | 'eo';

@@ -1,0 +1,63 @@
+// The words a recruiter's question uses for the person it asks about and to frame itself: stop words of a question,
+// not of the content (analyse.ts drops them from a question before it is matched).
+
+/** The languages of Latin-script questions (analyse.ts's LatinLanguage). */
+type Language = 'en' | 'fr' | 'es' | 'eo';
+// (each word with its accents folded, as analyse.ts's `fold` does)
+const words = (list: string) =>
+  new Set(
+    list
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w.normalize('NFKD').replace(/\p{M}+/gu, '')),
+  );
+
+/**
+ * Words a question uses for the person it asks about ("the candidate", "this person", 候选人): every record is
+ * about her, so they say nothing of which one answers; and as the content never uses them, they would count as
+ * words the profile does not hold. Stop words of a question, not of the content. (she, her, he and the like are
+ * stop words of the language already.)
+ */
+export const PERSON_WORDS: Record<Language, ReadonlySet<string>> & { han: readonly string[] } = {
+  en: words('candidate candidates subject person individual applicant applicants interviewee jobseeker herself himself themselves someone somebody'),
+  fr: words('candidat candidate candidats candidates personne sujet postulant postulante intéressé intéressée concernée concerné'),
+  es: words('candidato candidata candidatos candidatas persona sujeto postulante aspirante interesado interesada'),
+  eo: words('kandidato kandidatino kandidaton kandidatinon persono personon kandidatoj ulo ulino viro virino'),
+  han: '候选人 候選人 应聘者 應聘者 求职者 求職者 应征者 應徵者 这个人 這個人 这位 這位 此人 本人 候補者 応募者 この人 この方 彼女 彼'.split(' '),
+};
+
+/**
+ * Words that frame a recruiter's question rather than say what it is about ("Any experience in the … sector?",
+ * "Has she worked in … industry?"): every record of a career is experience and work, so they say nothing of which
+ * one answers; held by many, they made a question about a sector the profile lacks look half answered. Stop words
+ * of a question, as PERSON_WORDS are.
+ */
+export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonly string[] } = {
+  en: words(
+    'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
+      'hold holds held holding possess possesses possessed years',
+  ),
+  fr: words(
+    'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
+      'domaine domaines parcours formation formations familière familier familiers familières familiarisée familiarisé ' +
+      'possède possèdent posséder possédé détient détiennent détenir détenu ans années',
+  ),
+  es: words(
+    'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
+      'ámbito ámbitos campo campos trayectoria formación formaciones familiarizada familiarizado familiarizadas familiarizados ' +
+      'posee poseen poseer poseído años',
+  ),
+  eo: words(
+    'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
+      'posedas posedis posedi jarojn jaroj',
+  ),
+  // (experience, sector, industry, field, working in it, background, familiar with, how many years, please tell me; and
+  // what gives an example, "like Zendesk", "such as": in Chinese and Japanese)
+  han: (
+    '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい ' +
+    '类似 類似 例如 比如 诸如 諸如 之类 之類 例えば'
+  ).split(' '),
+};
+// Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
+// particle: 資格をお持ちですか, but not お持ち帰り or 受け持って)
+export const FRAME_IN_PLACE = ['任[职職](?=[于於过過的吗嗎？?\\s]|$)', '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))'];
