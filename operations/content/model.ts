@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Problem } from '../contract/errors.ts';
 import type { DocumentName, Kind, LensId, Locale, TranslationLocale } from '../contract/shared.ts';
-import type { fileKinds, PlaceTable, RelatedTermsFile, SiteFile } from './schema.ts';
+import type { fileKinds, PlaceTable, RelatedTermsFile, SiteFile, SubjectNames } from './schema.ts';
 
 /** path (relative to the repository root, e.g. `content/brief.md`) → file text */
 export type ContentFiles = ReadonlyMap<string, string>;
@@ -48,6 +48,8 @@ export interface ContentModel {
   relatedTerms: RelatedTerms;
   /** Places and organisations an entry's location and organisation stand for (the same file's `places` and `organisations`). */
   places: PlaceTable;
+  /** The subject's name as other scripts write it (the same file's `names`; none when absent). */
+  subjectNames?: SubjectNames;
 }
 
 export interface LoadResult {

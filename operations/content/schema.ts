@@ -157,6 +157,12 @@ export const RelatedTermsFile = z
     organisations: capped(Organisation, 'organisations')
       .default({})
       .describe('Organisations entries name (keys as written in `organisation`), with their industries: a question naming the industry finds the organisation'),
+    names: z
+      .partialRecord(z.enum(locales).meta(from('locales')), Text.max(limits.relatedTerm))
+      .default({})
+      .describe(
+        "The subject's name as questions in a locale write it in another script (ja: ノア・カステラン), its parts in the order of site.json's name: a question naming her so asks about her, as one naming her in Latin letters does",
+      ),
     groups: z
       .partialRecord(
         z.enum(locales).meta(from('locales')),
@@ -168,6 +174,7 @@ export const RelatedTermsFile = z
   })
   .describe('Related words, places and organisations that search adds to a query or a record');
 export type PlaceTable = Pick<z.output<typeof RelatedTermsFile>, 'places' | 'organisations'>;
+export type SubjectNames = z.output<typeof RelatedTermsFile>['names'];
 
 // Read-only in the console's form: it is set by the translate stage, by "Translate now" and by "Mark as current".
 const Source = z

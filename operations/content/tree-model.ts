@@ -4,7 +4,7 @@ import type { DocumentName, LensId, Locale } from '../contract/shared.ts';
 import type { CheckedTree, FileCheck } from './file-check.ts';
 import { RELATED_TERMS_PATH } from './locate.ts';
 import type { BriefFields, ContentModel, DocumentFields, EntryFile, LensFields, RelatedTerms, Site, SkillFields, SourceFile, TranslationFile } from './model.ts';
-import type { PlaceTable } from './schema.ts';
+import type { PlaceTable, SubjectNames } from './schema.ts';
 
 /** A valid tree's model (made once per tree). */
 const models = new WeakMap<CheckedTree, ContentModel>();
@@ -64,6 +64,7 @@ export function* modelSteps(tree: CheckedTree): Generator<void, ContentModel> {
       places: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.places ?? {},
       organisations: (checks.get(RELATED_TERMS_PATH)?.fields as PlaceTable | undefined)?.organisations ?? {},
     },
+    subjectNames: (checks.get(RELATED_TERMS_PATH)?.fields as { names: SubjectNames } | undefined)?.names ?? {},
   };
   models.set(tree, model);
   return model;

@@ -117,8 +117,15 @@ export async function createBuild(
       }
     }
   }
-  // What a search adds to the passages' words: related words, the subject's name, and her place (query-plan.ts).
-  const words = { pause, related: model.relatedTerms, name: model.site.name, location: model.site.subject.location, places: model.places.places };
+  // What a search adds to the passages' words: related words, the subject's name (as other scripts write it too), and her place (query-plan.ts).
+  const words = {
+    pause,
+    related: model.relatedTerms,
+    name: model.site.name,
+    names: model.subjectNames,
+    location: model.site.subject.location,
+    places: model.places.places,
+  };
   // main and dev at one commit differ only in their site's address: one index serves both.
   const search = sibling
     ? rebased(sibling.search, sibling.siteUrl, siteUrl)

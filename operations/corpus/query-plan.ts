@@ -99,6 +99,8 @@ export interface QueryWords {
   related?: RelatedTerms;
   /** The subject's name as written (site.json): its words, and spellings one letter from them, are stop words of a question. */
   name?: string;
+  /** Her name as other scripts write it (related-terms.json's `names`, ja: ノア・カステラン): read as `name`, part by part. */
+  names?: Partial<Record<Locale, string>>;
   /** Where the subject is (site.json's subject location, "Lisbon, Portugal"), and the places table that names it in each locale: what a question asking where she is asks for. */
   location?: string;
   places?: PlaceTable['places'];
@@ -118,9 +120,11 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       (name) => typed === name || (name.length >= 5 ? editDistance(typed, name, 1) <= 1 : typed.length === name.length + 1 && typed.startsWith(name)),
     );
   const fullName = words.name ?? '';
+  const inLatin = latinName(fullName, words.names ?? {});
 
   /** Which locales' text to match, with what weight, and the query's tokens in each. */
-  function plan(query: string, locale: Locale | undefined): Part[] {
+  function plan(question: string, locale: Locale | undefined): Part[] {
+    const query = inLatin(question);
     const script = scriptOf(query);
     const candidates: Locale[] =
       script === 'kana' ? ['ja'] : script === 'han' ? (isTraditional(query) ? ['zh-hant', 'zh', 'ja'] : ['zh', 'zh-hant', 'ja']) : ['en', 'fr', 'es', 'eo'];
@@ -131,7 +135,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       return words;
     };
     // The last word of a query still being typed (no space or mark after it) is also looked up as a prefix.
-    const typing = /[\p{L}\p{N}]$/u.test(query);
+    const typing = /[\p{L}\p{N}]$/u.test(question);
     // A question asking where she is ("Where is she based?") asks for her place: its words only rank.
     // (her city as the locale names it, or her country when no passage of the locale names the city so: the place as
     // one word of the question, "Greater Lisbon Area" held only where a passage holds all of it)
@@ -308,6 +312,25 @@ function lexiconOf(engine: Bm25Index, related: ReadonlyMap<string, unknown> | un
     (t) => engine.postings(t) !== undefined || related?.has(t) === true,
     (t) => engine.postings(t)?.docs.length ?? 0,
   );
+}
+
+/**
+ * Her name as other scripts write it, in a question, as her name in Latin letters: the whole name, and each of its
+ * parts (split at a space or a middle dot, ノア・カステラン) as the part of `name` in the same place.
+ */
+function latinName(name: string, names: Partial<Record<Locale, string>>): (text: string) => string {
+  const latin = name.split(/\s+/).filter(Boolean);
+  const spellings = new Map<string, string>();
+  for (const written of Object.values(names)) {
+    const parts = written.split(/[\s・·•‧]+/u).filter(Boolean);
+    if (!parts.length || !latin.length) continue;
+    spellings.set(written, name);
+    parts.forEach((part, i) => latin[i] && !spellings.has(part) && spellings.set(part, latin[i]));
+  }
+  if (!spellings.size) return (text) => text;
+  const escaped = [...spellings.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(escaped.join('|'), 'gu');
+  return (text) => text.replace(pattern, (written) => ` ${spellings.get(written)} `);
 }
 
 /** `text` without the Latin words `drop` says (folded, without an elision: "Noa's"). */

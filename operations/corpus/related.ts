@@ -40,7 +40,8 @@ function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[]
     const analysed = groups
       .map((group) =>
         group.flatMap((member) => {
-          const asked = analyse(member, locale, true);
+          // (a member a question's frame words make, 経験 or "experience", as a text holds it: found in a question of its frame alone)
+          const asked = analyse(member, locale, true).length ? analyse(member, locale, true) : analyse(member, locale);
           // (a Han member's bigrams as a question's are those of its words, which passages hold wherever they hold it)
           if (asked.length && !HAN.test(member)) standIns.set(asked, analyse(member, locale));
           return asked.length ? [asked] : [];

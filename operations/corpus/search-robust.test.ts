@@ -628,3 +628,70 @@ describe('a language Chinese names two ways (日语, 日文) is one', () => {
   it('zh: 她的英文水平如何？', () => finds('她的英文水平如何？', 'zh', 'credentials'));
   it('while a language she does not speak is still no match', () => assert.deepEqual(slugs('她會說韓文嗎？', 'zh-hant'), []));
 });
+
+describe('an abbreviation in capitals is what it names, not the stop word it spells (IT)', () => {
+  const questions: Array<[Locale, string]> = [
+    ['en', 'Has she worked in IT?'],
+    ['zh', '她在IT行业工作过吗？'],
+    ['zh-hant', '她做過IT支援嗎？'],
+    ['ja', '社内ITの経験はありますか？'],
+    ['es', '¿Ha trabajado en soporte de TI?'],
+    ['eo', 'Ĉu ŝi laboris pri IT-subteno?'],
+  ];
+  for (const [locale, question] of questions)
+    it(`${locale}: ${question} finds her IT support first`, () => {
+      const first = slugs(question, locale, 1)[0];
+      assert.ok(first === 'it-support-engineer-lumen' || first === 'helpdesk-knowledge-base', `found ${first ?? 'nothing'} first`);
+    });
+  it('while "it" the pronoun is still no word of a question', () =>
+    assert.deepEqual(
+      analyseQueryWords('How was it deployed?', 'en').map((w) => w.tokens),
+      [['deploi']],
+    ));
+});
+
+describe('a word that gives an example (类似, 例如, 例えば) frames a question, as "like" does', () => {
+  it('is no word of the question, in Chinese and Japanese', () => {
+    for (const [question, locale] of [
+      ['她做过类似Zendesk的知识库吗？', 'zh'],
+      ['她寫過類似Stripe那樣的SDK教學嗎？', 'zh-hant'],
+      ['例如Python的项目', 'zh'],
+      ['例えばPythonの開発経験', 'ja'],
+    ] as const)
+      assert.ok(!analyseQueryWords(question, locale).some((w) => /类似|例如|例え/.test(w.tokens.join(' '))), question);
+  });
+  it('so that a question naming its example is held as much as one without it', () => {
+    const sure = (q: string, locale: Locale) => build.search.search(q, 1, { locale, unsure: true })[0]?.confidence ?? 0;
+    assert.equal(sure('她做过类似Zendesk的IT知识库吗？', 'zh'), sure('她做过Zendesk的IT知识库吗？', 'zh'));
+    assert.equal(sure('她寫過類似Stripe那樣的SDK快速入門教學嗎？', 'zh-hant'), sure('她寫過Stripe那樣的SDK快速入門教學嗎？', 'zh-hant'));
+  });
+});
+
+describe('her name as another script writes it (related-terms.json `names`) is her name', () => {
+  it('ja: a question naming her in katakana is read as one naming her in Latin letters', () => {
+    assert.deepEqual(slugs('ノアは何語を話しますか？', 'ja'), slugs('Noaは何語を話しますか？', 'ja'));
+    assert.equal(slugs('ノアは何語を話しますか？', 'ja')[0], 'credentials');
+    assert.deepEqual(slugs('カステラン氏はどんな資格を持っていますか？', 'ja'), slugs('Castellan氏はどんな資格を持っていますか？', 'ja'));
+  });
+  it('and her name alone asks who she is', () => assert.equal(slugs('ノア・カステラン', 'ja')[0], 'profile'));
+  it('while without the names, her katakana name is a word the profile barely holds', async () => {
+    const names = (text: string) => JSON.stringify({ ...JSON.parse(text), names: {} });
+    const model = loadContent(new Map([...files].map(([path, text]) => [path, path === RELATED_TERMS_PATH ? names(text) : text]))).model!;
+    const unnamed = await createBuild(model, { commit: 'unnamed', siteUrl: 'http://site' });
+    assert.notDeepEqual(
+      unnamed.search.search('ノアは何語を話しますか？', 5, { locale: 'ja' }).map((h) => h.slug),
+      slugs('ノアは何語を話しますか？', 'ja'),
+    );
+  });
+  it('names are given per locale', () => {
+    assert.equal(RelatedTermsFile.safeParse({ names: { ja: 'ノア・カステラン' }, groups: {} }).success, true);
+    assert.equal(RelatedTermsFile.safeParse({ names: { xx: 'Noa' }, groups: {} }).success, false);
+  });
+});
+
+describe('a related word a question uses only to frame itself (経験) stands for a question of its frame alone', () => {
+  it('ja: 彼女の経歴は？ finds what 経験は？ does', () => {
+    assert.ok(slugs('彼女の経歴は？', 'ja').length > 0);
+    assert.deepEqual(slugs('彼女の経歴は？', 'ja'), slugs('経験は？', 'ja'));
+  });
+});
