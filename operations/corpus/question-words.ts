@@ -51,11 +51,11 @@ export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonl
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
       'posedas posedis posedi jarojn jaroj',
   ),
-  // (experience, sector, industry, field, working in it, background, familiar with, how many years, please tell me; and
+  // (experience, hands-on, sector, industry, field, working in it, background, familiar with, how many years, please tell me; and
   // what gives an example, "like Zendesk", "such as": in Chinese and Japanese)
   han: (
     '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい ' +
-    '类似 類似 例如 比如 诸如 諸如 之类 之類 例えば'
+    '类似 類似 例如 比如 诸如 諸如 之类 之類 例えば 実務 实务 實務'
   ).split(' '),
 };
 // Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's

@@ -695,3 +695,10 @@ describe('a related word a question uses only to frame itself (経験) stands fo
     assert.deepEqual(slugs('彼女の経歴は？', 'ja'), slugs('経験は？', 'ja'));
   });
 });
+
+describe('実務 (hands-on, of experience) frames a question, as 経験 does', () => {
+  it('ja: 会計監査の実務経験はありますか？ is no match: the profile holds 実務, not accounting audits', () =>
+    assert.deepEqual(slugs('会計監査の実務経験はありますか？', 'ja'), []));
+  it('zh-hant: 有API整合的實務經驗嗎？ finds her integration work first', () =>
+    assert.ok(['integration-engineer-partnerlink', 'pms-channel-bridge'].includes(slugs('有API整合的實務經驗嗎？', 'zh-hant')[0]!)));
+});
