@@ -59,5 +59,39 @@ export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonl
   ).split(' '),
 };
 // Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
-// particle: 資格をお持ちですか, but not お持ち帰り or 受け持って)
-export const FRAME_IN_PLACE = ['任[职職](?=[于於过過的吗嗎？?\\s]|$)', '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))'];
+// particle: 資格をお持ちですか, but not お持ち帰り or 受け持って; the kind of experience asked for, before the word for it:
+// 实际的会计工作经验, 実践的な経験)
+export const FRAME_IN_PLACE = [
+  '任[职職](?=[于於过過的吗嗎？?\\s]|$)',
+  '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))',
+  '(?:实际|實際|实战|實戰|実践|実戦)(?=[^，。？?、,]{0,12}(?:经验|經驗|経験))',
+];
+
+/**
+ * Words that say what kind of experience a question asks for ("practical experience", "expérience pratique",
+ * "experiencia práctica", "praktika sperto"): frame words beside a word for experience, and only there ("practical
+ * AI" keeps its word). A question's text, before it is split into words.
+ */
+export const EXPERIENCE_KINDS: Record<Language, RegExp> = {
+  en: new RegExp(
+    '(?<![\\p{L}-])(?:hands[- ]on|practical|professional|real[- ]world|relevant|prior|previous|proven|solid|direct|extensive|strong)(?=\\s+(?:experiences?|background|exposure)(?!\\p{L}))',
+    'giu',
+  ),
+  fr: new RegExp(
+    loose(
+      '(?<=(?<!\\p{L})(?:expériences?|parcours|formation)\\s+)(?:pratiques?|professionnel(?:le)?s?|concrètes?|solides?|significatives?|réelles?)(?!\\p{L})',
+    ),
+    'giu',
+  ),
+  es: new RegExp(
+    loose(
+      '(?<=(?<!\\p{L})(?:experiencias?|trayectoria|formación)\\s+)(?:prácticas?|profesional(?:es)?|demostrables?|sólidas?|reales?|previas?|relevantes?)(?!\\p{L})',
+    ),
+    'giu',
+  ),
+  eo: new RegExp('(?<!\\p{L})(?:praktik|profesi|real|konkret|solid)aj?n?(?=\\s+(?:sperto|fono)j?n?(?!\\p{L}))', 'giu'),
+};
+/** A pattern whose accented letters also match the letter without its accent (a question typed without accents). */
+function loose(pattern: string): string {
+  return pattern.replace(/[áàâéèêíóú]/g, (c) => `[${c}${c.normalize('NFKD')[0]}]`);
+}

@@ -702,3 +702,24 @@ describe('実務 (hands-on, of experience) frames a question, as 経験 does', (
   it('zh-hant: 有API整合的實務經驗嗎？ finds her integration work first', () =>
     assert.ok(['integration-engineer-partnerlink', 'pms-channel-bridge'].includes(slugs('有API整合的實務經驗嗎？', 'zh-hant')[0]!)));
 });
+
+describe('the kind of experience a question asks for (practical, pratique, práctica, praktika, 实际, 実践) frames it beside the word for experience', () => {
+  it('is cut beside it, in every language, and only there', () => {
+    const words = (q: string, locale: Locale) => analyseQueryWords(q, locale).flatMap((w) => w.tokens);
+    assert.deepEqual(words('Does she have hands-on experience with accounting?', 'en'), ['account']);
+    assert.deepEqual(words('Any practical experience running developer communities?', 'en'), ['run', 'develop', 'commun']);
+    assert.deepEqual(words('practical AI', 'en'), ['practic', 'ai']);
+    assert.deepEqual(words("A-t-elle une expérience pratique de l'intégration d'API ?", 'fr'), ['integr', 'api']);
+    assert.deepEqual(words('experiencia practica en contabilidad', 'es'), ['contabil'], 'typed without its accent');
+    assert.deepEqual(words('Ĉu ŝi havas praktikan sperton pri kontado?', 'eo'), ['kont']);
+    assert.deepEqual(words('有实际的会计工作经验吗？', 'zh'), ['会计', '工作']);
+    assert.deepEqual(words('実践的な開発経験はありますか？', 'ja'), ['开発']);
+    assert.deepEqual(words('实际应用', 'zh'), ['实际', '应用']);
+  });
+  it('fr: A-t-elle une expérience pratique de l’intégration d’API ? finds her integration work first', () =>
+    assert.equal(slugs("A-t-elle une expérience pratique de l'intégration d'API ?", 'fr', 1)[0], 'integration-engineer-partnerlink'));
+  it('while a subject the profile lacks is no match: expérience pratique en comptabilité, 实际的会计工作经验', () => {
+    assert.deepEqual(slugs('A-t-elle une expérience pratique en comptabilité ?', 'fr'), []);
+    assert.deepEqual(slugs('有实际的会计工作经验吗？', 'zh'), []);
+  });
+});
