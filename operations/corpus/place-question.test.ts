@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { asksWhereSheIs } from './place-question.ts';
+import { asksWhatSheDoesNow, asksWhereSheIs } from './place-question.ts';
 
 const isName = (word: string) => word === 'noa';
 
@@ -65,5 +65,65 @@ describe('asksWhereSheIs', () => {
       'Kie ŝi vivis antaŭe?',
     ])
       assert.equal(asksWhereSheIs(query, isName), false, query);
+  });
+});
+
+describe('asksWhatSheDoesNow', () => {
+  it('reads a question asking only what she does now, in every locale', () => {
+    for (const query of [
+      'What does she do?',
+      'What does Noa do today?',
+      'What is she working on these days?',
+      'What does the candidate do for a living?',
+      'What is her current job?',
+      'Que fait-elle ?',
+      'Que fait Noa aujourd’hui ?',
+      "Quel est son métier aujourd'hui ?",
+      '¿A qué se dedica Noa hoy?',
+      '¿En qué trabaja actualmente?',
+      'Kion ŝi faras nun?',
+      'Pri kio ŝi laboras nuntempe?',
+      '她现在在做什么？',
+      'Noa 现在做什么工作？',
+      '她目前從事什麼工作？',
+      '今は何をしていますか？',
+      'Noaは今どんな仕事をしていますか？',
+      '現在の役職は何ですか？',
+      '¿Cuál es su trabajo actual?',
+      // one slip
+      'What does Noa do todaay?',
+      'What is she workig on these days?',
+    ])
+      assert.equal(asksWhatSheDoesNow(query, isName), true, query);
+  });
+
+  it('not one about before, about how, why, where or when, nor one naming something else', () => {
+    for (const query of [
+      // before
+      'What did she do?',
+      'What has she done?',
+      'What was her job?',
+      "Qu'a-t-elle fait ?",
+      '¿Qué hizo?',
+      'Kion ŝi faris?',
+      '她做过什么工作？',
+      '以前はどんな仕事をしていましたか？',
+      // how, why, where, when
+      'How does she work?',
+      'Where does she work?',
+      'Comment travaille-t-elle ?',
+      'Kiel ŝi laboras?',
+      '她现在在哪里工作？',
+      '今はどう働いていますか？',
+      // something else, or a job named without the present
+      'What does she do with RAG?',
+      'What does she do with words?',
+      'Does she work remotely now?',
+      'What is her job?',
+      '她的工作是什么？',
+      '今年は何をしていますか？',
+      '現在の拠点はどちらですか？',
+    ])
+      assert.equal(asksWhatSheDoesNow(query, isName), false, query);
   });
 });

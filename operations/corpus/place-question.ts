@@ -134,3 +134,92 @@ export function asksWhereSheIs(query: string, isName: (folded: string) => boolea
         among(written, folded, lists.filler)),
   );
 }
+
+/**
+ * Per language, lowercased with their accents: the words of the present (now, today, currently, her current…); the
+ * verbs of doing or working, which in the present ask what she does for a living on their own ("What does she do?");
+ * the nouns for a job, which do with a word of the present ("Quel est son métier aujourd'hui ?"); and the words that
+ * make it another question: about before ("What did she do?", "Qu'a-t-elle fait ?"), or how, why, where or when.
+ */
+const PRESENT: Record<Latin, { now: string; doing: string; job: string; other: string }> = {
+  en: {
+    now: 'now today currently presently nowadays days moment present current',
+    doing: 'do does doing work works working',
+    job: 'job occupation profession role position post living',
+    other: 'did done was were has had have used previously formerly earlier before how why where when',
+  },
+  fr: {
+    now: "maintenant aujourd hui aujourd'hui aujourd’hui actuellement moment désormais jours présent actuel actuelle",
+    doing: 'fait font faites travaille travaillent',
+    job: 'métier emploi poste profession occupation activité fonction travail',
+    other: 'a avait était fut faisait travaillait avant auparavant précédemment comment pourquoi où quand',
+  },
+  es: {
+    now: 'ahora hoy actualmente actualidad momento día días presente actual',
+    doing: 'hace hacen dedica dedican trabaja trabajan',
+    job: 'trabajo empleo puesto cargo profesión oficio ocupación',
+    other: 'hizo hacía ha había fue era hecho trabajaba dedicaba antes anteriormente cómo como por dónde cuándo',
+  },
+  eo: {
+    now: 'nun nuntempe hodiaŭ momente aktuale nuna nunan',
+    doing: 'faras laboras okupiĝas',
+    job: 'laboro laboron posteno postenon ofico okupo profesio metio',
+    other: 'faris laboris okupiĝis estis antaŭe iam kiel kial kie kiam',
+  },
+};
+const PRESENT_WORDS = Object.fromEntries(
+  Object.entries(PRESENT).map(([language, lists]) => [
+    language,
+    { now: listOf(lists.now), doing: listOf(lists.doing), job: listOf(lists.job), other: listOf(lists.other) },
+  ]),
+) as Record<Latin, Record<keyof (typeof PRESENT)['en'], WordList>>;
+
+/** Chinese and Japanese: the words of the present; the verbs of doing or working; what makes it another question (before, how, why, where, when); and the words such a question is put with (the nouns for a job, grammar). */
+const HAN_NOW = /现在|現在|目前|如今|当前|當前|眼下|今|いま/u;
+const HAN_DOING = /做什么|做什麼|干什么|幹什麼|从事|從事|何をして|なにをして/u;
+const HAN_OTHER = /过|過|曾|以前|之前|从前|從前|当时|當時|かつて|昔|前職|してきた|していた|しました|でした|どう|なぜ|どこ|いつ/u;
+const HAN_PRESENT = new RegExp(
+  '现在 現在 目前 如今 当前 當前 眼下 今 いま 做 干 幹 从事 從事 工作 职业 職業 职位 職位 职务 職務 仕事 役職 何 什么 什麼 どんな どのような どういう 请问 請問 她 他 是 在 的 呢 吗 嗎 了'
+    .split(' ')
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'gu',
+);
+
+/**
+ * Whether `query` asks only what the person does now, for a living: a verb of doing or working in the present ("What
+ * does she do?", "¿A qué se dedica?", "她做什么工作？"), or a word of the present with such a verb or a noun for a job
+ * ("What is she working on these days?", "Quel est son métier aujourd'hui ?", "今はどんな仕事をしていますか？"); every
+ * other word a stop word, a word for the person or her name (`isName`); none asking about before, how, why, where or when. Search reads it as
+ * her job that has not ended (places.ts's CURRENT_WORDS and CURRENT_JOB_WORDS, query-plan.ts): its own words are
+ * light ("do") or everywhere ("work", "today").
+ */
+export function asksWhatSheDoesNow(query: string, isName: (folded: string) => boolean): boolean {
+  if (scriptOf(query) !== 'latin') {
+    if (!(HAN_NOW.test(query) || HAN_DOING.test(query)) || HAN_OTHER.test(query)) return false;
+    let rest = query.replace(PERSON_HAN, ' ').replace(HAN_PRESENT, ' ');
+    rest = rest.replace(/[\p{Script=Latin}\p{N}]+/gu, (w) => (isName(fold(w.toLowerCase())) ? ' ' : w));
+    return !/[\p{Script=Han}\p{Script=Katakana}\p{Script=Latin}\p{N}]/u.test(rest);
+  }
+  const words = latinWords(query);
+  // (a word of the present or of doing mistyped by one slip anywhere is one: "todaay", "workig"; not one of four or
+  // five letters, as "works" is one slip from "words". A past tense is one of `other`, looked at first.)
+  const is = (list: keyof (typeof PRESENT)['en'], language: Latin) => (w: { written: string; folded: string }) =>
+    among(w.written, w.folded, PRESENT_WORDS[language][list]) ||
+    ((list === 'now' || list === 'doing') &&
+      w.folded.length >= 5 &&
+      PRESENT_WORDS[language][list].folded.some((word) => word.length >= (list === 'now' ? 5 : 6) && oneSlipFrom(w.folded, word)));
+  const language = (Object.keys(PRESENT_WORDS) as Latin[]).find((l) => words.some(is('doing', l)) || (words.some(is('now', l)) && words.some(is('job', l))));
+  if (!language) return false;
+  return words.every(
+    (w) =>
+      !is('other', language)(w) &&
+      (w.folded.length <= 1 ||
+        isStopWord(w.folded, language) ||
+        PERSON_WORDS[language].has(w.folded) ||
+        isName(w.folded) ||
+        is('now', language)(w) ||
+        is('doing', language)(w) ||
+        is('job', language)(w)),
+  );
+}

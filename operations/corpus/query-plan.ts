@@ -3,14 +3,14 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { analyse, analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import { holds, type Bm25Index } from './bm25.ts';
 import { relatedGroups, standIn, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
-import { asksWhereSheIs, isPlaceWord } from './place-question.ts';
-import { localityNames } from './places.ts';
+import { asksWhatSheDoesNow, asksWhereSheIs, isPlaceWord } from './place-question.ts';
+import { CURRENT_JOB_WORDS, CURRENT_WORDS, localityNames } from './places.ts';
 import type { PlaceTable } from '../content/schema.ts';
 
 /** A related word weighs this much of the word it stands for in the ranking. */
@@ -150,6 +150,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
             return undefined;
           }
         : undefined;
+    // A question asking what she does now ("What does she do today?") asks for her job that has not ended (currentJob).
+    const present = !place && asksWhatSheDoesNow(query, isName) ? (l: Locale) => currentJob(indexes.get(l)?.engine, l) : undefined;
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
@@ -167,6 +169,8 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       const named = place?.(l);
       // (its words of being placed still rank: "based" finds "based in Lisbon" first)
       if (named) return part([named], l, weight, false, { context: words.filter((w) => w.written !== undefined && isPlaceWord(w.written)) });
+      const job = present?.(l);
+      if (job) return part([job], l, weight, false);
       if (!words.length || !words.every((w) => w.typed !== undefined && isName(w.typed))) return part(words, l, weight, spelling);
       // A question whose only words are her name is asked again without it ("What is Noa's experience?" is "What is
       // her experience?"); one of her name alone ("Noa Castellan", "Who is Noa?") asks who she is: her whole name is
@@ -290,6 +294,16 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
   }
 
   return plan;
+}
+
+/**
+ * A job that has not ended, as one word of a question: the words such a job is found by (places.ts's CURRENT_WORDS and
+ * CURRENT_JOB_WORDS), held together where some passage holds them all; undefined when none does (no job of hers is
+ * ongoing: the question is read by its own words, light or everywhere as they are).
+ */
+function currentJob(engine: Bm25Index | undefined, locale: Locale): QueryWord | undefined {
+  const tokens = [...new Set(analyse(`${CURRENT_WORDS[locale]} ${CURRENT_JOB_WORDS[locale]}`, locale))];
+  return engine && tokens.length && namedTogether(tokens, engine) ? { tokens } : undefined;
 }
 
 /** Whether some passage holds every one of `tokens`. */

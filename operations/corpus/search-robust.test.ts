@@ -486,6 +486,35 @@ describe('a question asking where she is asks for her place (site.json: Lisbon)'
   });
 });
 
+describe('a question asking what she does now asks for her job that has not ended (the brief suggests one)', () => {
+  const cases: Array<[Locale, string]> = [
+    ['en', 'What does Noa do today?'],
+    ['en', 'What is she working on these days?'],
+    ['fr', 'Que fait Noa aujourd’hui ?'],
+    ['es', '¿A qué se dedica Noa hoy?'],
+    ['eo', 'Kion Noa faras nun?'],
+    ['zh', 'Noa 现在做什么工作？'],
+    ['zh-hant', 'Noa 現在做什麼工作？'],
+    ['ja', 'ノアは今どんな仕事をしていますか？'],
+  ];
+  for (const [locale, query] of cases)
+    it(`${locale}: ${query}`, () => {
+      const found = slugs(query, locale);
+      // (its words are light or everywhere: "today" found her volunteering, 现在 her past IT support job)
+      assert.equal(found[0], 'head-of-ai-orbitale', `${locale} "${query}": ${found.join(', ') || 'nothing'}`);
+    });
+
+  it('is read by its words when no job of hers is ongoing', async () => {
+    const path = 'content/corpus/experiences/head-of-ai-orbitale.md';
+    const text = files.get(path)!;
+    assert.match(text, /^end: null$/m);
+    const ended = loadContent(new Map([...files, [path, text.replace(/^end: null$/m, 'end: 2026-01')]])).model!;
+    const other = await createBuild(ended, { commit: 'ended', siteUrl: 'http://site' });
+    // (read as her current job, it would find nothing: no passage holds all the words such a job is found by)
+    assert.ok(other.search.search('What does she do now?', 5, { locale: 'en' }).length > 0);
+  });
+});
+
 describe('a word that picks one of several (highest, latest, current) says nothing of how much of the question a record holds', () => {
   const degrees = ['msc-computer-science', 'hospitality-management-degree', 'credentials'];
   const cases: Array<[Locale, string]> = [
