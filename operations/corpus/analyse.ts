@@ -12,7 +12,8 @@
 //   character bigrams (a text's over every run of Han characters, a query's within its words and across runs of
 //   one-character words: always among a text's that contain it); kana words are whole but hiragana-only ones.
 // Latin words inside CJK text (AI, Python) are treated as English. In any language, a word in capitals that spells a
-// stop word (IT; AI in French, where "ai" is one) is an abbreviation and kept, unless the whole text is in capitals.
+// stop word (IT; AI in French, where "ai" is one) is an abbreviation and kept, unless the text has no lowercase letter
+// and three words in capitals in a row (shouted); a question's such word no passage holds is dropped (query-plan.ts).
 import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import * as OpenCC from 'opencc-js/t2cn';

@@ -3,7 +3,7 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyse, analyseQueryWords, HAN_JOINERS, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { analyse, analyseQueryWords, HAN_JOINERS, isStopWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import { holds, type Bm25Index } from './bm25.ts';
@@ -205,7 +205,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     { context = [], naming = false }: PartWords = {},
   ): Part {
     // (the subject's name, as the person words are, says nothing of which record answers: "What has Noah built?")
-    const words = kept(naming ? all : all.filter((w) => w.typed === undefined || !isName(w.typed)), indexes.get(locale)?.engine, related.get(locale));
+    const words = kept(naming ? all : all.filter((w) => w.typed === undefined || !isName(w.typed)), locale, indexes.get(locale)?.engine, related.get(locale));
     const byKey = new Map<string, QueryWord>();
     for (const w of words) if (!byKey.has(w.tokens.join(' '))) byKey.set(w.tokens.join(' '), w);
     let unique = [...byKey.values()];
@@ -335,16 +335,23 @@ function lexiconOf(engine: Bm25Index, related: ReadonlyMap<string, unknown> | un
 function latinName(name: string, names: Partial<Record<Locale, string>>): (text: string) => string {
   const latin = name.split(/\s+/).filter(Boolean);
   const spellings = new Map<string, string>();
-  for (const written of Object.values(names)) {
+  for (const written of Object.values(names).map((n) => n.normalize('NFKC'))) {
     const parts = written.split(/[\s・·•‧]+/u).filter(Boolean);
     if (!parts.length || !latin.length) continue;
     spellings.set(written, name);
     parts.forEach((part, i) => latin[i] && !spellings.has(part) && spellings.set(part, latin[i]));
   }
   if (!spellings.size) return (text) => text;
-  const escaped = [...spellings.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(escaped.join('|'), 'gu');
-  return (text) => text.replace(pattern, (written) => ` ${spellings.get(written)} `);
+  // (a spelling in kana or Latin letters is her name only where no letter of its script joins it: ノア, not カノア)
+  const alternatives = [...spellings.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((w) => {
+      const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const joins = /^[\p{Script=Katakana}ー]/u.test(w) ? '[\\p{Script=Katakana}ー]' : /^\p{Script=Latin}/u.test(w) ? '\\p{Script=Latin}' : '';
+      return joins ? `(?<!${joins})${escaped}(?!${joins})` : escaped;
+    });
+  const pattern = new RegExp(alternatives.join('|'), 'gu');
+  return (text) => text.normalize('NFKC').replace(pattern, (written) => ` ${spellings.get(written)} `);
 }
 
 /** `text` without the Latin words `drop` says (folded, without an elision: "Noa's"). */
@@ -352,9 +359,22 @@ function withoutWords(text: string, drop: (folded: string) => boolean): string {
   return text.replace(/[\p{Script=Latin}\p{M}'’-]+/gu, (word) => (drop(foldWord(word.split(/['’]/)[0]!)) ? ' ' : word));
 }
 
-/** A question's words without its joins' noise and its unknown asides (withoutJoins, withoutAsides). */
-function kept(words: readonly QueryWord[], engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
-  return withoutAsides(withoutJoins(words, engine, related), engine, related);
+/** A question's words without its joins' noise, its unknown asides and its stop words in capitals the profile never uses (withoutJoins, withoutAsides, withoutShouted). */
+function kept(words: readonly QueryWord[], locale: Locale, engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
+  return withoutShouted(withoutAsides(withoutJoins(words, engine, related), engine, related), locale, engine, related);
+}
+
+/**
+ * The words without the stop words written in capitals (kept by analyse.ts as an abbreviation might be: IT, AI in
+ * French) that neither the index nor the related words hold: emphasis or a question half in capitals ("WHAT IS HER
+ * EXPERIENCE WITH Python?", "¿Tiene experiencia DE soporte?"), not a word the profile lacks. Unless no word is left.
+ */
+function withoutShouted(words: QueryWord[], locale: Locale, engine: Bm25Index | undefined, related: ReadonlyMap<string, unknown> | undefined): QueryWord[] {
+  if (!engine) return words;
+  const kept = words.filter(
+    (w) => w.typed === undefined || !isStopWord(w.typed, locale) || w.tokens.some((t) => engine.postings(t) !== undefined || related?.has(t)),
+  );
+  return kept.length ? kept : words;
 }
 
 /**

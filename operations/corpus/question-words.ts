@@ -55,13 +55,15 @@ export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonl
   // what gives an example, "like Zendesk", "such as": in Chinese and Japanese)
   han: (
     '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい ' +
-    '类似 類似 例如 比如 诸如 諸如 之类 之類 例えば 実務 实务 實務'
+    '例如 诸如 諸如 之类 之類 例えば 実務 实务 實務'
   ).split(' '),
 };
 // Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
 // particle: 資格をお持ちですか, but not お持ち帰り or 受け持って; the kind of experience asked for, before the word for it:
-// 实际的会计工作经验, 実践的な経験)
+// 实际的会计工作经验, 実践的な経験; what gives an example, not inside a word: 类似 but not 类似度, 比如 but not 对比如何)
 export const FRAME_IN_PLACE = [
+  '(?:类似|類似)(?![度性于於])',
+  '(?<![对對])比如',
   '任[职職](?=[于於过過的吗嗎？?\\s]|$)',
   '(?<=[をはがも]|^)(?:お持ち(?=[での？?]|$)|持って(?=[いおま]))',
   '(?:实际|實際|实战|實戰|実践|実戦)(?=[^，。？?、,]{0,12}(?:经验|經驗|経験))',
@@ -74,19 +76,15 @@ export const FRAME_IN_PLACE = [
  */
 export const EXPERIENCE_KINDS: Record<Language, RegExp> = {
   en: new RegExp(
-    '(?<![\\p{L}-])(?:hands[- ]on|practical|professional|real[- ]world|relevant|prior|previous|proven|solid|direct|extensive|strong)(?=\\s+(?:experiences?|background|exposure)(?!\\p{L}))',
+    '(?<![\\p{L}-])(?:hands[- ]on|practical|professional|real[- ]world|relevant|prior|previous|proven|solid|direct|extensive|strong)(?=\\s+(?:experiences?|background|exposure)(?!\\p{L})(?!\\s+design))',
     'giu',
   ),
   fr: new RegExp(
-    loose(
-      '(?<=(?<!\\p{L})(?:expériences?|parcours|formation)\\s+)(?:pratiques?|professionnel(?:le)?s?|concrètes?|solides?|significatives?|réelles?)(?!\\p{L})',
-    ),
+    loose('(?<=(?<!\\p{L})(?:expériences?|parcours)\\s+)(?:pratiques?|professionnel(?:le)?s?|concrètes?|solides?|significatives?|réelles?)(?!\\p{L})'),
     'giu',
   ),
   es: new RegExp(
-    loose(
-      '(?<=(?<!\\p{L})(?:experiencias?|trayectoria|formación)\\s+)(?:prácticas?|profesional(?:es)?|demostrables?|sólidas?|reales?|previas?|relevantes?)(?!\\p{L})',
-    ),
+    loose('(?<=(?<!\\p{L})(?:experiencias?|trayectoria)\\s+)(?:prácticas?|profesional(?:es)?|demostrables?|sólidas?|reales?|previas?|relevantes?)(?!\\p{L})'),
     'giu',
   ),
   eo: new RegExp('(?<!\\p{L})(?:praktik|profesi|real|konkret|solid)aj?n?(?=\\s+(?:sperto|fono)j?n?(?!\\p{L}))', 'giu'),

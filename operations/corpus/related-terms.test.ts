@@ -6,6 +6,8 @@ import { readContentDir } from '../repo/local-repo.server.ts';
 import { loadContent, RELATED_TERMS_PATH } from '../content/tree.ts';
 import { locales } from '../contract/shared.ts';
 import { createBuild } from './corpus.ts';
+import { relatedGroups } from './related.ts';
+import { analyse } from './analyse.ts';
 
 const files = await readContentDir(resolve('content'));
 
@@ -52,5 +54,16 @@ describe('related terms', () => {
       [],
     );
     assert.equal(build.search.search('Copilot exposure?', 5)[0]?.slug, 'concierge-copilot', 'while the member is still found in a question');
+  });
+});
+
+describe('a related word that is one of the words a question frames itself with (経験, experience)', () => {
+  const keys = (related: Parameters<typeof relatedGroups>[0], locale: 'ja' | 'en') => [...(relatedGroups(related).get(locale)?.keys() ?? [])];
+  it('stands in a group as a text holds it', () => {
+    assert.ok(keys({ ja: [['経験', '職歴']] }, 'ja').includes(analyse('経験', 'ja')[0]!), keys({ ja: [['経験', '職歴']] }, 'ja').join(' '));
+    assert.ok(keys({ en: [['experience', 'tenure']] }, 'en').includes('experi'), keys({ en: [['experience', 'tenure']] }, 'en').join(' '));
+  });
+  it('while one a frame word is only part of (未経験, "track record") does not make its group stand for it', () => {
+    assert.ok(!keys({ ja: [['未経験', '転職']] }, 'ja').includes(analyse('経験', 'ja')[0]!), keys({ ja: [['未経験', '転職']] }, 'ja').join(' '));
   });
 });

@@ -1,7 +1,8 @@
 // Related-word groups (content/search/related-terms.json) analysed as search matches them: each member a list of
 // tokens in its locale's analysis, grouped by the tokens their members hold.
 import type { Locale } from '../contract/shared.ts';
-import { analyse } from './analyse.ts';
+import { analyse, fold, foldHan, isPersonOrFrameWord } from './analyse.ts';
+import { FRAME_WORDS } from './question-words.ts';
 import { chineseLanguageNames } from './names.ts';
 
 const HAN = /\p{Script=Han}/u;
@@ -40,8 +41,10 @@ function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[]
     const analysed = groups
       .map((group) =>
         group.flatMap((member) => {
-          // (a member a question's frame words make, 経験 or "experience", as a text holds it: found in a question of its frame alone)
-          const asked = analyse(member, locale, true).length ? analyse(member, locale, true) : analyse(member, locale);
+          // (a member that is one of a question's frame words, 経験 or "experience", as a text holds it: found in a question
+          // of its frame alone; not one a frame word is part of, 未経験 or "track record", which would stand for it)
+          const question = analyse(member, locale, true);
+          const asked = question.length || !isFrameWord(member, locale) ? question : analyse(member, locale);
           // (a Han member's bigrams as a question's are those of its words, which passages hold wherever they hold it)
           if (asked.length && !HAN.test(member)) standIns.set(asked, analyse(member, locale));
           return asked.length ? [asked] : [];
@@ -60,4 +63,11 @@ function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[]
     out.set(locale, byToken);
   }
   return out;
+}
+
+const HAN_FRAME = new Set(FRAME_WORDS.han.map(foldHan));
+/** Whether a related word is, whole, one of the words a question frames itself with (question-words.ts's FRAME_WORDS). */
+function isFrameWord(member: string, locale: Locale): boolean {
+  const word = member.trim();
+  return HAN.test(word) ? HAN_FRAME.has(foldHan(word)) : isPersonOrFrameWord(fold(word.toLowerCase()), locale);
 }
