@@ -161,19 +161,38 @@ export async function benchSearch() {
   // ways from run to run (10× p50 0.54 or 0.90 ms at one commit).
   const rows = [];
   for (let i = 0; i < ROWS.length; i++) {
-    const { stdout } = await run(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-      env: { ...process.env, [ROW]: String(i) },
-      maxBuffer: 1 << 20,
-    });
-    rows.push(JSON.parse(stdout.trim().split('\n').at(-1)!) as Awaited<ReturnType<typeof measureRow>>);
+    const label = ROWS[i]!.label;
+    let stdout: string;
+    try {
+      ({ stdout } = await run(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+        env: { ...process.env, [ROW]: String(i) },
+        maxBuffer: 1 << 20,
+        timeout: ROW_TIMEOUT_MS,
+      }));
+    } catch (error) {
+      const { killed, stderr } = error as { killed?: boolean; stderr?: string };
+      throw new Error(`bench search: the row "${label}" ${killed ? `did not finish in ${ROW_TIMEOUT_MS / 1000} s` : 'failed'}${stderr ? `:\n${stderr}` : ''}`, {
+        cause: error,
+      });
+    }
+    const last = stdout.trim().split('\n').at(-1) ?? '';
+    try {
+      rows.push(JSON.parse(last) as Awaited<ReturnType<typeof measureRow>>);
+    } catch {
+      throw new Error(`bench search: the row "${label}" printed no figures (its last line: ${JSON.stringify(last.slice(0, 200))})`);
+    }
   }
   printTable('Search latency in process, each row in a process of its own (goals: p95 ≤ 1.5× raw wink-bm25; ≤ 5 ms at 100×)', rows);
   return rows;
 }
 
 const ROW = 'VITAE_BENCH_SEARCH_ROW';
+/** A row's process is stopped after this long (the 100× rows take about a minute on a loaded two-core machine). */
+const ROW_TIMEOUT_MS = 10 * 60_000;
 const run = promisify(execFile);
 // (a row's process: this file run with the row's number)
 if (process.env[ROW] !== undefined && process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(JSON.stringify(await measureRow(Number(process.env[ROW]))));
+  const i = Number(process.env[ROW]);
+  if (!Number.isInteger(i) || !ROWS[i]) throw new Error(`${ROW} must be a row's number, 0 to ${ROWS.length - 1}; it is ${JSON.stringify(process.env[ROW])}`);
+  console.log(JSON.stringify(await measureRow(i)));
 }
