@@ -105,6 +105,15 @@ function latinWords(query: string): Array<{ written: string; folded: string }> {
   return out;
 }
 
+/** Whether a Chinese or Japanese question holds, beside the person words and `words`, only grammar (hiragana: particles and endings) or the person's name. */
+function onlyGrammarBeside(query: string, words: RegExp, isName: (folded: string) => boolean): boolean {
+  const rest = query
+    .replace(PERSON_HAN, ' ')
+    .replace(words, ' ')
+    .replace(/[\p{Script=Latin}\p{N}]+/gu, (w) => (isName(fold(w.toLowerCase())) ? ' ' : w));
+  return !/[\p{Script=Han}\p{Script=Katakana}\p{Script=Latin}\p{N}]/u.test(rest);
+}
+
 /**
  * Whether `query` asks only where the person is: it has a word that asks for a place in one language, and every other
  * word is a stop word of that language, a word for the person (`isName`: the subject's name), or one such a question is
@@ -113,10 +122,7 @@ function latinWords(query: string): Array<{ written: string; folded: string }> {
 export function asksWhereSheIs(query: string, isName: (folded: string) => boolean): boolean {
   if (scriptOf(query) !== 'latin') {
     if (!HAN_WHERE.test(query)) return false;
-    let rest = query.replace(PERSON_HAN, ' ').replace(HAN_PLACE, ' ');
-    // The rest must be grammar (hiragana: particles and endings) or the person's name.
-    rest = rest.replace(/[\p{Script=Latin}\p{N}]+/gu, (w) => (isName(fold(w.toLowerCase())) ? ' ' : w));
-    return !/[\p{Script=Han}\p{Script=Katakana}\p{Script=Latin}\p{N}]/u.test(rest);
+    return onlyGrammarBeside(query, HAN_PLACE, isName);
   }
   const words = latinWords(query);
   const language = (Object.keys(WORDS) as Latin[]).find((l) => words.some((w) => among(w.written, w.folded, WORDS[l].asks)));
@@ -197,9 +203,7 @@ const HAN_PRESENT = new RegExp(
 export function asksWhatSheDoesNow(query: string, isName: (folded: string) => boolean): boolean {
   if (scriptOf(query) !== 'latin') {
     if (!(HAN_NOW.test(query) || HAN_DOING.test(query)) || HAN_OTHER.test(query)) return false;
-    let rest = query.replace(PERSON_HAN, ' ').replace(HAN_PRESENT, ' ');
-    rest = rest.replace(/[\p{Script=Latin}\p{N}]+/gu, (w) => (isName(fold(w.toLowerCase())) ? ' ' : w));
-    return !/[\p{Script=Han}\p{Script=Katakana}\p{Script=Latin}\p{N}]/u.test(rest);
+    return onlyGrammarBeside(query, HAN_PRESENT, isName);
   }
   const words = latinWords(query);
   // (a word of the present or of doing mistyped by one slip anywhere is one: "todaay", "workig"; not one of four or

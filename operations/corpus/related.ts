@@ -44,9 +44,10 @@ function analyseRelated(related: RelatedTerms): Map<Locale, Map<string, string[]
           // (a member that is one of a question's frame words, 経験 or "experience", as a text holds it: found in a question
           // of its frame alone; not one a frame word is part of, 未経験 or "track record", which would stand for it)
           const question = analyse(member, locale, true);
-          const asked = question.length || !isFrameWord(member, locale) ? question : analyse(member, locale);
+          const text = analyse(member, locale);
+          const asked = question.length || !isFrameWord(member, locale) ? question : text;
           // (a Han member's bigrams as a question's are those of its words, which passages hold wherever they hold it)
-          if (asked.length && !HAN.test(member)) standIns.set(asked, analyse(member, locale));
+          if (asked.length && !HAN.test(member)) standIns.set(asked, text);
           return asked.length ? [asked] : [];
         }),
       )
