@@ -21,6 +21,10 @@ const MAX_COMPLETIONS = 8;
 const MIN_TYPO_LENGTH = 5;
 /** A prefix shorter than this stands for too many words to mean one. */
 const MIN_PREFIX = 3;
+/** A word family's shorter member is at least this long (a shorter stem begins too many other words). */
+const FAMILY_STEM = 5;
+/** A word family's longer member adds at most this many letters: a derivation, not another word (ingeni, ingenier). */
+const FAMILY_ENDING = 3;
 const LATIN_TERM = /^[a-z][a-z0-9'-]*$/;
 
 /** How many edits a typed word of this length may be from what was meant. */
@@ -257,6 +261,20 @@ export class Lexicon {
     const out: string[] = [];
     for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
     return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);
+  }
+
+  /**
+   * Terms of the same word family as `token` (a stem the index holds): one begins with the other, which is at least
+   * FAMILY_STEM letters long, and is at most FAMILY_ENDING letters longer (ingeni, ingenier; hotel, hoteller).
+   */
+  family(token: string): string[] {
+    if (token.length < FAMILY_STEM || !LATIN_TERM.test(token)) return [];
+    const out: string[] = [];
+    for (let k = FAMILY_STEM; k < token.length; k++) if (token.length - k <= FAMILY_ENDING && this.has(token.slice(0, k))) out.push(token.slice(0, k));
+    const sorted = this.sortedTerms();
+    for (let i = this.firstFrom(token); i < sorted.length && sorted[i]!.startsWith(token); i++)
+      if (sorted[i] !== token && sorted[i]!.length - token.length <= FAMILY_ENDING) out.push(sorted[i]!);
+    return out;
   }
 
   /** Every Latin term without its last letter. */

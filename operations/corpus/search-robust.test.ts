@@ -96,6 +96,25 @@ describe('typo tolerance', () => {
   });
 });
 
+describe('a word stands for its family, which the stemmer did not join', () => {
+  it('is a stem the index holds that begins the other, at most three letters shorter, and at least five long', () => {
+    const terms = ['ingeni', 'ingenier', 'hotel', 'hoteller', 'hotelier', 'manag', 'managerial', 'art', 'artist'];
+    const lexicon = new Lexicon(terms, (t) => terms.includes(t));
+    assert.deepEqual(lexicon.family('ingeni'), ['ingenier']);
+    assert.deepEqual(lexicon.family('hoteller'), ['hotel']);
+    assert.deepEqual(lexicon.family('hotel').sort(), ['hotelier', 'hoteller']);
+    assert.deepEqual(lexicon.family('manag'), [], 'managerial adds more than an ending');
+    assert.deepEqual(lexicon.family('art'), [], 'a short stem begins too many other words');
+  });
+
+  it('es: "¿Ha dirigido equipos de ingeniería?" holds all of the question in the team of engineers she led', () => {
+    const query = '¿Ha dirigido equipos de ingeniería?';
+    const hit = build.search.search(query, 10, { locale: 'es' }).find((h) => h.slug === 'engineering-manager-tessera-health');
+    assert.ok(hit, `among ${slugs(query, 'es', 10).join(', ')}`);
+    assert.equal(hit.confidence, 1, 'it holds the whole question');
+  });
+});
+
 describe('a word the content never uses does not veto a question', () => {
   // as written, and with a made-up word or a name spelt wrong
   const cases: Array<[Locale, string, string]> = [
