@@ -35,27 +35,32 @@ export const PERSON_WORDS: Record<Language, ReadonlySet<string>> & { han: readon
 export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonly string[] } = {
   en: words(
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
-      'hold holds held holding possess possesses possessed years',
+      'hold holds held holding possess possesses possessed years ' +
+      // (a job advertisement's requirements: "Strong SQL skills required")
+      'required requirement requirements skill skills proficiency proficient expertise ability abilities strong solid proven excellent demonstrated',
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
       'domaine domaines parcours formation formations familière familier familiers familières familiarisée familiarisé ' +
-      'possède possèdent posséder possédé détient détiennent détenir détenu ans années',
+      'possède possèdent posséder possédé détient détiennent détenir détenu ans années ' +
+      'requis requise requises exigé exigée exigés compétence compétences solide solides excellente excellent',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
       'ámbito ámbitos campo campos trayectoria formación formaciones familiarizada familiarizado familiarizadas familiarizados ' +
-      'posee poseen poseer poseído años',
+      'posee poseen poseer poseído años ' +
+      'requisito requisitos requerido requerida requeridos requeridas imprescindible imprescindibles valorable valorables habilidad habilidades competencia competencias dominio sólido sólida sólidos sólidas',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
-      'posedas posedis posedi jarojn jaroj',
+      'posedas posedis posedi jarojn jaroj ' +
+      'postulata postulataj postulato postulatoj lerto lertoj lerton kapablo kapabloj kapablon solida solidan',
   ),
   // (experience, hands-on, sector, industry, field, working in it, background, familiar with, how many years, please tell me; and
   // what gives an example, "like Zendesk", "such as": in Chinese and Japanese)
   han: (
     '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい ' +
-    '例如 诸如 諸如 之类 之類 例えば 実務 实务 實務'
+    '例如 诸如 諸如 之类 之類 例えば 実務 实务 實務 技能 熟练 熟練 精通 スキル'
   ).split(' '),
 };
 // Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's
