@@ -91,9 +91,12 @@ const HAN_PLACE = new RegExp(
 );
 const PERSON_HAN = new RegExp(PERSON_WORDS.han.join('|'), 'gu');
 
+/** A word of a Latin question: lowercased as written, and folded (`fold`). */
+type LatinWord = { written: string; folded: string };
+
 /** A Latin question's words, lowercased, without a French elision or an English 's ("where's"). */
-function latinWords(query: string): Array<{ written: string; folded: string }> {
-  const out: Array<{ written: string; folded: string }> = [];
+function latinWords(query: string): LatinWord[] {
+  const out: LatinWord[] = [];
   for (const { segment, isWordLike } of wordSegments(query, 'en')) {
     if (!isWordLike) continue;
     const written = segment
@@ -103,6 +106,22 @@ function latinWords(query: string): Array<{ written: string; folded: string }> {
     out.push({ written, folded: fold(written) });
   }
   return out;
+}
+
+/**
+ * Whether every word of a Latin question is grammar (a letter, a stop word of `language`), a word for the person or
+ * her name (`isName`), or one `takes` takes; and none one `refuses` refuses (a question about before, or another one).
+ */
+function onlyLatinBeside(
+  words: readonly LatinWord[],
+  language: Latin,
+  isName: (folded: string) => boolean,
+  takes: (w: LatinWord) => boolean,
+  refuses: (w: LatinWord) => boolean,
+): boolean {
+  return words.every(
+    (w) => !refuses(w) && (w.folded.length <= 1 || isStopWord(w.folded, language) || PERSON_WORDS[language].has(w.folded) || isName(w.folded) || takes(w)),
+  );
 }
 
 /** Whether a Chinese or Japanese question holds, beside the person words and `words`, only grammar (hiragana: particles and endings) or the person's name. */
@@ -128,16 +147,12 @@ export function asksWhereSheIs(query: string, isName: (folded: string) => boolea
   const language = (Object.keys(WORDS) as Latin[]).find((l) => words.some((w) => among(w.written, w.folded, WORDS[l].asks)));
   if (!language) return false;
   const lists = WORDS[language];
-  return words.every(
-    ({ written, folded }) =>
-      !among(written, folded, lists.before) &&
-      (folded.length <= 1 ||
-        isStopWord(folded, language) ||
-        PERSON_WORDS[language].has(folded) ||
-        isName(folded) ||
-        among(written, folded, lists.asks) ||
-        among(written, folded, lists.placed) ||
-        among(written, folded, lists.filler)),
+  return onlyLatinBeside(
+    words,
+    language,
+    isName,
+    (w) => among(w.written, w.folded, lists.asks) || among(w.written, w.folded, lists.placed) || among(w.written, w.folded, lists.filler),
+    (w) => among(w.written, w.folded, lists.before),
   );
 }
 
@@ -208,22 +223,12 @@ export function asksWhatSheDoesNow(query: string, isName: (folded: string) => bo
   const words = latinWords(query);
   // (a word of the present or of doing mistyped by one slip anywhere is one: "todaay", "workig"; not one of four or
   // five letters, as "works" is one slip from "words". A past tense is one of `other`, looked at first.)
-  const is = (list: keyof (typeof PRESENT)['en'], language: Latin) => (w: { written: string; folded: string }) =>
+  const is = (list: keyof (typeof PRESENT)['en'], language: Latin) => (w: LatinWord) =>
     among(w.written, w.folded, PRESENT_WORDS[language][list]) ||
     ((list === 'now' || list === 'doing') &&
       w.folded.length >= 5 &&
       PRESENT_WORDS[language][list].folded.some((word) => word.length >= (list === 'now' ? 5 : 6) && oneSlipFrom(w.folded, word)));
   const language = (Object.keys(PRESENT_WORDS) as Latin[]).find((l) => words.some(is('doing', l)) || (words.some(is('now', l)) && words.some(is('job', l))));
   if (!language) return false;
-  return words.every(
-    (w) =>
-      !is('other', language)(w) &&
-      (w.folded.length <= 1 ||
-        isStopWord(w.folded, language) ||
-        PERSON_WORDS[language].has(w.folded) ||
-        isName(w.folded) ||
-        is('now', language)(w) ||
-        is('doing', language)(w) ||
-        is('job', language)(w)),
-  );
+  return onlyLatinBeside(words, language, isName, (w) => is('now', language)(w) || is('doing', language)(w) || is('job', language)(w), is('other', language));
 }
