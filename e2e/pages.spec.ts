@@ -41,6 +41,10 @@ test.describe('every page type in every locale', () => {
         await expect(page.locator('main'), path).toContainText(text);
         await expect(page.locator('h1'), path).toHaveCount(1);
       }
+      // A word every language writes the same way ("ragcheck") finds the page's own translation, linked in its locale.
+      const links = await page.locator('.result-list li h3 a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(links.length).toBeGreaterThan(0);
+      for (const href of links) expect(href).toMatch(new RegExp(`^${prefix(locale)}/(entries|documents)/`));
     });
   }
 

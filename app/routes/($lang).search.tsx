@@ -14,10 +14,10 @@ import { markdownExcerpt } from '../markdown/tree.server.ts';
 const PASSAGE_MAX = 700;
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  pageLocale(params, request);
+  const locale = pageLocale(params, request);
   const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 500);
   // A passage is Markdown (a list, emphasis): shown as its readable text, as a preview is.
-  const results = (await readSearch(context, q)).map((r) => ({ ...r, passage: markdownExcerpt(r.passage, PASSAGE_MAX) }));
+  const results = (await readSearch(context, locale, q)).map((r) => ({ ...r, passage: markdownExcerpt(r.passage, PASSAGE_MAX) }));
   return { q, results };
 }
 

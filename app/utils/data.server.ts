@@ -94,7 +94,8 @@ export function readDocument(context: AppLoadContext, locale: Locale, name: stri
 
 export const readDocuments = (context: AppLoadContext, locale: Locale) => Promise.all(documentNames.map((name) => readDocument(context, locale, name)));
 
-export async function readSearch(context: AppLoadContext, query: string, limit = 20): Promise<SearchResultData[]> {
+/** Search as the page's reader asks it: a word that reads the same in several languages ("Python") is read in the page's. */
+export async function readSearch(context: AppLoadContext, locale: Locale, query: string, limit = 20): Promise<SearchResultData[]> {
   if (!query.trim()) return [];
-  return (await read(context, 'search_subject', { query: query.slice(0, 500), limit })).results;
+  return (await read(context, 'search_subject', { query: query.slice(0, 500), limit, locale })).results;
 }
