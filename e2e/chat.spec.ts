@@ -192,6 +192,25 @@ test.describe('without a model', () => {
     expect(new URL(page.url()).origin).toBe(site);
   });
 
+  test('the passages read as text and stay in the page’s language', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await page.getByLabel('Your question').fill('What is she looking for?');
+    await page.getByLabel('Your question').press('Enter');
+    const passages = page.locator('.msg-assistant').last().locator('.passages li p');
+    await expect(passages.first()).toContainText('What she is looking for');
+    for (const text of await passages.allTextContents()) expect(text).not.toMatch(/^#|\*\*|^---|\n- /m);
+
+    await page.goto('/fr/');
+    await page.locator('button.chat-launcher').last().click();
+    const input = page.getByRole('dialog').locator('textarea');
+    await input.fill('ragcheck');
+    await input.press('Enter');
+    const links = page.locator('.msg-assistant').last().locator('.passages li a');
+    await expect(links.first()).toBeVisible();
+    for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^\/fr\/(entries|documents)\//);
+  });
+
   test('the voice button is not offered when transcription is not configured', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Ask about Noa' }).last().click();

@@ -3,6 +3,7 @@
 // passages instead. Whether chat is configured comes from the root loader; a 503 says so too.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { sitePath, type Locale } from '../i18n/locales.ts';
+import { markdownToText } from '../../operations/content/markdown.ts';
 import { MAX_CONTENT, requestMessages } from './history.ts';
 import { readChatStream, retryAfterSeconds } from './stream.ts';
 import { conversationReducer, emptyConversation, isStreaming, refusal, retryOf, turnsOf, waitSeconds, type Message, type Passage } from './conversation.ts';
@@ -34,10 +35,11 @@ export function useChat({ locale, siteUrl, configured }: ChatOptions) {
 
   async function searchInstead(id: number, question: string) {
     try {
-      const res = await fetch(`/api/v1/search?q=${encodeURIComponent(question.slice(0, 500))}&limit=5`);
+      // Asked in the page's locale, as the search page asks; a passage is Markdown, shown as its readable text.
+      const res = await fetch(`/api/v1/search?q=${encodeURIComponent(question.slice(0, 500))}&limit=5&locale=${locale}`);
       if (!res.ok) throw new Error(String(res.status));
       const body = (await res.json()) as { results: Array<{ title: string; passage: string; url: string }> };
-      const passages: Passage[] = body.results.map((r) => ({ title: r.title, passage: r.passage, href: sitePath(r.url, siteUrl) }));
+      const passages: Passage[] = body.results.map((r) => ({ title: r.title, passage: markdownToText(r.passage), href: sitePath(r.url, siteUrl) }));
       dispatch({ type: 'passages', id, passages });
     } catch {
       dispatch({ type: 'fail', id, problem: { kind: 'network' } });
