@@ -31,6 +31,25 @@ describe('English', () => {
     same('She led teams', 'leading team', 'en');
     same('written', 'writes', 'en');
   });
+  it('keeps apart the words Porter joins to an unrelated word, and joins their own family', () => {
+    const differ = (a: string, b: string) => assert.notDeepEqual(analyse(a, 'en'), analyse(b, 'en'), `${a} / ${b}`);
+    differ('hospitality', 'hospital');
+    differ('experiments', 'experience');
+    differ('international', 'internal');
+    differ('general', 'generative');
+    differ('university', 'universe');
+    differ('customer', 'custom');
+    differ('responsible', 'responses');
+    same('hospitality', 'hospitable', 'en');
+    same('experiment', 'experimentation', 'en');
+    same('organization', 'organisation', 'en');
+    same('organized', 'organising', 'en');
+    same('customers', 'customer', 'en');
+  });
+  it('reads être and ser in every tense as the stop words they are ("serait apprécié", "sería un plus")', () => {
+    assert.deepEqual(analyse('serait', 'fr'), []);
+    assert.deepEqual(analyse('sería', 'es'), []);
+  });
   it('cuts a possessive and keeps numbers whole', () => {
     assert.deepEqual(analyse("Noa's team of 12", 'en'), ['noa', 'team', '12']);
   });

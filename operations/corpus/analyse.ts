@@ -84,14 +84,18 @@ export const stopWords = {
       's y a ai as avait avez avons ont été être fait faite je tu nous vous me te lui leur leurs mon ma mes ton ta tes notre nos votre vos qu quel quelle quels quelles ' +
       'comment pourquoi quand est-ce ce cela ça t-elle t-il elle-même très aussi bien déjà jamais sans sous entre chez comme mais donc or ni car si tout tous toute toutes ' +
       'eu eue eus avoir faire fais donné donnée quelque quelques autre autres même mêmes avant après combien lequel laquelle lesquels lesquelles dont ' +
-      'sait savez savoir peut peuvent pouvoir pourrait décrire décrivez expliquer expliquez',
+      'sait savez savoir peut peuvent pouvoir pourrait décrire décrivez expliquer expliquez ' +
+      // être and avoir in their other tenses ("serait apprécié")
+      'sera serait seraient seront soit soient était étaient étais aura aurait auraient auront',
   ),
   es: words(
     'el la los las lo del de al y e o u en un una unos unas es son ser fue ha han he has había por con para sin sobre entre que qué quien quién cual cuál cuáles como cómo ' +
       'cuando cuándo donde dónde porque su sus se le les me te nos os mi mis tu tus ella él ellos ellas este esta estos estas ese esa eso esto muy más mas ya también alguna ' +
       'alguno algún algo tiene tienen tenido hay está están era desde hasta antes después durante otro otra otros otras mucho muchos poco nada ' +
       'todo todos todas dado dada hecho hecha hacer hace hizo dar dio sido estado tenía cuánto cuánta cuántos cuántas usted ante contra vez nunca ' +
-      'sabe saben saber sabía puede pueden poder podría describir describa explicar explique',
+      'sabe saben saber sabía puede pueden poder podría describir describa explicar explique ' +
+      // ser and haber in their other tenses ("sería un plus")
+      'será serán sería serían sea sean eran habrá habría',
   ),
   eo: words(
     'la kaj estas estis estos esti por kun al ke ne sed pri el de da en je al ĉu cxu kiu kiuj kiun kiujn kio kion kie kiel kiam kial kiom kies ŝi sxi li ĝi gxi ili mi vi ni ' +
@@ -170,6 +174,35 @@ const IRREGULAR = new Map(
     .map((pair) => pair.split(':') as [string, string]),
 );
 
+/**
+ * English words the Porter stemmer joins to an unrelated word (a stemmer override, as Lucene's StemmerOverrideFilter
+ * keeps one): "hospitality" and "hospital" are both hospit, "experiment" is "experience"'s experi, "international"
+ * and "internal" are intern. Each word here gets the token of its own family instead, and the words the stemmer
+ * would have joined to it keep theirs. The American spellings of the British -isation words join them.
+ */
+const STEM_OVERRIDE = new Map(
+  (
+    'hospitality:hospitality hospitable:hospitality ' +
+    'experiment:experiment experiments:experiment experimental:experiment experimentation:experiment experimenting:experiment experimented:experiment ' +
+    'international:international internationally:international internationalisation:international internationalization:international ' +
+    'internal:internal internally:internal ' +
+    'general:general generally:general generalist:general generalists:general generic:generic ' +
+    'university:university universities:university ' +
+    'evening:evening evenings:evening ' +
+    'busy:busy ' +
+    'communication:communic communications:communic communicate:communic communicated:communic communicating:communic communicator:communic ' +
+    'custom:customis customs:customis customise:customis customised:customis customize:customis customized:customis ' +
+    'organic:organic organically:organic organization:organis organizations:organis organizational:organis organize:organis organized:organis organizer:organis organizers:organis organizing:organis ' +
+    'personal:personal personally:personal ' +
+    'authority:authority authorities:authority ' +
+    'accounting:accounting accountant:accounting accountants:accounting accountable:accountable accountability:accountable ' +
+    'formation:formation formations:formation ' +
+    'responsible:responsib responsibility:responsib responsibilities:responsib'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 export type LatinLanguage = keyof typeof stopWords;
 /** The language a locale's Latin words are read in (English inside Chinese and Japanese text). */
 export const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
@@ -198,7 +231,8 @@ function latinToken(segment: string, language: LatinLanguage): string {
     case 'en': {
       const folded = fold(lower);
       if (folded.length < 2 || stopWords.en.has(folded)) return '';
-      return /^[a-z]+$/.test(folded) ? englishStem(IRREGULAR.get(folded) ?? folded) : folded;
+      if (!/^[a-z]+$/.test(folded)) return folded;
+      return STEM_OVERRIDE.get(folded) ?? englishStem(IRREGULAR.get(folded) ?? folded);
     }
     case 'fr':
     case 'es': {

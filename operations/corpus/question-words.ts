@@ -37,30 +37,37 @@ export const FRAME_WORDS: Record<Language, ReadonlySet<string>> & { han: readonl
     'experience experiences experienced background worked working sector sectors industry industries field fields domain familiar familiarity exposure ' +
       'hold holds held holding possess possesses possessed years ' +
       // (a job advertisement's requirements: "Strong SQL skills required")
-      'required requirement requirements skill skills proficiency proficient expertise ability abilities strong solid proven excellent demonstrated',
+      'required requirement requirements skill skills proficiency proficient expertise ability abilities strong solid proven excellent demonstrated ' +
+      // (and what it would only like: "Background in hospitality is a plus")
+      'plus bonus preferred preferably desirable advantage advantageous asset ideally',
   ),
   fr: words(
     'expérience expériences expérimentée expérimenté expérimentés expérimentées travaillé travaillée travaillant secteur secteurs industrie industries ' +
       'domaine domaines parcours formation formations familière familier familiers familières familiarisée familiarisé ' +
       'possède possèdent posséder possédé détient détiennent détenir détenu ans années ' +
-      'requis requise requises exigé exigée exigés compétence compétences solide solides excellente excellent',
+      'requis requise requises exigé exigée exigés compétence compétences solide solides excellente excellent ' +
+      'atout apprécié appréciée appréciés souhaité souhaitée souhaitable idéalement',
   ),
   es: words(
     'experiencia experiencias experimentada experimentado experimentadas experimentados trabajado trabajando sector sectores industria industrias ' +
       'ámbito ámbitos campo campos trayectoria formación formaciones familiarizada familiarizado familiarizadas familiarizados ' +
       'posee poseen poseer poseído años ' +
-      'requisito requisitos requerido requerida requeridos requeridas imprescindible imprescindibles valorable valorables habilidad habilidades competencia competencias dominio sólido sólida sólidos sólidas',
+      'requisito requisitos requerido requerida requeridos requeridas imprescindible imprescindibles valorable valorables habilidad habilidades competencia competencias dominio sólido sólida sólidos sólidas ' +
+      'deseable deseables preferible plus ventaja idealmente valora valoran valorará valorarán valorado valorada',
   ),
   eo: words(
     'sperto spertoj sperton spertojn sperta sperte laboris laborinta sektoro sektoron sektoroj industrio industrion kampo kampon fono fonon ' +
       'posedas posedis posedi jarojn jaroj ' +
-      'postulata postulataj postulato postulatoj lerto lertoj lerton kapablo kapabloj kapablon solida solidan',
+      'postulata postulataj postulato postulatoj lerto lertoj lerton kapablo kapabloj kapablon solida solidan ' +
+      'avantaĝo avantaĝon dezirinda dezirindaj prefere',
   ),
   // (experience, hands-on, sector, industry, field, working in it, background, familiar with, how many years, please tell me; and
   // what gives an example, "like Zendesk", "such as": in Chinese and Japanese)
   han: (
     '经验 經驗 経験 行业 行業 产业 產業 業界 业界 领域 領域 从业 從業 勤務 背景 経歴 熟悉 何年 具备 具備 相关 相關 教えてください 教えて下さい ' +
-    '例如 诸如 諸如 之类 之類 例えば 実務 实务 實務 技能 熟练 熟練 精通 スキル'
+    '例如 诸如 諸如 之类 之類 例えば 実務 实务 實務 技能 熟练 熟練 精通 スキル ' +
+    // (and what it would only like: 优先, 加分, 尚可, 歓迎, 優遇)
+    '优先 優先 加分 尚可 歓迎 優遇'
   ).split(' '),
 };
 // Frame words cut only where they end a phrase (holding a post: 任職 but not 任職期間; having, after its object's

@@ -245,6 +245,29 @@ describe('words that frame a question are stop words of the question', () => {
       assert.equal(hit?.confidence, 1, slugs(query, locale).join(', '));
     });
 
+  // and what it would only like: "is a plus", "un atout", "优先" say the requirement is a wish, not what it is about
+  for (const [locale, query] of [
+    ['en', 'Background in hospitality is a plus'],
+    ['fr', "Une expérience dans l'hôtellerie serait appréciée"],
+    ['es', 'Se valorará experiencia en hostelería'],
+    ['eo', 'Sperto en hotelaro estas avantaĝo'],
+    ['zh', '有酒店行业经验者优先'],
+    ['zh-hant', '有酒店業經驗者優先'],
+    ['ja', 'ホテル業界での経験があれば尚可'],
+  ] as const)
+    it(`${locale}: the wish "${query}" finds the hotel work, in full, and nothing else first`, () => {
+      const hits = build.search.search(query, 3, { locale });
+      const hotel = [
+        'front-office-supervisor-harbour-crown',
+        'hotel-systems-coordinator',
+        'hospitality-management-degree',
+        'pms-channel-bridge',
+        'head-of-ai-orbitale',
+        'concierge-copilot',
+      ];
+      assert.ok(hits.length && hits.every((h) => hotel.includes(h.slug) && h.confidence === 1), hits.map((h) => `${h.slug} ${h.confidence}`).join(', '));
+    });
+
   it('and so is a background asked as a formation (fr, es), as it is in English', () => {
     assert.deepEqual(slugs('¿Tiene formación en derecho laboral?', 'es'), []);
     assert.deepEqual(slugs("A-t-elle une formation d'ingénieur civil ?", 'fr'), []);
@@ -795,7 +818,7 @@ describe('実務 (hands-on, of experience) frames a question, as 経験 does', (
 describe('the kind of experience a question asks for (practical, pratique, práctica, praktika, 实际, 実践) frames it beside the word for experience', () => {
   it('is cut beside it, in every language, and only there', () => {
     const words = (q: string, locale: Locale) => analyseQueryWords(q, locale).flatMap((w) => w.tokens);
-    assert.deepEqual(words('Does she have hands-on experience with accounting?', 'en'), ['account']);
+    assert.deepEqual(words('Does she have hands-on experience with accounting?', 'en'), ['accounting']);
     assert.deepEqual(words('Any practical experience running developer communities?', 'en'), ['run', 'develop', 'commun']);
     assert.deepEqual(words('practical AI', 'en'), ['practic', 'ai']);
     assert.deepEqual(words("A-t-elle une expérience pratique de l'intégration d'API ?", 'fr'), ['integr', 'api']);
