@@ -38,8 +38,11 @@ export interface MatchDeps {
 /** The agent's steps for a description: each step may look several requirements up at once. */
 const MATCH_MAX_STEPS = 10;
 
-/** A passage whose query it holds at least this share of counts as the requirement met (below: in part). */
-export const MET_CONFIDENCE = 0.75;
+/**
+ * A requirement is met where a record holds all of it (search's confidence 1); one holding only part of it ("a PhD in
+ * machine learning", where the profile has machine learning and no PhD) meets it in part.
+ */
+export const MET_CONFIDENCE = 1;
 
 export function matchHandlers(deps: MatchDeps): Handlers<readonly [typeof matchRole]> {
   return {
@@ -341,13 +344,13 @@ function closestLens(build: Build, input: Input, requirements: RequirementOut[])
 
 const searchSummary: Record<Locale, (n: { all: number; met: number; partial: number; gap: number }, lens: string | undefined) => string> = {
   en: (n, lens) =>
-    `${n.met} of ${n.all} requirements are met in the profile, ${n.partial} in part, and ${n.gap} are not shown.${lens ? ` The closest role lens is “${lens}”.` : ''} This table was matched by search, without a model: read each piece of evidence before relying on it.`,
+    `Of ${n.all} ${n.all === 1 ? 'requirement' : 'requirements'}, ${n.met} ${n.met === 1 ? 'is' : 'are'} met in the profile, ${n.partial} in part, and ${n.gap} not shown.${lens ? ` The closest role lens is “${lens}”.` : ''} This table was matched by search, without a model: read each piece of evidence before relying on it.`,
   fr: (n, lens) =>
-    `Sur ${n.all} exigences, ${n.met} sont satisfaites dans le profil, ${n.partial} en partie, et ${n.gap} n’y figurent pas.${lens ? ` Le profil de rôle le plus proche est « ${lens} ».` : ''} Ce tableau a été établi par la recherche, sans modèle : lisez chaque preuve avant de vous y fier.`,
+    `Sur ${n.all} ${n.all < 2 ? 'exigence' : 'exigences'}, ${n.met} ${n.met < 2 ? 'est satisfaite' : 'sont satisfaites'} dans le profil, ${n.partial} en partie, et ${n.gap} n’y ${n.gap < 2 ? 'figure' : 'figurent'} pas.${lens ? ` Le profil de rôle le plus proche est « ${lens} ».` : ''} Ce tableau a été établi par la recherche, sans modèle : lisez chaque preuve avant de vous y fier.`,
   es: (n, lens) =>
-    `De ${n.all} requisitos, ${n.met} se cumplen en el perfil, ${n.partial} en parte y ${n.gap} no aparecen.${lens ? ` El enfoque de rol más cercano es «${lens}».` : ''} Esta tabla se hizo con la búsqueda, sin modelo: lea cada prueba antes de confiar en ella.`,
+    `De ${n.all} ${n.all === 1 ? 'requisito' : 'requisitos'}, ${n.met} ${n.met === 1 ? 'se cumple' : 'se cumplen'} en el perfil, ${n.partial} en parte y ${n.gap} no ${n.gap === 1 ? 'aparece' : 'aparecen'}.${lens ? ` El enfoque de rol más cercano es «${lens}».` : ''} Esta tabla se hizo con la búsqueda, sin modelo: lea cada prueba antes de confiar en ella.`,
   eo: (n, lens) =>
-    `El ${n.all} postuloj, ${n.met} estas plenumitaj en la profilo, ${n.partial} parte, kaj ${n.gap} ne aperas.${lens ? ` La plej proksima rolo estas «${lens}».` : ''} Ĉi tiun tabelon faris la serĉo, sen modelo: legu ĉiun pruvon antaŭ ol fidi al ĝi.`,
+    `El ${n.all} ${n.all === 1 ? 'postulo' : 'postuloj'}, ${n.met} estas ${n.met === 1 ? 'plenumita' : 'plenumitaj'} en la profilo, ${n.partial} parte, kaj ${n.gap} ne aperas.${lens ? ` La plej proksima rolo estas «${lens}».` : ''} Ĉi tiun tabelon faris la serĉo, sen modelo: legu ĉiun pruvon antaŭ ol fidi al ĝi.`,
   zh: (n, lens) =>
     `在 ${n.all} 项要求中，简历显示满足 ${n.met} 项，部分满足 ${n.partial} 项，未体现 ${n.gap} 项。${lens ? `最接近的角色视角是「${lens}」。` : ''}此表由搜索匹配生成，未使用模型：请先阅读每条证据再作判断。`,
   'zh-hant': (n, lens) =>

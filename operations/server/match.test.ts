@@ -120,6 +120,25 @@ describe('match_role without a model: the search-only form', () => {
     assert.ok(stated.length >= 1, JSON.stringify(answer.requirements, null, 1));
   });
 
+  it('meets a requirement only where the profile holds all of it, and reads "is a plus" as a wish, not a word to find', async () => {
+    const answer = await (
+      await post(service, { jobDescription: '- PhD in machine learning or a related field\n- Background in hospitality is a plus' })
+    ).json();
+    const [phd, hospitality] = answer.requirements;
+    assert.notEqual(phd.status, 'met', JSON.stringify(phd));
+    assert.equal(hospitality.kind, 'nice');
+    assert.equal(hospitality.status, 'met', JSON.stringify(hospitality));
+    const hotel = [
+      'head-of-ai-orbitale',
+      'hospitality-management-degree',
+      'front-office-supervisor-harbour-crown',
+      'hotel-systems-coordinator',
+      'concierge-copilot',
+    ];
+    for (const e of hospitality.evidence) assert.ok(hotel.includes(e.slug), `${e.slug}: “${e.quote}” is no evidence of a hospitality background`);
+    assert.match(answer.summary, /^Of 2 requirements, 1 is met in the profile, 1 in part, and 0 not shown\./);
+  });
+
   it('names the evidence in the locale asked for and writes the summary in it', async () => {
     const answer = await (await post(service, { jobDescription: DESCRIPTION, locale: 'fr' })).json();
     const copilot = answer.requirements[0].evidence.find((e: any) => e.slug === 'concierge-copilot');
