@@ -207,8 +207,12 @@ test.describe('entries filters', () => {
     const { total } = await json<{ total: number }>(request, '/api/v1/entries?kind=community');
     await page.goto('/entries');
     await page.getByLabel('Kind').selectOption('community');
-    await expect(page).toHaveURL(/kind=community/);
+    // only the filter chosen, in place of the unfiltered list: Back leaves the list, Apply adds nothing
+    await expect(page).toHaveURL(/\/entries\?kind=community$/);
     await expect(page.getByTestId('entry-count')).toHaveText(`${total} entries`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/\/entries\?kind=community$/);
+    expect(await page.evaluate(() => history.length)).toBe(2);
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect(page.getByTestId('entry-count')).toHaveText('26 entries');
   });

@@ -58,6 +58,13 @@ export default function Entries() {
   const href = useHref();
   const submit = useSubmit();
   const active = Boolean(filters.kind || filters.tag || filters.lens);
+  // With JavaScript a choice applies at once, in place of the list it changes (no history entry per choice, nor one
+  // more for "Apply"), and the URL names only the filters chosen: /entries?kind=project, not ?kind=project&tag=&lens=.
+  const filter = (form: HTMLFormElement) => {
+    const chosen = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value) chosen.set(name, value);
+    submit(chosen, { method: 'get', action: href('/entries'), preventScrollReset: true, replace: true });
+  };
   return (
     <div className="page">
       <PageHeader title={t('entriesTitle')} lead={t('entriesIntro')} />
@@ -67,7 +74,11 @@ export default function Entries() {
         className="filters"
         aria-label={t('filtersLabel')}
         role="search"
-        onChange={(e) => submit(e.currentTarget, { preventScrollReset: true, replace: true })}
+        onChange={(e) => filter(e.currentTarget)}
+        onSubmit={(e) => {
+          e.preventDefault();
+          filter(e.currentTarget);
+        }}
       >
         <FilterSelect name="kind" label={t('filterKind')} any={t('filterAny')} value={filters.kind} options={kinds.map((k) => [k, t(`kind.${k}`)])} />
         <FilterSelect name="tag" label={t('filterTag')} any={t('filterAny')} value={filters.tag} options={tags.map((tag) => [tag, t(`tag.${tag}`)])} />
