@@ -38,6 +38,29 @@ test('the home page shows the portrait and the covers, in AVIF at the width they
   expect(await layoutShift(page)).toBeLessThan(0.01);
 });
 
+test('the entries and lens lists show each cover as a thumbnail beside the text, never wider than the variant fetched', async ({ page }) => {
+  for (const width of [1280, 820, 390]) {
+    await page.setViewportSize({ width, height: 860 });
+    for (const path of ['/entries', '/lenses/head-of-ai']) {
+      await page.goto(path);
+      const covers = page.locator('.entry-list .entry-card-cover img');
+      await covers.first().scrollIntoViewIfNeeded();
+      await expect.poll(async () => (await loaded(page, '.entry-list .entry-card-cover img'))[0]?.natural ?? 0).toBeGreaterThan(0);
+      const [first] = await covers.evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((img) => ({
+          shown: img.getBoundingClientRect().width,
+          natural: img.naturalWidth,
+          card: img.closest('.entry-card')!.clientWidth,
+        })),
+      );
+      const where = `${path} at ${width}px`;
+      expect(first!.natural, `${where}: a ${first!.natural}px variant shown ${first!.shown}px wide`).toBeGreaterThanOrEqual(Math.floor(first!.shown));
+      // beside the text above 700px (a banner over the whole card would take the first screen), across the card below
+      if (width >= 700) expect(first!.shown, where).toBeLessThan(first!.card / 3);
+    }
+  }
+});
+
 test('an entry shows its cover at once and its gallery when scrolled to; back and forth keeps them', async ({ page }) => {
   const variants: string[] = [];
   page.on('response', (res) => {

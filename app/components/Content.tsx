@@ -24,13 +24,33 @@ export function recordLang(translated: boolean, locale: string): string | undefi
   return !translated && locale !== 'en' ? 'en' : undefined;
 }
 
-export function EntryCard({ entry, headingLevel = 3, showKeyResult = true }: { entry: EntryShortData; headingLevel?: 2 | 3; showKeyResult?: boolean }) {
+/**
+ * How wide a card's cover is shown, by the list it is in: a column of a grid (the home page), or a thumbnail beside the
+ * text in a list of whole-width cards (the entries and lens pages; full width below 700px, where the card stacks).
+ */
+const COVER_SIZES = {
+  grid: '(min-width: 1100px) 280px, (min-width: 700px) 45vw, 100vw',
+  list: '(min-width: 700px) 224px, 100vw',
+};
+type CardLayout = keyof typeof COVER_SIZES;
+
+export function EntryCard({
+  entry,
+  headingLevel = 3,
+  showKeyResult = true,
+  layout = 'grid',
+}: {
+  entry: EntryShortData;
+  headingLevel?: 2 | 3;
+  showKeyResult?: boolean;
+  layout?: CardLayout;
+}) {
   const { siteUrl, locale } = useRoot();
   const t = useT();
   const Heading = `h${headingLevel}` as 'h3';
   return (
     <article className={`entry-card kind-${entry.kind}${entry.cover ? ' has-cover' : ''}`} lang={recordLang(entry.translated, locale)}>
-      {entry.cover ? <Picture className="entry-card-cover" image={entry.cover} sizes="(min-width: 1100px) 280px, (min-width: 700px) 45vw, 100vw" /> : null}
+      {entry.cover ? <Picture className="entry-card-cover" image={entry.cover} sizes={COVER_SIZES[layout]} /> : null}
       <p className="entry-meta">
         <span className="kind-badge">{t(`kind.${entry.kind}`)}</span>
         <span className="period">{entry.period.label}</span>
@@ -62,7 +82,7 @@ export function EntryList({ entries, className, headingLevel }: { entries: Entry
     <ul className={className}>
       {entries.map((e) => (
         <li key={e.slug}>
-          <EntryCard entry={e} headingLevel={headingLevel} />
+          <EntryCard entry={e} headingLevel={headingLevel} layout={className.split(' ').includes('entry-list') ? 'list' : 'grid'} />
         </li>
       ))}
     </ul>
