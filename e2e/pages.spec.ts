@@ -58,6 +58,17 @@ test.describe('every page type in every locale', () => {
     }
   });
 
+  test('the home page says where the subject is in its own language', async ({ page }) => {
+    for (const [path, place] of [
+      ['/', 'Lisbon, Portugal'],
+      ['/fr/', 'Lisbonne, Portugal'],
+      ['/ja/', 'ポルトガル・リスボン'],
+    ]) {
+      await page.goto(path!);
+      await expect(page.locator('.hero-location')).toHaveText(place!);
+    }
+  });
+
   test('the home page shows the brief, the featured highlights, every lens and the latest entries', async ({ page, request }) => {
     const { entries } = await json<{ entries: Entry[] }>(request, '/api/v1/entries');
     const { lenses } = await json<{ lenses: unknown[] }>(request, '/api/v1/lenses');

@@ -91,7 +91,7 @@ export default function Home() {
               <span>{data.current.organisation}</span>
             </p>
           ) : null}
-          {site.subject.location ? <p className="hero-location">{site.subject.location}</p> : null}
+          {site.subject.location ? <p className="hero-location">{site.subject.place ?? site.subject.location}</p> : null}
           <p className="actions">
             <a className="button" href={href('/search')} data-open-chat="">
               <Icon name="chat" />

@@ -11,8 +11,8 @@ export interface SiteData {
   shortName: string;
   description: string;
   fictional: boolean;
-  /** `locality` and `country` (ISO 3166-1 alpha-2) are read from `location` by the get_site operation. */
-  subject: { name: string; headline: string; location?: string; locality?: string; country?: string; email?: string; portrait?: ImageData };
+  /** `locality` and `country` (ISO 3166-1 alpha-2) are read from `location` by the get_site operation; `place` is `location` in the page's language. */
+  subject: { name: string; headline: string; location?: string; place?: string; locality?: string; country?: string; email?: string; portrait?: ImageData };
   links: Array<{ label: string; url: string }>;
 }
 

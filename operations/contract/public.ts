@@ -334,6 +334,9 @@ export const SiteInfo = z
         name: PlainText(limits.name),
         headline: PlainText(limits.headline),
         location: PlainText(limits.location).optional().describe('As written in the content, e.g. "Lisbon, Portugal"'),
+        place: PlainText(limits.location)
+          .optional()
+          .describe('The location in the requested locale’s words and order, e.g. "Lisbonne, Portugal" (fr), "ポルトガル・リスボン" (ja)'),
         locality: PlainText(limits.location).optional().describe('The city part of the location'),
         email: Email.optional(),
         country: z

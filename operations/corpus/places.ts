@@ -64,6 +64,20 @@ export function localityNames(location: string | undefined, table: PlaceTable['p
 }
 
 /**
+ * A location as a reader of `locale` writes it: the city in the places table's words and the country in CLDR's, in the
+ * language's order ("Lisbonne, Portugal", "葡萄牙里斯本", "ポルトガル・リスボン"); as written when it names no place.
+ */
+export function placeLabel(location: string | undefined, table: PlaceTable['places'], locale: Locale): string | undefined {
+  if (!location) return undefined;
+  const names = localityNames(location, table, locale);
+  if (names.length < 2) return names[0] ?? location;
+  const [city, country] = names as [string, string];
+  if (locale === 'zh' || locale === 'zh-hant') return `${country}${city}`;
+  if (locale === 'ja') return `${country}・${city}`;
+  return `${city}, ${country}`;
+}
+
+/**
  * What a job that has not ended is also found by (an experience, beside CURRENT_WORDS): a question about her current
  * role names the role, the job or the post ("What is her current job?", "son poste actuel", "现在的职位"), and the
  * entry holds none of them; her ongoing mentoring and projects are not her job.

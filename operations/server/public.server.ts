@@ -5,6 +5,7 @@ import { locales, type Locale } from '../contract/shared.ts';
 import type { Build } from '../corpus/corpus.ts';
 import { pageUrl } from '../corpus/corpus.ts';
 import { placeOf } from '../corpus/country.ts';
+import { placeLabel } from '../corpus/places.ts';
 import type { Handlers } from './implement.server.ts';
 import type { Corpus } from './services.server.ts';
 
@@ -121,7 +122,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
         subject: {
           name: subject.name,
           headline: subject.headline,
-          ...(subject.location ? { location: subject.location } : {}),
+          ...(subject.location ? { location: subject.location, place: placeLabel(subject.location, build.model.places.places, input.locale) } : {}),
           ...placeOf(subject.location),
           ...(subject.email ? { email: subject.email } : {}),
           ...(picture ? { portrait: picture } : {}),

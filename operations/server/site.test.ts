@@ -40,6 +40,7 @@ describe('get_site', () => {
       name: 'Noa Castellan',
       headline: info.subject.headline,
       location: 'Lisbon, Portugal',
+      place: 'Lisbonne, Portugal',
       locality: 'Lisbon',
       country: 'PT',
       email: 'noa.castellan@example.com',
@@ -52,6 +53,19 @@ describe('get_site', () => {
     assert.match(info.content.committedAt, /^\d{4}-\d\d-\d\dT/);
     assert.equal(info.locale, 'fr');
     assert.ok(info.skills.some((s: any) => s.slug === 'python'));
+  });
+
+  it('names the location as each language writes it: the city from the places table, the country from CLDR, in its order', async () => {
+    const places = Object.fromEntries(await Promise.all(locales.map(async (l) => [l, (await site(l)).subject.place])));
+    assert.deepEqual(places, {
+      en: 'Lisbon, Portugal',
+      zh: '葡萄牙里斯本',
+      'zh-hant': '葡萄牙里斯本',
+      ja: 'ポルトガル・リスボン',
+      fr: 'Lisbonne, Portugal',
+      es: 'Lisboa, Portugal',
+      eo: 'Lisbono, Portugalujo',
+    });
   });
 
   it('lists every content page in the locale asked for', async () => {
