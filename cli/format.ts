@@ -23,6 +23,7 @@ import type {
 } from './shapes.ts';
 import { createTwoFilesPatch } from 'diff';
 import { UNTRANSLATED } from '../operations/contract/vocabulary.ts';
+import { entryBody } from '../operations/contract/resources.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -67,20 +68,8 @@ export const formatters: Record<string, Formatter> = {
 
   EntryLong: (e: EntryLongOut, view) => {
     const c = view.colours;
-    const section = (title: string, text: string) => (text.trim() ? `## ${title}\n\n${text.trim()}\n\n` : '');
-    const bullets = (items: string[]) => items.map((i) => `- ${i}`).join('\n');
-    const md =
-      `# ${e.title}\n\n` +
-      `${e.organisation} · ${e.period.label} · ${e.kind}\n\n` +
-      `${e.summary}\n\n` +
-      section('Overview', e.overview) +
-      section('What I did', bullets(e.contributions)) +
-      section('Achievements', bullets(e.achievements)) +
-      section('Why it matters', e.whyItMatters) +
-      section('Key results', bullets(e.keyResults)) +
-      section('Skills', e.skills.join(', ')) +
-      section('Proof', bullets(e.proofLinks.map((l) => `[${l.label}](${l.url})`))) +
-      `Tags: ${e.tags.join(', ') || '—'} · Lenses: ${e.lenses.join(', ') || '—'}\n\n${e.url}\n`;
+    // The entry as the MCP resource gives it (headings in its locale), then its vocabulary and address.
+    const md = `${entryBody(e)}\nTags: ${e.tags.join(', ') || '—'} · Lenses: ${e.lenses.join(', ') || '—'}\n\n${e.url}\n`;
     return { out: markdown(md, view), note: fellBack(e, view) ? c.dim(`(no current ${e.locale} translation of ${e.slug}; shown in English)`) : undefined };
   },
 

@@ -30,7 +30,8 @@ const cases: Record<string, { args: string[]; rest: string; human: RegExp[] }> =
   get_entry: {
     args: ['get', 'concierge-copilot', '--locale', 'es'],
     rest: '/api/v1/entries/concierge-copilot?locale=es',
-    human: [/^# Concierge Copilot/m, /^- /m, /^http:\/\/vitae\.test\/(es\/)?entries\/concierge-copilot$/m],
+    // the headings in the locale asked for, as the site's page shows them
+    human: [/^# Concierge Copilot/m, /^## Descripción$/m, /^## Logros$/m, /^- /m, /^http:\/\/vitae\.test\/(es\/)?entries\/concierge-copilot$/m],
   },
   list_lenses: { args: ['lenses'], rest: '/api/v1/lenses', human: [/^LENS\s+TITLE\s+EVIDENCE\s+GAPS\s+PITCH$/m, /^head-of-ai\s+Head of AI\s+\d+\s+\d+/m] },
   search_subject: {

@@ -3,9 +3,11 @@
 // current locale's table to the browser (through the root loader); this module turns a table into `t`.
 import { IntlMessageFormat } from 'intl-messageformat';
 import type english from './messages/en.json';
+import type { EntrySections } from '../../operations/contract/entry-sections.ts';
 import { localeFacts, type Locale } from './locales.ts';
 
-export type MessageKey = keyof typeof english;
+/** The keys of ./messages/, and the headings of an entry's sections, which the contract keeps for every door (entry-sections.ts). */
+export type MessageKey = keyof typeof english | keyof EntrySections;
 export type Messages = Record<MessageKey, string>;
 export type MessageValues = Record<string, string | number>;
 /** `t("entryCount", { n: 3 })` → "3 entries". */

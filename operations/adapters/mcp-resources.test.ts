@@ -85,6 +85,8 @@ describe('MCP resources', () => {
     for (const part of [entry.title, entry.summary, entry.keyResult, ...entry.contributions, ...entry.skills, entry.url]) {
       assert.ok(entryText.includes(part), `the entry resource holds "${part}"`);
     }
+    assert.match(entryText, /^## Vue d’ensemble$/m, 'its headings in the locale asked for');
+    assert.doesNotMatch(entryText, /^## Overview$/m);
 
     const lens = (await rest('/api/v1/lenses?locale=es')).lenses.find((l: { id: string }) => l.id === 'head-of-ai');
     const lensText = await textOf('vitae://lenses/head-of-ai?locale=es');

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { AnyOperation } from './define.ts';
 import { getBrief, getDocument, getEntry, listExperience, listLenses } from './public.ts';
 import { documentNames, lensIds, locales } from './vocabulary.ts';
+import { entrySections } from './entry-sections.ts';
 
 /** Runs a public operation with raw input (validated on the way) and gives its output. */
 export type ReadOperation = <Op extends AnyOperation>(op: Op, input: Record<string, unknown>) => Promise<z.output<Op['output']>>;
@@ -90,20 +91,25 @@ const sourceLine = (url: string, translated: boolean) =>
 type EntryLong = z.output<typeof getEntry.output>;
 type LensOut = z.output<typeof listLenses.output>['lenses'][number];
 
-/** An entry in long form as one Markdown document. */
+/** An entry in long form as one Markdown document, its headings in the entry's locale (the MCP resources and prompts). */
 export function entryMarkdown(entry: EntryLong): string {
+  return entryBody(entry) + sourceLine(entry.url, entry.translated);
+}
+
+/** The entry's title, facts and sections, without the line naming its source (`vitae get` ends it its own way). */
+export function entryBody(entry: EntryLong): string {
+  const heading = entrySections[entry.locale];
   const facts = [entry.organisation, entry.period.label, entry.kind].filter(Boolean).join(' · ');
   return [
     `# ${entry.title}\n\n${facts}\n\n${entry.summary}\n`,
-    entry.keyResult ? `\n**Key result:** ${entry.keyResult}\n` : '',
-    section('Overview', entry.overview),
-    section('What the subject did', bullets(entry.contributions)),
-    section('Achievements', bullets(entry.achievements)),
-    section('Why it matters', entry.whyItMatters),
-    section('Key results', bullets(entry.keyResults)),
-    section('Skills', entry.skills.join(', ')),
-    section('Proof', bullets(entry.proofLinks.map((link) => `[${link.label}](${link.url})`))),
-    sourceLine(entry.url, entry.translated),
+    entry.keyResult ? `\n**${heading.keyResult}:** ${entry.keyResult}\n` : '',
+    section(heading.overview, entry.overview),
+    section(heading.contributionsUnnamed, bullets(entry.contributions)),
+    section(heading.achievements, bullets(entry.achievements)),
+    section(heading.whyItMatters, entry.whyItMatters),
+    section(heading.keyResults, bullets(entry.keyResults)),
+    section(heading.skills, entry.skills.join(', ')),
+    section(heading.proofLinks, bullets(entry.proofLinks.map((link) => `[${link.label}](${link.url})`))),
   ].join('');
 }
 
