@@ -84,6 +84,27 @@ test.describe('every page type in every locale', () => {
   });
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a table wider than the screen scrolls in its own box, by keyboard too, with a shadow at the edge it runs past', async ({ page }) => {
+    await page.goto('/documents/capabilities');
+    const wrap = page.locator('.table-wrap').first();
+    const box = await wrap.evaluate((el) => ({
+      overflows: el.scrollWidth > el.clientWidth,
+      page: document.documentElement.scrollWidth <= innerWidth,
+      attachment: getComputedStyle(el).backgroundAttachment,
+    }));
+    expect(box.overflows, 'the table is wider than its box').toBe(true);
+    expect(box.page, 'the page itself does not scroll sideways').toBe(true);
+    // the covers move with the table (local), the shadows stay at the box's edges (scroll)
+    expect(box.attachment).toMatch(/local.*scroll/);
+    await wrap.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => wrap.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  });
+});
+
 test.describe('words about the subject come from the content', () => {
   test('the list of documents shows each document’s own summary, marked English where it fell back', async ({ page, request }) => {
     for (const locale of ['en', 'ja', 'es']) {
