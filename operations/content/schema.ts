@@ -111,7 +111,18 @@ export const SiteFile = z.strictObject({
       .optional()
       .describe('A picture of the subject: on the home page, in the Open Graph cards, JSON-LD and JSON Resume'),
   }),
-  links: z.array(ProofLink).max(limits.listItems).default([]),
+  links: z
+    .array(
+      ProofLink.extend({
+        labelTranslations: z
+          .partialRecord(z.enum(translationLocales).meta(from('locales')), Text.max(limits.linkLabel))
+          .optional()
+          .describe('The label in other locales (the English label where one is missing)'),
+      }),
+    )
+    .max(limits.listItems)
+    .default([])
+    .describe('Profiles and proof elsewhere, on the home page and in every door’s description of the subject'),
 });
 
 /**

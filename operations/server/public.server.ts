@@ -128,7 +128,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
           ...(picture ? { portrait: picture } : {}),
         },
         contact: { ...(subject.email ? { email: subject.email } : {}), url: homeOr(build.siteUrl, input.locale, '/') },
-        links: site.links,
+        links: site.links.map(({ label, labelTranslations, url }) => ({ label: (input.locale !== 'en' && labelTranslations?.[input.locale]) || label, url })),
         locales: [...locales],
         defaultLocale: site.defaultLocale,
         skills: [...build.locales[input.locale].skills].map(([slug, skill]) => ({ slug, name: skill.name })),
