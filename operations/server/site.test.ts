@@ -48,7 +48,10 @@ describe('get_site', () => {
     assert.deepEqual(info.contact, { email: 'noa.castellan@example.com', url: 'http://vitae.test/fr' });
     assert.ok(info.links.length > 0);
     // a link's label in the locale asked for, where the content gives one (the English label elsewhere)
-    assert.ok(info.links.some((l: any) => l.label === 'Conférences et écrits'), JSON.stringify(info.links));
+    assert.ok(
+      info.links.some((l: any) => l.label === 'Conférences et écrits'),
+      JSON.stringify(info.links),
+    );
     assert.ok(info.links.some((l: any) => l.label === 'GitHub'));
     assert.ok((await site('en')).links.some((l: any) => l.label === 'Talks and writing'));
     assert.deepEqual(info.locales, [...locales]);
