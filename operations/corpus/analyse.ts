@@ -18,6 +18,7 @@ import { stemmer as frenchStem } from '@orama/stemmers/french';
 import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import * as OpenCC from 'opencc-js/t2cn';
 import { stemmer as englishStem } from '@orama/stemmers/english';
+import { IRREGULAR, STEM_OVERRIDE } from './english-stems.ts';
 import type { Locale } from '../contract/shared.ts';
 import { memoize } from './memo.ts';
 import { EXPERIENCE_KINDS, FRAME_IN_PLACE, FRAME_WORDS, PERSON_WORDS } from './question-words.ts';
@@ -160,49 +161,6 @@ const ZH_STOP_CHARS = new Set([...'她他它的了吗呢么是我你您们这那
  */
 export const HAN_JOINERS = new Set([...'或与和及把被跟并而且于之其等']);
 
-/** English irregular verb forms a Porter stemmer leaves apart from their verb ("spoken" and "speak"). */
-const IRREGULAR = new Map(
-  (
-    'spoke:speak spoken:speak wrote:write written:write led:lead ran:run built:build taught:teach won:win held:hold grew:grow grown:grow ' +
-    'began:begin begun:begin brought:bring thought:think sold:sell met:meet took:take taken:take went:go gone:go chose:choose chosen:choose ' +
-    'flew:fly flown:fly kept:keep left:leave paid:pay spent:spend stood:stand understood:understand ' +
-    'sought:seek fought:fight caught:catch bought:buy found:find felt:feel heard:hear knew:know known:know shown:show showed:show ' +
-    'told:tell saw:see seen:see rose:rise risen:rise drew:draw drawn:draw broke:break broken:break sent:send overseen:oversee oversaw:oversee ' +
-    'undertook:undertake undertaken:undertake'
-  )
-    .split(' ')
-    .map((pair) => pair.split(':') as [string, string]),
-);
-
-/**
- * English words the Porter stemmer joins to an unrelated word (a stemmer override, as Lucene's StemmerOverrideFilter
- * keeps one): "hospitality" and "hospital" are both hospit, "experiment" is "experience"'s experi, "international"
- * and "internal" are intern. Each word here gets the token of its own family instead, and the words the stemmer
- * would have joined to it keep theirs. The American spellings of the British -isation words join them.
- */
-const STEM_OVERRIDE = new Map(
-  (
-    'hospitality:hospitality hospitable:hospitality ' +
-    'experiment:experiment experiments:experiment experimental:experiment experimentation:experiment experimenting:experiment experimented:experiment ' +
-    'international:international internationally:international internationalisation:international internationalization:international ' +
-    'internal:internal internally:internal ' +
-    'general:general generally:general generalist:general generalists:general generic:generic ' +
-    'university:university universities:university ' +
-    'evening:evening evenings:evening ' +
-    'busy:busy ' +
-    'communication:communic communications:communic communicate:communic communicated:communic communicating:communic communicator:communic ' +
-    'custom:customis customs:customis customise:customis customised:customis customize:customis customized:customis ' +
-    'organic:organic organically:organic organization:organis organizations:organis organizational:organis organize:organis organized:organis organizer:organis organizers:organis organizing:organis ' +
-    'personal:personal personally:personal ' +
-    'authority:authority authorities:authority ' +
-    'accounting:accounting accountant:accounting accountants:accounting accountable:accountable accountability:accountable ' +
-    'formation:formation formations:formation ' +
-    'responsible:responsib responsibility:responsib responsibilities:responsib'
-  )
-    .split(' ')
-    .map((pair) => pair.split(':') as [string, string]),
-);
-
 export type LatinLanguage = keyof typeof stopWords;
 /** The language a locale's Latin words are read in (English inside Chinese and Japanese text). */
 export const latinOf: Record<Locale, LatinLanguage> = { en: 'en', fr: 'fr', es: 'es', eo: 'eo', zh: 'en', 'zh-hant': 'en', ja: 'en' };
@@ -322,6 +280,14 @@ export function isStopWord(word: string, locale: Locale): boolean {
 export function isPersonOrFrameWord(word: string, locale: Locale): boolean {
   const language = latinOf[locale];
   return PERSON_WORDS[language].has(word) || FRAME_WORDS[language].has(word);
+}
+
+/**
+ * Whether a Latin word (folded) is one the stem override keeps apart from the word Porter joins it to: a real word
+ * ("accounting"), never read as a slip of that word ("accountings" → account) where the profile does not hold it.
+ */
+export function isKeptApart(word: string, locale: Locale): boolean {
+  return latinOf[locale] === 'en' && STEM_OVERRIDE.has(word);
 }
 
 /** The token of one Latin word in a locale's language ('' for a stop word), not kept: how a spelling that may be a typo's correction is looked up. */

@@ -3,7 +3,7 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyse, analyseQueryWords, HAN_JOINERS, isStopWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import { analyse, analyseQueryWords, HAN_JOINERS, isKeptApart, isStopWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import { holds, type Bm25Index } from './bm25.ts';
@@ -231,8 +231,9 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
         if (word.typed === undefined) return true;
         const token = word.tokens[0]!;
         const known = engine.postings(token) !== undefined || relatedHere?.has(token);
-        // A language or a country is spelt as meant ("alemán" is not a slip of "Alemania"): never read as a typo.
-        const spelt = known || isLanguageOrCountry(word.tokens, locale);
+        // A language or a country is spelt as meant ("alemán" is not a slip of "Alemania"): never read as a typo; nor is a
+        // word the stem override keeps apart ("accounting" is no slip of "account").
+        const spelt = known || isLanguageOrCountry(word.tokens, locale) || isKeptApart(word.typed, locale);
         if (!spelt && word.typed.length >= 5 && lightSpellings(locale).some((w) => oneSlipFrom(word.typed!, w))) {
           lightTypos.add(word);
           return true;

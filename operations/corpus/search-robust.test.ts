@@ -839,6 +839,8 @@ describe('the kind of experience a question asks for (practical, pratique, prác
     assert.equal(slugs("A-t-elle une expérience pratique de l'intégration d'API ?", 'fr', 1)[0], 'integration-engineer-partnerlink'));
   it('while a subject the profile lacks is no match: expérience pratique en comptabilité, 实际的会计工作经验', () => {
     assert.deepEqual(slugs('A-t-elle une expérience pratique en comptabilité ?', 'fr'), []);
+    // "accounting" is its own word, not the customer accounts the profile names, nor a slip of them ("accountings")
+    assert.deepEqual(slugs('Does she have hands-on experience with accounting?', 'en'), []);
     assert.deepEqual(slugs('有实际的会计工作经验吗？', 'zh'), []);
   });
 });
