@@ -76,13 +76,13 @@ export function EntryCard({
   );
 }
 
-/** A list of entry cards (`className` picks the layout: "card-grid four", "entry-list"). */
-export function EntryList({ entries, className, headingLevel }: { entries: EntryShortData[]; className: string; headingLevel?: 2 | 3 }) {
+/** A list of entry cards: a grid of four across (the home page) or a list with the cover beside the text. */
+export function EntryList({ entries, layout, headingLevel }: { entries: EntryShortData[]; layout: 'grid' | 'list'; headingLevel?: 2 | 3 }) {
   return (
-    <ul className={className}>
+    <ul className={layout === 'list' ? 'entry-list' : 'card-grid four'}>
       {entries.map((e) => (
         <li key={e.slug}>
-          <EntryCard entry={e} headingLevel={headingLevel} layout={className.split(' ').includes('entry-list') ? 'list' : 'grid'} />
+          <EntryCard entry={e} headingLevel={headingLevel} layout={layout} />
         </li>
       ))}
     </ul>

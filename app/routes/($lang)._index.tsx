@@ -135,7 +135,7 @@ export default function Home() {
         <h2 id="highlights-heading" className="section-title">
           {t('highlights')}
         </h2>
-        <EntryList className="card-grid four" entries={data.featured} />
+        <EntryList layout="grid" entries={data.featured} />
       </section>
 
       <div className="home-grid section">
@@ -165,7 +165,7 @@ export default function Home() {
         <h2 id="latest-heading" className="section-title">
           {t('latest')}
         </h2>
-        <EntryList className="card-grid four" entries={data.latest} />
+        <EntryList layout="grid" entries={data.latest} />
         <p className="more">
           <a className="button ghost" href={href('/entries')}>
             {t('allEntries')} ({data.total})

@@ -97,7 +97,7 @@ export default function Entries() {
       <p className="result-count" role="status" data-testid="entry-count">
         {t('entryCount', { n: total })}
       </p>
-      {entries.length ? <EntryList className="entry-list" entries={entries} headingLevel={2} /> : <p className="empty">{t('noEntries')}</p>}
+      {entries.length ? <EntryList layout="list" entries={entries} headingLevel={2} /> : <p className="empty">{t('noEntries')}</p>}
       <Pagination page={page} pages={pages} />
     </div>
   );

@@ -58,6 +58,11 @@ function homeOr(siteUrl: string, locale: Locale, path: string): string {
   return path === '/' && locale !== 'en' ? pageUrl(siteUrl, locale, '') : pageUrl(siteUrl, locale, path);
 }
 
+/** A site text in the locale: its translation there (site.json's `…Translations`), else the English text. */
+function inLocale(text: string, translations: Partial<Record<Locale, string>> | undefined, locale: Locale): string {
+  return (locale !== 'en' && translations?.[locale]) || text;
+}
+
 export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof publicReadOperations> {
   return {
     get_brief(input, { branch }) {
@@ -110,8 +115,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       const { site } = build.model;
       const { subject } = site;
       const { portrait } = subject;
-      const picture =
-        portrait && imageRecord(portrait.path, (input.locale !== 'en' && portrait.altTranslations?.[input.locale]) || portrait.alt, build.media, build.siteUrl);
+      const picture = portrait && imageRecord(portrait.path, inLocale(portrait.alt, portrait.altTranslations, input.locale), build.media, build.siteUrl);
       return {
         name: site.name,
         shortName: site.shortName,
@@ -128,7 +132,7 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
           ...(picture ? { portrait: picture } : {}),
         },
         contact: { ...(subject.email ? { email: subject.email } : {}), url: homeOr(build.siteUrl, input.locale, '/') },
-        links: site.links.map(({ label, labelTranslations, url }) => ({ label: (input.locale !== 'en' && labelTranslations?.[input.locale]) || label, url })),
+        links: site.links.map(({ label, labelTranslations, url }) => ({ label: inLocale(label, labelTranslations, input.locale), url })),
         locales: [...locales],
         defaultLocale: site.defaultLocale,
         skills: [...build.locales[input.locale].skills].map(([slug, skill]) => ({ slug, name: skill.name })),

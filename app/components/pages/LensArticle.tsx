@@ -84,7 +84,7 @@ export function LensArticle({ lens, pitch, entries, total = entries.length }: Le
           {t('evidence')}
         </h2>
         <p className="section-intro">{t('evidenceIntro')}</p>
-        <EntryList className="entry-list" entries={entries} />
+        <EntryList layout="list" entries={entries} />
         {total > entries.length ? (
           <p className="see-all">
             <a className="button ghost" href={`${href('/entries')}?lens=${lens.id}`}>
