@@ -41,6 +41,7 @@ export const MCP_PROTOCOL_VERSION = '2025-06-18';
 /** The versions this server speaks, newest first; no other is negotiated, nor accepted in MCP-Protocol-Version. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', MCP_PROTOCOL_VERSION] as const;
 export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
+/** The MCP servers' version, SPEC's (its table of versions): the MCP interface's, not the product's (package.json, /api/health). */
 export const MCP_SERVER_VERSION = '1.1.0';
 
 export const isMcpProtocolVersion = (version: unknown): version is McpProtocolVersion => (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
