@@ -2,6 +2,7 @@
 // console cookie with the site's Origin on writes), each from an address of its own when the service trusts a
 // proxy, and the few account steps the suites share (add an editor, sign in to the console, read the audit trail).
 import assert from 'node:assert/strict';
+import { ErrorBodySchema } from '../operations/contract/shared.ts';
 
 /** The site origin the test services are given (BASE_URL), which console writes must name. */
 export const SITE_ORIGIN = 'http://vitae.test';
@@ -56,6 +57,11 @@ export async function call(base: string, method: string, path: string, options: 
 export function expectStatus(reply: Reply, status: number, code?: string): any {
   assert.equal(reply.status, status, `expected ${status}${code ? ` ${code}` : ''}, got ${reply.status}: ${reply.text.slice(0, 600)}`);
   if (code !== undefined) assert.equal(reply.body?.code, code, reply.text.slice(0, 600));
+  // an error's body is the documented Error (/openapi.json's, which allows no other field)
+  if (status >= 400 && reply.body !== undefined) {
+    const documented = ErrorBodySchema.strict().safeParse(reply.body);
+    assert.ok(documented.success, `not the documented Error: ${documented.error?.message} in ${reply.text.slice(0, 600)}`);
+  }
   return reply.body;
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { errorTable, type ErrorCode } from './errors.ts';
 import { limits } from './limits.ts';
+import { Role } from './roles.ts';
 import { branches, documentNames, kinds, lensIds, locales, tags } from './vocabulary.ts';
 import type * as vocabulary from './vocabulary.ts';
 
@@ -85,5 +86,6 @@ export const ErrorBodySchema = z
     currentSha: GitSha.nullable().optional().describe('409: that file’s sha now (null: it was deleted)'),
     conflicts: z.array(RepoPath).max(limits.contentFiles).optional().describe('409 on promote: the files both branches changed'),
     retryAfter: z.number().int().min(1).max(86_400).optional().describe('429: seconds until a request is accepted again (also in Retry-After)'),
+    role: Role.optional().describe('403: the role the call needs (the account has the other)'),
   })
   .meta({ id: 'Error' });
