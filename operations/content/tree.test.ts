@@ -395,11 +395,20 @@ describe('a tree checked from the tree before it', () => {
     assert.equal(checkCounts.files - before.files, touched.size + 1, 'the files once, then the changed one');
   });
 
-  it("lists the changed file's own problems before those of the files that name it", async () => {
+  it('reports a broken skill as itself, not as missing from every entry that names it', async () => {
     const skill = 'content/skills/typescript.md';
-    const problems = await problemsAfter(seed, [[skill, 'no front matter here\n']], noPause);
-    assert.equal(problems[0]?.path, skill);
-    assert.ok(problems.slice(1).some((p) => p.path !== skill && /skill "typescript" does not exist/.test(p.message)), 'the entries naming it follow');
+    const broken = seed.get(skill)!.replace(/^category: .*$/m, 'category: nope');
+    for (const text of [broken, 'no front matter here\n']) {
+      const problems = await problemsAfter(seed, [[skill, text]], noPause);
+      assert.ok(problems.length > 0);
+      assert.deepEqual(
+        problems.filter((p) => p.path !== skill),
+        [],
+        'the entries naming it name a file that is there',
+      );
+    }
+    assert.ok((await problemsAfter(seed, [[skill, broken]], noPause)).some((p) => p.pointer === '/category'));
+    assert.ok(loadContent(withFiles({ [skill]: broken })).problems.every((p) => p.path === skill));
   });
 });
 
