@@ -236,8 +236,11 @@ export default function PublishPage() {
             {comparison.aheadBy} commit{comparison.aheadBy === 1 ? '' : 's'} and {comparison.files.length} changed file
             {comparison.files.length === 1 ? '' : 's'} go live on main.
           </p>
-          <label htmlFor="promote-message">Merge message (optional)</label>
-          <input id="promote-message" name="message" maxLength={500} placeholder="Promote dev to main" />
+          <label htmlFor="promote-message">Why it is published (optional)</label>
+          <input id="promote-message" name="message" maxLength={500} placeholder="Promote dev to main" aria-describedby="promote-message-hint" />
+          <p id="promote-message-hint" className="muted">
+            The merge commit’s message when main has moved; otherwise dev’s commits go live as they are and the audit trail keeps it.
+          </p>
           <div className="actions">
             <button type="submit" className="button" disabled={promote.state !== 'idle'}>
               {promote.state !== 'idle' ? 'Promoting…' : 'Promote'}

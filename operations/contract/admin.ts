@@ -249,16 +249,24 @@ export const adminPromote = defineOperation({
     'Publishes what was previewed on `dev`: a fast-forward of `main` when it has not moved, else a merge commit; a conflict changes nothing and answers 409 naming the files. `merged: false` when there is nothing to promote.',
   rest: { method: 'POST', path: '/api/admin/promote' },
   cli: 'admin promote',
-  input: z.object({ message: Message.optional() }),
+  input: z.object({
+    message: Message.optional().describe(
+      'Why it is published: the merge commit’s message (default "Promote dev to main"); a fast-forward makes no commit, and the audit trail keeps it',
+    ),
+  }),
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
   // Destructive: main takes dev's version of every file dev changed, and loses the files dev deleted. Idempotent:
   // a second promote finds nothing to merge.
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
   role: 'publisher',
-  audit: (_input, output) =>
+  audit: (input, output) =>
     output.merged
-      ? { action: 'promote', detail: `main ${output.commit.sha.slice(0, 7)}${output.fastForward ? ' (fast-forward)' : ''}: ${output.commit.message}` }
+      ? // (a fast-forward makes no commit to carry the message: the trail keeps it)
+        {
+          action: 'promote',
+          detail: `main ${output.commit.sha.slice(0, 7)}${output.fastForward ? ' (fast-forward)' : ''}: ${input.message ?? output.commit.message}`,
+        }
       : undefined,
   errors: ['unauthorized', 'forbidden', 'bad_request', 'invalid', 'repo_error', 'repo_not_configured', 'unavailable'],
   examples: {

@@ -54,9 +54,13 @@ describe('admin_promote POST /api/admin/promote', () => {
   it('fast-forwards main to dev when main has not moved, and publishes it', async () => {
     const oldMain = repo.head();
     const dev = repo.head('dev');
-    const result = adminPromote.output.parse(assertOk(await promote()));
+    const result = adminPromote.output.parse(assertOk(await promote({ message: 'Publish the preview' })));
     assert.equal(result.merged, true);
     assert.equal(result.fastForward, true);
+    // a fast-forward makes no commit to carry the publisher's note: the audit trail keeps it
+    const [event] = assertOk(await api.get('/api/admin/audit?limit=1')).events;
+    assert.equal(event.action, 'promote');
+    assert.equal(event.detail, `main ${dev.slice(0, 7)} (fast-forward): Publish the preview`);
     assert.equal(result.branch, 'main');
     assert.equal(result.commit.sha, dev);
     assert.equal(repo.head(), dev, 'main now is dev');
