@@ -97,7 +97,14 @@ describe('MCP resources', () => {
   });
 
   it('answers -32002 for a URI that names nothing and -32602 for a locale it does not know, without repeated prefixes', async () => {
-    for (const uri of ['vitae://entries/no-such-entry', 'vitae://nothing/here', 'https://example.com/', 'vitae://entries/concierge-copilot?colour=red']) {
+    for (const uri of [
+      'vitae://entries/no-such-entry',
+      'vitae://documents/nope',
+      'vitae://lenses/nope',
+      'vitae://nothing/here',
+      'https://example.com/',
+      'vitae://entries/concierge-copilot?colour=red',
+    ]) {
       await assert.rejects(client.readResource({ uri }), (e: any) => e.code === -32002 && !/MCP error -?\d+: MCP error/.test(e.message), uri);
     }
     // Worded for an MCP client: a hint names a tool, never a REST route.

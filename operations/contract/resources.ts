@@ -194,6 +194,10 @@ export const documentResource: ResourceDef = {
     }));
   },
   async read(vars, read) {
+    // (a name that is none of the five names no resource, as a lens id or a slug that is none does)
+    if (!(documentNames as readonly string[]).includes(vars.name ?? '')) {
+      throw new ResourceNotFound(`No document "${vars.name}"; the documents are ${documentNames.join(', ')}.`);
+    }
     const doc = await read(getDocument, { name: vars.name, ...locale(vars) });
     const text = /^#\s/.test(doc.markdown.trimStart()) ? doc.markdown.trim() : `# ${doc.title}\n\n${doc.markdown.trim()}`;
     return `${text}\n${sourceLine(doc.url, doc.translated)}`;
