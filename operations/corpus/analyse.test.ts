@@ -219,6 +219,23 @@ describe('analyseQueryWords', () => {
     ];
     for (const [locale, framed, plain] of cases) assert.deepEqual(analyseQuery(framed, locale), analyseQuery(plain, locale), `${locale}: ${framed}`);
   });
+
+  it('drops how many years of experience a requirement asks for, and keeps other numbers', () => {
+    const cases: Array<[Locale, string, string]> = [
+      ['en', '5+ years of Python', 'Python'],
+      ['en', 'At least 3-5 years building APIs', 'At least building APIs'],
+      ['fr', "Au moins 5 ans d'expérience en Python", 'Au moins Python'],
+      ['es', 'Mínimo 4 años de experiencia con Python', 'Mínimo Python'],
+      ['eo', 'Almenaŭ 5 jarojn da sperto pri Python', 'Almenaŭ Python'],
+      ['zh', '5年以上Python开发经验', 'Python开发'],
+      ['ja', 'Pythonでの開発経験3年以上', 'Pythonでの開発'],
+    ];
+    for (const [locale, asked, plain] of cases) assert.deepEqual(analyseQuery(asked, locale), analyseQuery(plain, locale), `${locale}: ${asked}`);
+    assert.ok(
+      analyseQuery('Python 3 and 5 engineers', 'en').some((w) => w.includes('5')),
+      'a number of something else stays',
+    );
+  });
 });
 
 describe('Japanese', () => {

@@ -21,7 +21,7 @@ import { stemmer as englishStem } from '@orama/stemmers/english';
 import { IRREGULAR, STEM_OVERRIDE } from './english-stems.ts';
 import type { Locale } from '../contract/shared.ts';
 import { memoize } from './memo.ts';
-import { EXPERIENCE_KINDS, FRAME_IN_PLACE, FRAME_WORDS, PERSON_WORDS } from './question-words.ts';
+import { DURATION, EXPERIENCE_KINDS, FRAME_IN_PLACE, FRAME_WORDS, PERSON_WORDS } from './question-words.ts';
 
 const HAN = /\p{Script=Han}/u;
 const HAN_ONLY = /^\p{Script=Han}+$/u;
@@ -315,7 +315,7 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   const shouting = !/\p{Ll}/u.test(normalised) && /\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}/u.test(normalised);
   if (query && CJK.test(normalised))
     normalised = normalised.replace(frame ? (chinese ? PERSON_ONLY_CHINESE : PERSON_ONLY_HAN) : chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
-  if (query && !frame) normalised = normalised.replace(EXPERIENCE_KINDS[language], ' ');
+  if (query && !frame) normalised = normalised.replace(EXPERIENCE_KINDS[language], ' ').replace(DURATION, ' ');
   let run: string[] = []; // the current run of Han characters
   let singles = true; // whether the run is made only of one-character words (for a query)
   const bigrams = (chars: readonly string[]) => {

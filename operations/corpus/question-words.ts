@@ -82,6 +82,14 @@ export const FRAME_IN_PLACE = [
 ];
 
 /**
+ * How long an experience a question or a requirement asks for ("5+ years of Python", "3-5 ans", "al menos 4 años",
+ * "5年以上"): its number says nothing of which record answers (the word for years is a frame word), and matched
+ * "out of 5" in a rating. A question's text, before it is split into words.
+ */
+export const DURATION =
+  /(?<![\p{Script=Latin}\p{N}.,])\d{1,2}(?:\s*(?:-|–|to|à|a|al)\s*\d{1,2})?\s*(?:\+?\s*(?=(?:years?|yrs?|ans|années|años|anos|jaroj?n?)(?!\p{L}))|年(?:以上|半)?)/giu;
+
+/**
  * Words that say what kind of experience a question asks for ("practical experience", "expérience pratique",
  * "experiencia práctica", "praktika sperto"): frame words beside a word for experience, and only there ("practical
  * AI" keeps its word). A question's text, before it is split into words.

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Build } from '../corpus/corpus.ts';
+import { DURATION } from '../corpus/question-words.ts';
 import { markdownToText } from '../content/markdown.ts';
 import { AppError, clipped } from '../contract/errors.ts';
 import { localeFacts } from '../contract/locales.ts';
@@ -108,7 +109,9 @@ function searched(build: Build, locale: Locale, requirement: ReadRequirement, fo
       break;
     }
   }
-  const status = !evidence.length ? 'gap' : best >= MET_CONFIDENCE && !stated ? 'met' : 'partial';
+  // (how many years it asks for is no word a record holds: search shows the experience, never its length)
+  const timed = requirement.text.search(DURATION) >= 0;
+  const status = !evidence.length ? 'gap' : best >= MET_CONFIDENCE && !stated && !timed ? 'met' : 'partial';
   return {
     text: requirement.text,
     kind: requirement.kind,
@@ -119,12 +122,20 @@ function searched(build: Build, locale: Locale, requirement: ReadRequirement, fo
   };
 }
 
-/** The sentences of a passage that hold most of the requirement's words, best first (the first on a tie), at most three. */
+/**
+ * The sentences of a passage that hold most of the requirement's words, best first (the first on a tie), at most
+ * three. A word counts for less the more of the passage's sentences hold it: of a table of languages, "Fluent
+ * Japanese" is about the row naming Japanese, not the first row that says fluent. (A passage found through related
+ * words, "hospitality" in a text about hotels, may share none: its first sentences are what it says first.)
+ */
 function bestSentences(passage: string, words: ReadonlySet<string>): string[] {
   const sentences = sentencesOf(markdownToText(passage.replace(/^#{1,6}\s+.*$/m, '')));
+  const held = sentences.map((sentence) => [...contentWords(sentence)].filter((word) => words.has(word)));
+  const holding = new Map<string, number>();
+  for (const list of held) for (const word of list) holding.set(word, (holding.get(word) ?? 0) + 1);
   return sentences
-    .map((sentence, i) => ({ sentence, n: shared(words, sentence), i }))
-    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((sentence, i) => ({ sentence, weight: held[i]!.reduce((sum, word) => sum + 1 / holding.get(word)!, 0), i }))
+    .sort((a, b) => b.weight - a.weight || a.i - b.i)
     .slice(0, 3)
     .map((s) => s.sentence);
 }

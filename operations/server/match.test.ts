@@ -139,6 +139,17 @@ describe('match_role without a model: the search-only form', () => {
     assert.match(answer.summary, /^Of 2 requirements, 1 is met in the profile, 1 in part, and 0 not shown\./);
   });
 
+  it('quotes the sentence about the requirement’s rarest word; "5+ years of" asks how long (never met by search), not for a 5', async () => {
+    const answer = await (await post(service, { jobDescription: '- Fluent Japanese\n- 5+ years of Python' })).json();
+    const [japanese, python] = answer.requirements;
+    // the credentials' table of languages: the row naming Japanese, not the first row that says fluent (English)
+    assert.match(japanese.evidence[0]?.quote ?? '', /^Japanese/, JSON.stringify(japanese));
+    // not the mentoring programme's rating "out of 5", which names no Python; and in part only: no record says for how long
+    assert.equal(python.status, 'partial', JSON.stringify(python));
+    for (const { quote } of python.evidence) assert.match(quote, /Python/, JSON.stringify(python));
+    await assertQuotesHold(service, answer);
+  });
+
   it('names the evidence in the locale asked for and writes the summary in it', async () => {
     const answer = await (await post(service, { jobDescription: DESCRIPTION, locale: 'fr' })).json();
     const copilot = answer.requirements[0].evidence.find((e: any) => e.slug === 'concierge-copilot');
