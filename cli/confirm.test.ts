@@ -10,6 +10,8 @@ import { runVitae, runVitaeInProcess } from './run-vitae.ts';
 const TOKEN = 'cli-confirm-token-0123456789abcdef';
 const ENTRY = 'content/corpus/projects/concierge-copilot.md';
 const SKILL = 'content/skills/typescript.md';
+/** A translation: deleting it leaves a valid tree. */
+const TRANSLATION = 'content/i18n/fr/skills/typescript.md';
 let service: TestService;
 before(async () => {
   service = await startTestService({ ADMIN_TOKEN: TOKEN });
@@ -85,14 +87,34 @@ describe('changes ask first', () => {
     });
     assert.equal(stale.code, 7, stale.stderr);
     assert.match(stale.stdout, /refused \(409\): .* changed since ffffffffffff/);
-    const json = await runVitaeInProcess(['admin', 'rm', SKILL, '-m', 'Remove', '--dry-run', '--json'], { env: env() });
+    const json = await runVitaeInProcess(['admin', 'rm', TRANSLATION, '-m', 'Remove', '--dry-run', '--json'], { env: env() });
     assert.equal(json.code, 0, json.stderr);
     const plan = JSON.parse(json.stdout);
     assert.equal(plan.dryRun, true);
     assert.deepEqual(
-      plan.steps.map((s: { action: string; path: string }) => [s.action, s.path]),
-      [['delete', SKILL]],
+      plan.steps.map((s: { action: string; path: string; problems: unknown[] }) => [s.action, s.path, s.problems]),
+      [['delete', TRANSLATION, []]],
     );
+    assert.deepEqual(await repositoryState(), before);
+  });
+
+  it('rm --dry-run validates the delete as the real rm does: entries still using a skill are problems (exit 6)', async () => {
+    const before = await repositoryState();
+    const dry = await runVitaeInProcess(['admin', 'rm', SKILL, '-m', 'Drop', '--branch', 'dev', '--dry-run', '--no-color'], { env: env() });
+    assert.equal(dry.code, 6, dry.stdout + dry.stderr);
+    assert.match(dry.stdout, new RegExp(`delete\\s+${SKILL}`));
+    assert.match(dry.stdout, /content\/corpus\/projects\/concierge-copilot\.md:\d+: skill "typescript" does not exist/);
+    assert.match(dry.stdout, /delete\s+content\/i18n\/fr\/skills\/typescript\.md\s+\(its translation\)/);
+    assert.doesNotMatch(dry.stdout, /✓ valid/);
+    const json = await runVitaeInProcess(['admin', 'rm', SKILL, '-m', 'Drop', '--branch', 'dev', '--dry-run', '--json'], { env: env() });
+    assert.equal(json.code, 6, json.stderr);
+    const [step] = JSON.parse(json.stdout).steps;
+    assert.ok(
+      step.problems.some((p: { message: string }) => /skill "typescript" does not exist/.test(p.message)),
+      json.stdout,
+    );
+    const real = await runVitaeInProcess(['admin', 'rm', SKILL, '-m', 'Drop', '--branch', 'dev', '--yes'], { env: env() });
+    assert.equal(real.code, 6, 'the real call is refused with the exit code the dry run gave');
     assert.deepEqual(await repositoryState(), before);
   });
 
@@ -101,12 +123,12 @@ describe('changes ask first', () => {
     const { content } = await api(`/api/admin/file?path=${SKILL}`);
     const changes = JSON.stringify([
       { path: 'content/skills/zz-dry-run.md', content: content.replace(/^name: .*$/m, 'name: Dry run skill') },
-      { path: SKILL, delete: true },
+      { path: TRANSLATION, delete: true },
     ]);
     const run = await runVitae(['admin', 'commit', '-', '-m', 'Two changes', '--dry-run'], { env: env(), input: changes });
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.match(run.stdout, /create\s+content\/skills\/zz-dry-run\.md/);
-    assert.match(run.stdout, new RegExp(`delete\\s+${SKILL}`));
+    assert.match(run.stdout, new RegExp(`delete\\s+${TRANSLATION}`));
     assert.match(run.stdout, /the real commit validates them together/);
     assert.deepEqual(await repositoryState(), before);
   });

@@ -13,7 +13,7 @@ import { CliFailure } from './failure.ts';
 import { colourDiffLine, formatProblems } from './format.ts';
 import type { CliIO } from './io.ts';
 import { confirm, isInteractive } from './prompt.ts';
-import type { ComparisonOut, ContentFileOut, ValidationResultOut } from './shapes.ts';
+import type { ChangeSetCheckOut, ComparisonOut, ContentFileOut, ValidationResultOut } from './shapes.ts';
 
 /** An operation that changes the content asks first (its definition says what it does in `effect`). */
 export const asksFirst = (op: AnyOperation) => op.effect !== undefined;
@@ -79,6 +79,8 @@ export interface PlanStep {
   problems?: Problem[];
   /** Why the real call would be refused with 409. */
   conflict?: string;
+  /** For a delete: the translations deleted with it. */
+  cascade?: string[];
 }
 
 export interface Plan {
@@ -133,7 +135,11 @@ async function planChange(client: Client, change: WriteChange, branch: string): 
     conflict = current ? `${change.path} changed since ${change.sha.slice(0, 12)} (now ${current.sha.slice(0, 12)})` : `${change.path} no longer exists`;
   if (change.delete) {
     if (!current) throw new CliFailure(exitCodes.not_found, `No file ${change.path} on ${branch}: there is nothing to delete.`);
-    return { action: 'delete', path: change.path, sha, conflict };
+    // Checked as the commit checks it: the tree without the file (entries may still use a skill), and the
+    // translations it takes with it. The base sha is left out: a stale one is the conflict found above.
+    const check = await call<ChangeSetCheckOut>(client, 'admin_validate_changes', { changes: [{ path: change.path, delete: true }], branch });
+    const cascade = check.files.filter((f) => f.cascade && f.status === 'deleted').map((f) => f.path);
+    return { action: 'delete', path: change.path, sha, problems: check.problems, conflict, ...(cascade.length ? { cascade } : {}) };
   }
   const content = change.content ?? '';
   if (current?.content === content) return { action: 'unchanged', path: change.path, sha, conflict };
@@ -205,6 +211,7 @@ export function renderPlan(plan: Plan, command: string, c: Colours): string {
   for (const step of plan.steps) {
     lines.push(`  ${verb[step.action]}  ${step.path}${step.sha ? c.dim(`  (sha ${step.sha.slice(0, 12)})`) : ''}`);
     if (step.conflict) lines.push(c.red(`    refused (409): ${step.conflict}`));
+    for (const path of step.cascade ?? []) lines.push(`    ${c.red('delete')}  ${path}${c.dim('  (its translation)')}`);
     if (step.problems?.length) lines.push(formatProblems(step.problems, step.path, c).replace(/^/gm, '    '));
     else if (step.problems) lines.push(`    ${c.green('✓')} valid`);
   }

@@ -43,6 +43,17 @@ describe('exit codes', () => {
       assertOneCleanFailure(await admin(['put', ENTRY, '-'], 'x'), 2, /vitae admin put: --message is required/);
     });
 
+    it('labels number options by their type and says a bad value must be a whole number in the schema’s range', async () => {
+      const help = await vitae(['list', '--help']);
+      assert.match(help.stdout, /--limit <n> /);
+      assert.doesNotMatch(help.stdout, /--limit <json>/);
+      assertOneCleanFailure(await vitae(['list', '--limit', 'abc']), 2, /^error: vitae list: --limit must be a whole number from 1 to 500$/m);
+      assertOneCleanFailure(await vitae(['search', 'x', '--limit', '2.5']), 2, /vitae search: --limit must be a whole number from 1 to 50$/m);
+      assertOneCleanFailure(await admin(['deploys', '--limit', 'lots']), 2, /vitae admin deploys: --limit must be a whole number from 1 to 100$/m);
+      for (const run of [await vitae(['list', '--limit', 'abc']), await admin(['deploys', '--limit', 'lots'])]) assert.doesNotMatch(run.stderr, /JSON/);
+      assert.match((await vitae(['ask', '--help'])).stdout, /--history <json>/, 'a list or object is still given as JSON');
+    });
+
     it('refuses unknown commands, missing arguments and a malformed --url', async () => {
       assertOneCleanFailure(await vitae(['lisst']), 2, /unknown command 'lisst'[\s\S]*Did you mean list\?/);
       assertOneCleanFailure(await vitae(['get']), 2, /missing required argument 'slug'/);
@@ -117,9 +128,47 @@ describe('exit codes', () => {
   });
 });
 
+describe('--json: every failure prints an error body on stdout, with the same exit code', () => {
+  const errorBody = (run: { code: number | null; stdout: string; stderr: string }, code: number) => {
+    assert.equal(run.code, code, run.stderr);
+    const body = JSON.parse(run.stdout) as { code: string; message: string; errors?: Array<{ message: string }> };
+    assert.equal(typeof body.message, 'string');
+    return body;
+  };
+
+  it('the service’s error (not found) and input the CLI refuses itself have the same shape', async () => {
+    const fromService = errorBody(await vitae(['get', 'no-such-entry', '--json']), 3);
+    assert.equal(fromService.code, 'not_found');
+    const kind = errorBody(await vitae(['list', '--kind', 'foo', '--json']), 2);
+    assert.equal(kind.code, 'bad_request');
+    assert.match(kind.message, /--kind must be one of: experience, education, community, project/);
+    assert.deepEqual(
+      kind.errors?.map((e) => e.message),
+      ['--kind must be one of: experience, education, community, project'],
+    );
+    assert.match(errorBody(await vitae(['list', '--limit', 'abc', '--json']), 2).message, /--limit must be a whole number from 1 to 500/);
+    assert.match(errorBody(await vitae(['lisst', '--json']), 2).message, /unknown command 'lisst'/);
+    assert.match(errorBody(await vitae(['get', '--json']), 2).message, /missing required argument 'slug'/);
+    assert.equal((await vitae(['list', '--kind', 'foo'])).stdout, '', 'without --json, nothing on stdout');
+  });
+
+  it('no token, no terminal to confirm on, and an unreachable service', async () => {
+    const token = errorBody(await runVitaeInProcess(['admin', 'ls', '--json'], { env: { SITE_URL: service.url } }), 4);
+    assert.equal(token.code, 'unauthorized');
+    assert.match(token.message, /SITE_ADMIN_TOKEN/);
+    const unconfirmed = errorBody(await admin(['rm', 'content/skills/typescript.md', '-m', 'x', '--json']), 2);
+    assert.match(unconfirmed.message, /Add --yes/);
+    const url = `http://127.0.0.1:${await unusedPort()}`;
+    assert.equal(errorBody(await runVitaeInProcess(['lenses', '--json'], { env: { SITE_URL: url } }), 9).code, 'unavailable');
+  });
+});
+
 describe('the real bin', () => {
   it('exits with the code, so a shell script can test $?, and prints the one clean line', async () => {
     assertOneCleanFailure(await runVitae(['doc', 'diary'], { env: { SITE_URL: service.url } }), 2, /<name> must be one of: profile, credentials/);
     assertOneCleanFailure(await runVitae(['get', 'no-such-entry'], { env: { SITE_URL: service.url } }), 3, /No entry with slug "no-such-entry"/);
+    const json = await runVitae(['list', '--kind', 'foo', '--json'], { env: { SITE_URL: service.url } });
+    assert.equal(json.code, 2, json.stderr);
+    assert.equal(JSON.parse(json.stdout).code, 'bad_request');
   });
 });

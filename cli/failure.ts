@@ -2,7 +2,7 @@
 // code. No stack traces: a failure is an expected outcome with a cause and a next step.
 import { ApiError, NetworkError } from '../operations/adapters/client.ts';
 import type { AnyOperation } from '../operations/contract/define.ts';
-import { exitCodeForStatus, exitCodes, type ErrorBody } from '../operations/contract/errors.ts';
+import { exitCodeForStatus, exitCodes, type ErrorBody, type ErrorCode } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { formatProblems } from './format.ts';
 import { restHintsToCommands } from './hints.ts';
@@ -19,6 +19,39 @@ export class CliFailure extends Error {
     super(message);
     this.name = 'CliFailure';
   }
+}
+
+/** What a failure the CLI found itself is called with --json: the error code the service answers with for its exit code. */
+const codeForExit: Record<number, ErrorCode> = {
+  [exitCodes.error]: 'internal',
+  [exitCodes.usage]: 'bad_request',
+  [exitCodes.not_found]: 'not_found',
+  [exitCodes.auth]: 'unauthorized',
+  [exitCodes.forbidden]: 'forbidden',
+  [exitCodes.invalid]: 'invalid',
+  [exitCodes.conflict]: 'repo_error',
+  [exitCodes.rate_limited]: 'rate_limited',
+  [exitCodes.unavailable]: 'unavailable',
+};
+
+/** Without the escape sequences of colour. */
+const withoutColour = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+/**
+ * What `--json` prints on stdout for a failure: the API's error body as it came, or, for one the CLI found
+ * itself (bad input, no token, no terminal to ask on, the service unreachable), a body of the same shape.
+ * None for a failure that says nothing more (its output is already printed) or is no error (exit 0).
+ */
+export function errorBodyOf(failure: CliFailure): ErrorBody | undefined {
+  if (failure.body) return failure.body;
+  if (failure.exitCode === exitCodes.ok || !failure.message) return undefined;
+  return { code: codeForExit[failure.exitCode] ?? 'internal', message: withoutColour(failure.message).trim() };
+}
+
+/** Wrong use of the command line as a failure (exit 2), its problems listed as the API lists a 400's. */
+export function usageFailure(error: UsageError, prefix: string): CliFailure {
+  const message = `${prefix}: ${error.message}`;
+  return new CliFailure(exitCodes.usage, message, { code: 'bad_request', message, ...(error.problems ? { errors: error.problems } : {}) });
 }
 
 /** Where the token comes from, said wherever a token is missing or refused. */
@@ -53,7 +86,7 @@ export interface FailureContext {
 
 export function describeFailure(error: unknown, ctx: FailureContext): CliFailure {
   if (error instanceof CliFailure) return error;
-  if (error instanceof UsageError) return new CliFailure(exitCodes.usage, `vitae ${ctx.command}: ${error.message}`);
+  if (error instanceof UsageError) return usageFailure(error, `vitae ${ctx.command}`);
   if (error instanceof NetworkError) return networkFailure(ctx.url, error);
   if (!(error instanceof ApiError)) return new CliFailure(exitCodes.error, `vitae ${ctx.command}: ${(error as Error)?.message ?? String(error)}`);
 

@@ -4,13 +4,21 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AnyOperation, CliArg } from '../operations/contract/define.ts';
+import type { Problem } from '../operations/contract/errors.ts';
 import { InputError, parseInput } from '../operations/contract/issues.ts';
-import { fieldInfo, flagName, fromCommandLine, type FieldInfo } from './fields.ts';
+import { expectedValue, fieldInfo, flagName, fromCommandLine, type FieldInfo } from './fields.ts';
 import type { Positional } from './usage.ts';
 
 /** Wrong use of the command line: exit code 2, one line. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  constructor(
+    message: string,
+    /** One per invalid field, when the operation's schema found them. */
+    readonly problems?: Problem[],
+  ) {
+    super(message);
+  }
 }
 
 export interface PositionalBinding {
@@ -92,7 +100,8 @@ export async function collectInput(
     try {
       raw[field.name] = fromCommandLine(field, value);
     } catch {
-      throw new UsageError(`--${flagName(field.name)} must be JSON`);
+      const message = `--${flagName(field.name)} must be ${expectedValue(field)}`;
+      throw new UsageError(message, [{ pointer: `/${field.name}`, message }]);
     }
   }
   return raw;
@@ -122,7 +131,7 @@ export function parseOperationInput(op: AnyOperation, raw: Record<string, unknow
     const input: Record<string, unknown> = parseInput(op.input, raw, commandLineNames(op, bindings));
     return input;
   } catch (error) {
-    if (error instanceof InputError) throw new UsageError(error.message);
+    if (error instanceof InputError) throw new UsageError(error.message, error.problems);
     throw error;
   }
 }

@@ -12,8 +12,8 @@ import { operations } from '../operations/contract/index.ts';
 import { colourEnabled, colours } from './colour.ts';
 import { exitCodeHelp } from './exit-codes.ts';
 import { commandExtras } from './extras.ts';
-import { CliFailure, describeFailure, missingToken } from './failure.ts';
-import { flagName, shortFlags, type FieldInfo } from './fields.ts';
+import { CliFailure, describeFailure, errorBodyOf, missingToken, usageFailure } from './failure.ts';
+import { flagName, shortFlags, valuePlaceholder, type FieldInfo } from './fields.ts';
 import { formatterFor } from './format.ts';
 import { bindPositional, collectInput, optionFields, parseOperationInput, readTextFrom, UsageError } from './input.ts';
 import { adminCredential, adminToken, DEFAULT_SITE_URL, siteUrl, userAgent, version, type AdminCredential } from './settings.ts';
@@ -103,7 +103,7 @@ function answersWithCommit(op: AnyOperation): boolean {
 function optionFor(field: FieldInfo): Option {
   const flag = `--${flagName(field.name)}`;
   const short = shortFlags[field.name] ? `-${shortFlags[field.name]}, ` : '';
-  const value = field.kind === 'boolean' ? '' : field.kind === 'json' ? ` <json>` : ` <${flagName(field.name)}>`;
+  const value = field.kind === 'boolean' ? '' : ` ${valuePlaceholder(field)}`;
   const description = operationNamesToCommands([field.description ?? '', field.required ? '(required)' : ''].filter(Boolean).join(' '));
   const option = new Option(`${short}${flag}${value}`, description);
   // Allowed values show in help and completion; the operation's own parser checks them (one wording everywhere).
@@ -251,18 +251,23 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     await program.parseAsync(argv, { from: 'user' });
     return exitCodes.ok;
   } catch (error) {
+    const json = argv.includes('--json');
     if (error instanceof CommanderError) {
       // Commander has already printed its message; help and version exit 0, anything else is a usage error.
-      return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+      if (error.exitCode === 0) return exitCodes.ok;
+      const shownHelp = error.code === 'commander.help' || error.code === 'commander.helpDisplayed';
+      const message = error.message.replace(/^error: /, '');
+      if (json && !shownHelp) io.stdout.write(JSON.stringify({ code: 'bad_request', message }, null, 2) + '\n');
+      return exitCodes.usage;
     }
     const failure =
       error instanceof CliFailure
         ? error
         : error instanceof UsageError
-          ? new CliFailure(exitCodes.usage, `vitae: ${error.message}`)
+          ? usageFailure(error, 'vitae')
           : new CliFailure(exitCodes.error, `vitae: ${(error as Error)?.message ?? String(error)}`);
-    const json = argv.includes('--json');
-    if (json && failure.body) io.stdout.write(JSON.stringify(failure.body, null, 2) + '\n');
+    const body = json ? errorBodyOf(failure) : undefined;
+    if (body) io.stdout.write(JSON.stringify(body, null, 2) + '\n');
     if (failure.message)
       io.stderr.write(`${failure.exitCode === exitCodes.usage || failure.exitCode === exitCodes.error ? err.red('error: ') : ''}${failure.message}\n`);
     return failure.exitCode;
