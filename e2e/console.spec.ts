@@ -218,7 +218,10 @@ test.describe('publishing', () => {
     await expect(page.locator('.compare-file', { hasText: path })).toBeVisible();
     await page.getByRole('button', { name: 'Promote dev to main…' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    await page.getByRole('dialog').getByLabel(/Why it is published/).fill('Publish the renamed skill');
+    await page
+      .getByRole('dialog')
+      .getByLabel(/Why it is published/)
+      .fill('Publish the renamed skill');
     await page.getByRole('dialog').getByRole('button', { name: 'Promote' }).click();
     await expect(page.getByText(/Live now\./)).toBeVisible({ timeout: 30_000 });
     expect(await keyResult(chatSite)).toBe(marker);

@@ -2,6 +2,7 @@
 // field, so the form and the source are two views of one text. Loaded with the form (yaml's Document API and the
 // form come to 40 kB gzip, which the source view does not need).
 import { useCallback, useMemo } from 'react';
+import { bodyHint } from './groups.ts';
 import { SchemaForm, type JsonSchema, type Vocabulary } from './SchemaForm.tsx';
 import { readSource, withBody, withField } from './source-doc.ts';
 import type { ProblemOut } from './types.ts';
@@ -43,7 +44,7 @@ export default function FormView({
   // A textarea gives its text with \n line endings: a CRLF file gets its own back.
   const onBody = useCallback((body: string) => edit((now) => withBody(now, now.includes('\r\n') ? body.replace(/\r?\n/g, '\r\n') : body)), [edit]);
   const body = useMemo(
-    () => (source.format === 'markdown' ? { value: source.body, label: bodyLabel, onChange: onBody } : undefined),
+    () => (source.format === 'markdown' ? { value: source.body, label: bodyLabel, onChange: onBody, placeholder: bodyHint(bodyLabel) } : undefined),
     [source, bodyLabel, onBody],
   );
 

@@ -2,7 +2,7 @@
 // change set as a pending image at content/media/<its name, slugified>.<ext> (a name the branch already has gets a
 // number), to be committed with the texts in one commit. Its path is offered to copy, alone or as the front matter
 // that shows it as an entry's cover.
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { callOperation } from './api.ts';
 import { readChanges, saveChange } from './change-set.ts';
 import { base64Of, imageRefusal, keepImage, mediaPathFor, sizeInWords, thumbnailOf } from './media-store.ts';
@@ -45,6 +45,7 @@ export function MediaPicker({ branch, target, disabled }: { branch: Branch; targ
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
   const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
 
   const add = useCallback(
     async (files: File[]) => {
@@ -123,21 +124,23 @@ export function MediaPicker({ branch, target, disabled }: { branch: Branch; targ
 
   return (
     <section className={`media-picker${over ? ' drop-over' : ''}`} aria-label="Images">
-      <label className={`button ghost small${disabled || busy ? ' disabled' : ''}`}>
+      {/* A button (reached by Tab, pressed with Enter or Space) opens the file input, which is never shown itself. */}
+      <button type="button" className="button ghost small" disabled={disabled || busy} onClick={() => input.current?.click()}>
         {busy ? 'Adding…' : 'Add image…'}
-        <input
-          type="file"
-          accept={mediaTypes.join(',')}
-          multiple
-          hidden
-          disabled={disabled || busy}
-          data-testid="media-input"
-          onChange={(event) => {
-            void add([...(event.currentTarget.files ?? [])]);
-            event.currentTarget.value = '';
-          }}
-        />
-      </label>
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={mediaTypes.join(',')}
+        multiple
+        hidden
+        disabled={disabled || busy}
+        data-testid="media-input"
+        onChange={(event) => {
+          void add([...(event.currentTarget.files ?? [])]);
+          event.currentTarget.value = '';
+        }}
+      />
       <span className="muted"> or drop or paste an image onto the editor: it joins your change set and is committed with your texts.</span>
       {refusals.length ? (
         <ul className="problem-list" role="alert">

@@ -51,7 +51,7 @@ export interface SchemaFormProps {
   /** A field set, or removed with `undefined`; lists change by an item's pointer or as a whole. */
   onChange(pointer: FieldPointer, value: unknown): void;
   /** The Markdown body, edited under the fields. */
-  body?: { value: string; label: string; onChange(body: string): void };
+  body?: { value: string; label: string; onChange(body: string): void; /** Shown while the body is empty; never part of the text. */ placeholder?: string };
   problems: readonly FormProblem[];
   readOnly?: boolean;
   /** The file's language, for spell-check and `lang`. */
@@ -108,6 +108,7 @@ export function SchemaForm({ idPrefix, schema, vocabulary, value, onChange, body
             <textarea
               id={`${idPrefix}-body`}
               value={body.value}
+              placeholder={body.placeholder}
               rows={18}
               spellCheck
               lang={lang}

@@ -1,6 +1,6 @@
 // "Translate now": the configured model drafts the stale or missing translations of one file (or, from a
 // translation, that one) into the change set, to be read and reviewed like any edit; nothing is committed here.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { callOperation, troubleOf, type Trouble } from './api.ts';
 import { readChanges, saveChange } from './change-set.ts';
 import type { FileOut, TranslationOut } from './types.ts';
@@ -13,7 +13,11 @@ interface Outcome {
   failures: Array<{ locale: string; message: string }>;
 }
 
-export function TranslateNow({
+/**
+ * The "Translate now" button, to go in the editor's toolbar, and what it answers (a draft made, an error), to go
+ * under the toolbar at its full width; both null when there is nothing to translate.
+ */
+export function useTranslateNow({
   path,
   branch,
   text,
@@ -30,13 +34,13 @@ export function TranslateNow({
   disabled: boolean;
   /** For a translation open in the editor: its draft replaces the buffer (one undoable change). */
   onDraft(content: string): void;
-}) {
+}): { control: ReactNode; message: ReactNode } {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [trouble, setTrouble] = useState<Trouble | null>(null);
   const todo = Object.entries(translations ?? {}).filter(([, state]) => state !== 'current');
   // Nothing to translate from: no English (or one that does not parse), or every translation current.
-  if (translation ? !translation.currentSource : !todo.length) return null;
+  if (translation ? !translation.currentSource : !todo.length) return { control: null, message: null };
 
   async function run() {
     setBusy(true);
@@ -88,7 +92,7 @@ export function TranslateNow({
     }
   }
 
-  return (
+  const control = (
     <>
       <button type="button" className="button ghost small" onClick={() => void run()} disabled={disabled || busy} aria-describedby="translate-now-help">
         {busy ? 'Translating…' : translation ? 'Translate now' : `Translate now (${todo.length})`}
@@ -98,44 +102,46 @@ export function TranslateNow({
           ? 'The model drafts this translation from the English; you review it before committing.'
           : `The model drafts the ${todo.map(([l]) => l).join(', ')} translations into your change set; you review them before committing.`}
       </span>
-      {trouble || outcome ? (
-        <div className="toolbar-message" role="status">
-          {trouble ? <TroubleNotice trouble={trouble} onDismiss={() => setTrouble(null)} /> : null}
-          {outcome ? (
-            <div className={`notice${outcome.failures.length ? ' notice-warning' : ''}`}>
-              <p>
-                {outcome.drafted.length
-                  ? translation
-                    ? 'The model’s draft is in the editor: read it, fix what needs it, then review and commit.'
-                    : `Drafted ${outcome.drafted.join(', ')} into your change set: read them before you commit.`
-                  : 'No translation could be drafted.'}
-              </p>
-              {outcome.kept.length ? (
-                <p>
-                  Your own edits to the {outcome.kept.join(', ')} translation{outcome.kept.length === 1 ? ' are' : 's are'} in the change set: not replaced.
-                </p>
-              ) : null}
-              {outcome.failures.length ? (
-                <ul className="problem-list">
-                  {outcome.failures.map((f) => (
-                    <li key={f.locale}>
-                      {f.locale}: {f.message}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              {!translation && outcome.drafted.length ? (
-                <ConsoleLink className="button small" to="/admin/review">
-                  Review the drafts
-                </ConsoleLink>
-              ) : null}
-              <button type="button" className="button ghost small" onClick={() => setOutcome(null)}>
-                Dismiss
-              </button>
-            </div>
-          ) : null}
-        </div>
-      ) : null}
     </>
   );
+  const message =
+    trouble || outcome ? (
+      <div className="toolbar-message" role="status">
+        {trouble ? <TroubleNotice trouble={trouble} onDismiss={() => setTrouble(null)} /> : null}
+        {outcome ? (
+          <div className={`notice${outcome.failures.length ? ' notice-warning' : ''}`}>
+            <p>
+              {outcome.drafted.length
+                ? translation
+                  ? 'The model’s draft is in the editor: read it, fix what needs it, then review and commit.'
+                  : `Drafted ${outcome.drafted.join(', ')} into your change set: read them before you commit.`
+                : 'No translation could be drafted.'}
+            </p>
+            {outcome.kept.length ? (
+              <p>
+                Your own edits to the {outcome.kept.join(', ')} translation{outcome.kept.length === 1 ? ' are' : 's are'} in the change set: not replaced.
+              </p>
+            ) : null}
+            {outcome.failures.length ? (
+              <ul className="problem-list">
+                {outcome.failures.map((f) => (
+                  <li key={f.locale}>
+                    {f.locale}: {f.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {!translation && outcome.drafted.length ? (
+              <ConsoleLink className="button small" to="/admin/review">
+                Review the drafts
+              </ConsoleLink>
+            ) : null}
+            <button type="button" className="button ghost small" onClick={() => setOutcome(null)}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+      </div>
+    ) : null;
+  return { control, message };
 }

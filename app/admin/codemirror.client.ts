@@ -13,7 +13,9 @@ import { yaml, yamlFrontmatter } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { autocompletion, type CompletionContext } from '@codemirror/autocomplete';
 import { MergeView, unifiedMergeView, getChunks, acceptChunk } from '@codemirror/merge';
-import { completionsAt, listContinuation, type LineProblem } from './schema-help.ts';
+import { bodyHint } from './body-hint.client.ts';
+import { bodyHint as hintOf } from './groups.ts';
+import { completionsAt, kindOfPath, listContinuation, type LineProblem } from './schema-help.ts';
 import { minimalChange } from './text-edits.ts';
 import type { ContentSchemaOut } from './types.ts';
 
@@ -62,6 +64,7 @@ const theme = EditorView.theme({
   '.cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--ink)' },
   '.cm-foldPlaceholder': { backgroundColor: 'var(--surface-2)', color: 'var(--ink)', border: '1px solid var(--line)' },
   '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
+  '.cm-body-hint': { color: 'var(--muted)', fontStyle: 'italic' },
 });
 
 function keys(shortcuts: Shortcuts): Extension {
@@ -133,6 +136,8 @@ export function createSourceEditor(options: {
   const editability = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)];
   // A file written with CRLF keeps its line endings (CodeMirror joins lines with \n unless told otherwise).
   const lineEndings = options.doc.includes('\r\n') ? [EditorState.lineSeparator.of('\r\n')] : [];
+  // A Markdown file's empty body shows what it is for (a new file's body starts empty: groups.ts templateFor).
+  const body = path.endsWith('.md') ? kindOfPath(schema, path)?.kind.body : undefined;
   const view = new EditorView({
     parent: options.parent,
     state: EditorState.create({
@@ -148,6 +153,7 @@ export function createSourceEditor(options: {
         lintGutter(),
         theme,
         EditorView.lineWrapping,
+        body ? bodyHint(hintOf(body)) : [],
         editable.of(editability(Boolean(options.readOnly))),
         // tabindex: the editor is reachable by Tab like any field (and so its scroller holds a focusable element).
         // spellcheck: the browser marks misspelt prose in the file's own language.

@@ -46,7 +46,8 @@ export const translationPath = (source: string, locale: string) => source.replac
 
 /**
  * A new file's starting text, made from its kind's fields in the schema: every required field with an
- * empty value of its type (the month fields this month), and the body the kind describes. (A new translation
+ * empty value of its type (the month fields this month), and an empty body: what the body holds is only shown,
+ * as the body editor's placeholder (bodyHint), so it can never be saved as the file's text. (A new translation
  * starts from its English instead: app/admin/translation.server.ts.)
  */
 export function templateFor(schema: ContentSchemaOut, kindName: string): string {
@@ -61,5 +62,8 @@ export function templateFor(schema: ContentSchemaOut, kindName: string): string 
     else if (field.rules?.some((r) => r.includes('YYYY') || r.includes('\\d{4}-'))) lines.push(`${field.name}: "${month}"`);
     else lines.push(`${field.name}: ""`);
   }
-  return `---\n${lines.join('\n')}\n---\n${kind.body.replace(/^the /, 'The ')}.\n`;
+  return `---\n${lines.join('\n')}\n---\n`;
 }
+
+/** What a kind's body holds, as its editors' placeholder: "how the subject uses it (Markdown)" → "How the subject uses it (Markdown)." */
+export const bodyHint = (description: string) => `${capitalise(description)}.`;
