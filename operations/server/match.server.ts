@@ -84,13 +84,27 @@ async function bySearch(deps: MatchDeps, build: Build, input: Input, ctx: Handle
   const requirements: RequirementOut[] = [];
   for (const requirement of read) {
     ctx.signal?.throwIfAborted();
-    const found = await deps.search(cutAtWord(requirement.text, SEARCH_QUERY_MAX), ctx);
+    const found = await deps.search(cutAtWord(withoutAside(requirement.text), SEARCH_QUERY_MAX), ctx);
     const out = searched(build, input.locale, requirement, found);
     progress({ type: 'requirement', index: requirements.length, requirement: out });
     requirements.push(out);
   }
   return finish(build, input, 'search', requirements, 0, undefined);
 }
+
+/**
+ * A requirement without the aside in brackets that ends it, when words come before it and the aside says why rather
+ * than listing what would do ("（社内の公用語は日本語です）" is dropped; "(AI Act, gestion des risques)", "(stratégie ou
+ * transformation)" are what is asked for and stay): a word of such an aside the profile lacks made the requirement look
+ * half shown, or not at all.
+ */
+function withoutAside(text: string): string {
+  const aside = /\s*[(（]([^()（）]*)[)）]\s*$/u.exec(text);
+  if (!aside || aside.index < 6 || LISTING.test(aside[1]!)) return text;
+  return text.slice(0, aside.index);
+}
+/** What separates the items of a list, or the alternatives of a choice, in the seven languages. */
+const LISTING = /[,，、/;；]|(?<!\p{L})(?:or|ou|o|aŭ|y|et|and|kaj)(?!\p{L})|或|または|や|及|與|与|和/u;
 
 function searched(build: Build, locale: Locale, requirement: ReadRequirement, found: Found[]): RequirementOut {
   const best = found[0]?.confidence ?? 0;

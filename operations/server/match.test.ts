@@ -150,6 +150,13 @@ describe('match_role without a model: the search-only form', () => {
     await assertQuotesHold(service, answer);
   });
 
+  it('reads a requirement without the aside that says why ("社内の公用語は日本語です"), not one that lists what would do', async () => {
+    const answer = await (await post(service, { jobDescription: '・ビジネスレベル以上の日本語力（社内の公用語は日本語です）', locale: 'ja' })).json();
+    const [japanese] = answer.requirements;
+    assert.notEqual(japanese.status, 'gap', JSON.stringify(japanese));
+    assert.equal(japanese.evidence[0]?.slug, 'credentials', JSON.stringify(japanese));
+  });
+
   it('names the evidence in the locale asked for and writes the summary in it', async () => {
     const answer = await (await post(service, { jobDescription: DESCRIPTION, locale: 'fr' })).json();
     const copilot = answer.requirements[0].evidence.find((e: any) => e.slug === 'concierge-copilot');
