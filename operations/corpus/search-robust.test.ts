@@ -18,6 +18,7 @@ import type { Bm25Index } from './bm25.ts';
 import { RelatedTermsFile } from '../content/schema.ts';
 import { RELATED_TERMS_PATH } from '../content/locate.ts';
 import type { Locale } from '../contract/shared.ts';
+import { locales } from '../contract/locales.ts';
 
 const files = await readContentDir(resolve('content'));
 const { model } = loadContent(files);
@@ -555,9 +556,15 @@ describe('a question asking what she does now asks for her job that has not ende
   ];
   for (const [locale, query] of cases)
     it(`${locale}: ${query}`, () => {
-      const found = slugs(query, locale);
+      const hits = build.search.search(query, 5, { locale });
+      const found = hits.map((h) => h.slug);
       // (its words are light or everywhere: "today" found her volunteering, 现在 her past IT support job)
       assert.equal(found[0], 'head-of-ai-orbitale', `${locale} "${query}": ${found.join(', ') || 'nothing'}`);
+      // shown in the language asked, though the English words of her current job score higher in the English text
+      for (const hit of hits) {
+        const prefix = new URL(hit.url).pathname.split('/')[1]!;
+        assert.equal((locales as readonly string[]).includes(prefix) ? prefix : 'en', locale, `${hit.slug}: ${hit.url}`);
+      }
     });
 
   it('is read by its words when no job of hers is ongoing', async () => {

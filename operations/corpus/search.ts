@@ -177,6 +177,9 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
   const marked = new Uint8Array(passages.length);
   const recordBest = new Float64Array(recordDocs.length);
   const recordPassage = new Int32Array(recordDocs.length);
+  // (each record's best passage in the query's own language, shown in place of a better-scoring English one: -1, none)
+  const recordOwn = new Int32Array(recordDocs.length).fill(-1);
+  const recordOwnBest = new Float64Array(recordDocs.length);
   const recordsTouched = new Int32Array(recordDocs.length);
   const recordMarked = new Uint8Array(recordDocs.length);
 
@@ -226,7 +229,9 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
           }
         }
       }
-      // Each record's best passage: the section that matched best is the one shown.
+      // Each record's best passage: the section that matched best is the one shown, in the query's own language when
+      // one of it matched (a question in Japanese shows the Japanese text, though the English words of its reading score higher).
+      const own = parts.reduce((a, b) => (b.weight > a.weight ? b : a), parts[0]!)?.locale;
       let records = 0;
       for (let i = 0; i < n; i++) {
         const passage = touched[i]!;
@@ -241,6 +246,10 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
           recordBest[record] = totals[passage]!;
           recordPassage[record] = passage;
         }
+        if (passages[passage]!.locale === own && totals[passage]! > 0 && (recordOwn[record]! < 0 || totals[passage]! > recordOwnBest[record]!)) {
+          recordOwn[record] = passage;
+          recordOwnBest[record] = totals[passage]!;
+        }
       }
       // The best candidates by BM25F, then ranked by their score times their confidence: a record that holds
       // the whole question comes before one that holds its most frequent word many times (Lucene's "coord").
@@ -252,7 +261,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
         .sort((a, b) => b.score - a.score || a.record - b.record)
         .slice(0, limit);
       const hits = scored.map(({ record, sure, score }): SearchHit => {
-        const p = passages[recordPassage[record]!]!;
+        const p = passages[recordOwn[record]! >= 0 ? recordOwn[record]! : recordPassage[record]!]!;
         return { slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: round3(score), confidence: round3(sure), url: p.url };
       });
       for (let i = 0; i < n; i++) {
@@ -262,6 +271,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       for (let i = 0; i < records; i++) {
         recordBest[recordsTouched[i]!] = 0;
         recordMarked[recordsTouched[i]!] = 0;
+        recordOwn[recordsTouched[i]!] = -1;
       }
       return hits;
     },
