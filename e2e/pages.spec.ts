@@ -401,6 +401,20 @@ test.describe('small screens', () => {
     }
   });
 
+  test('a link to a heading shows it below the sticky header, on a phone as on a desktop', async ({ page }) => {
+    for (const [width, path, id] of [
+      [360, '/fr/lenses/hospitality', 'gaps-heading'],
+      [360, '/', 'brief-heading'],
+      [1280, '/', 'brief-heading'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 740 });
+      await page.goto(`${path}#${id}`);
+      const header = (await page.locator('.site-header').boundingBox())!;
+      const heading = (await page.locator(`#${id}`).boundingBox())!;
+      expect(heading.y, `${width} ${path}#${id}`).toBeGreaterThanOrEqual(header.y + header.height);
+    }
+  });
+
   test('the chat panel fills the phone screen and closes again', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
