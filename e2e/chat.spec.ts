@@ -211,6 +211,20 @@ test.describe('without a model', () => {
     for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^\/fr\/(entries|documents)\//);
   });
 
+  test('a second question is brought into view with its answer below it, not left under the first answer', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    for (const question of ['What is her experience with RAG evaluation?', 'Which languages does she speak?']) {
+      await page.getByLabel('Your question').fill(question);
+      await page.getByLabel('Your question').press('Enter');
+      await expect(page.locator('.msg-assistant').last().locator('.passages li').first()).toBeVisible();
+      const log = (await page.locator('.chat-log').boundingBox())!;
+      const asked = (await page.locator('.msg-user').last().boundingBox())!;
+      expect(asked.y, question).toBeGreaterThanOrEqual(log.y);
+      expect(asked.y + asked.height, question).toBeLessThanOrEqual(log.y + log.height);
+    }
+  });
+
   test('the voice button is not offered when transcription is not configured', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Ask about Noa' }).last().click();

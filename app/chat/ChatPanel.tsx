@@ -23,10 +23,19 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
     if (open) textarea.current?.focus();
   }, [open]);
 
-  // Follow the answer as it streams, unless the visitor scrolled up to read.
+  // A new question is brought to the top of the log, its answer below it (an answer found by search comes whole, a
+  // long block: following it to its end would hide the question). Then the answer is followed as it streams, unless
+  // the visitor scrolled up to read.
+  const asked = useRef(0);
   useEffect(() => {
     const el = log.current;
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 120) el.scrollTop = el.scrollHeight;
+    const questions = messages.filter((m) => m.role === 'user').length;
+    const newQuestion = questions > asked.current;
+    asked.current = questions;
+    if (!el) return;
+    const question = newQuestion ? [...el.querySelectorAll<HTMLElement>('.msg-user')].at(-1) : undefined;
+    if (question) el.scrollTop += question.getBoundingClientRect().top - el.getBoundingClientRect().top - 8;
+    else if (el.scrollHeight - el.scrollTop - el.clientHeight < 120) el.scrollTop = el.scrollHeight;
   }, [messages]);
 
   const send = (question: string) => {
