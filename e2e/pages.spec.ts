@@ -379,6 +379,18 @@ test.describe('the dev preview', () => {
   });
 });
 
+test.describe('print', () => {
+  test('the home page prints as the brief: no buttons, cards or lists, on one A4 page for the demo subject', async ({ page }) => {
+    await page.goto('/');
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('#brief-heading')).toBeVisible();
+    for (const hidden of ['.home .actions', '#highlights-heading', '#lenses-heading', '#latest-heading', '.site-footer'])
+      await expect(page.locator(hidden).first(), hidden).toBeHidden();
+    const pdf = await page.pdf({ format: 'A4' });
+    expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)).toHaveLength(1);
+  });
+});
+
 test.describe('small screens', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
