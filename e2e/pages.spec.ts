@@ -427,6 +427,17 @@ test.describe('small screens', () => {
     }
   });
 
+  test('Tab stays within the chat while it covers the phone screen, both ways', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(page.getByLabel('Your question')).toBeFocused();
+    const inside = () => page.evaluate(() => !!document.activeElement?.closest('#chat-panel'));
+    for (const key of [...Array(8).fill('Tab'), ...Array(8).fill('Shift+Tab')]) {
+      await page.keyboard.press(key);
+      expect(await inside(), key).toBe(true);
+    }
+  });
+
   test('the chat panel fills the phone screen and closes again', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Ask about Noa' }).last().click();

@@ -16,6 +16,7 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
   const [input, setInput] = useState('');
   const textarea = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLElement>(null);
   const titleId = useId();
   const title = t('chatTitle', { name: site.subject.name.split(/\s+/)[0]! });
 
@@ -55,8 +56,10 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
       aria-modal="false"
       aria-labelledby={titleId}
       hidden={!open}
+      ref={panel}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onClose();
+        else if (event.key === 'Tab' && panel.current && window.matchMedia(COVERS_PAGE).matches) keepFocusIn(panel.current, event);
       }}
     >
       <div className="chat-header">
@@ -130,4 +133,23 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
       />
     </section>
   );
+}
+
+/** Where the panel covers the whole page (styles.css: a phone), so the page behind it cannot take focus either. */
+const COVERS_PAGE = '(max-width: 600px)';
+const FOCUSABLE = 'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the panel's last control goes to its first, Shift+Tab from its first to its last: focus stays where the eye is. */
+function keepFocusIn(panel: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }): void {
+  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const [first, last] = [controls[0], controls.at(-1)];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === panel)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
