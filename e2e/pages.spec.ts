@@ -219,7 +219,13 @@ test.describe('locales in the URL', () => {
     await expect(page.getByTestId('fallback-note')).toHaveCount(0);
     // In lists, the stale card carries the note too.
     await page.goto('/es/entries');
-    await expect(page.locator('.entry-card', { hasText: stale!.title }).locator('.fallback-inline')).toBeVisible();
+    const card = page.locator('.entry-card', { hasText: stale!.title });
+    await expect(card.locator('.fallback-inline')).toBeVisible();
+    // its text is English, its kind and period the page's words
+    await expect(card).toHaveAttribute('lang', 'en');
+    await expect(card.locator('.entry-meta')).toHaveAttribute('lang', 'es');
+    await page.goto(new URL(stale!.url).pathname);
+    await expect(page.locator('.entry-header .eyebrow')).toHaveAttribute('lang', 'es');
   });
 });
 

@@ -48,10 +48,12 @@ export function EntryCard({
   const { siteUrl, locale } = useRoot();
   const t = useT();
   const Heading = `h${headingLevel}` as 'h3';
+  const content = recordLang(entry.translated, locale);
   return (
-    <article className={`entry-card kind-${entry.kind}${entry.cover ? ' has-cover' : ''}`} lang={recordLang(entry.translated, locale)}>
+    <article className={`entry-card kind-${entry.kind}${entry.cover ? ' has-cover' : ''}`} lang={content}>
       {entry.cover ? <Picture className="entry-card-cover" image={entry.cover} sizes={COVER_SIZES[layout]} /> : null}
-      <p className="entry-meta">
+      {/* (the kind and the period are the page's words, in its language, though the record fell back to English) */}
+      <p className="entry-meta" lang={content ? htmlLang[locale] : undefined}>
         <span className="kind-badge">{t(`kind.${entry.kind}`)}</span>
         <span className="period">{entry.period.label}</span>
       </p>
