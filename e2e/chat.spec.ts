@@ -211,7 +211,7 @@ test.describe('without a model', () => {
     for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^\/fr\/(entries|documents)\//);
   });
 
-  test('a second question is brought into view with its answer below it, not left under the first answer', async ({ page }) => {
+  test('a second question is brought into view with its answer below it, not left under the first answer; passages are cut', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
     for (const question of ['What is her experience with RAG evaluation?', 'Which languages does she speak?']) {
@@ -223,6 +223,9 @@ test.describe('without a model', () => {
       expect(asked.y, question).toBeGreaterThanOrEqual(log.y);
       expect(asked.y + asked.height, question).toBeLessThanOrEqual(log.y + log.height);
     }
+    // a passage is cut at a word past 700 characters, as on the search page (a table of capabilities ran to 2,000)
+    const texts = await page.locator('.msg-assistant .passages li p').allTextContents();
+    expect(Math.max(...texts.map((t) => t.length))).toBeLessThanOrEqual(701);
   });
 
   test('the voice button is not offered when transcription is not configured', async ({ page }) => {

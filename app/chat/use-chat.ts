@@ -3,12 +3,14 @@
 // passages instead. Whether chat is configured comes from the root loader; a 503 says so too.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { sitePath, type Locale } from '../i18n/locales.ts';
-import { markdownToText } from '../../operations/content/markdown.ts';
+import { excerpt, markdownToText } from '../../operations/content/markdown.ts';
 import { MAX_CONTENT, requestMessages } from './history.ts';
 import { readChatStream, retryAfterSeconds } from './stream.ts';
 import { conversationReducer, emptyConversation, isStreaming, refusal, retryOf, turnsOf, waitSeconds, type Message, type Passage } from './conversation.ts';
 
 let nextId = 1;
+/** A passage shown without a model is cut past this many characters, at a word (as on the search page): a table of capabilities is one long paragraph as text. */
+const PASSAGE_MAX = 700;
 
 export interface ChatOptions {
   locale: Locale;
@@ -39,7 +41,11 @@ export function useChat({ locale, siteUrl, configured }: ChatOptions) {
       const res = await fetch(`/api/v1/search?q=${encodeURIComponent(question.slice(0, 500))}&limit=5&locale=${locale}`);
       if (!res.ok) throw new Error(String(res.status));
       const body = (await res.json()) as { results: Array<{ title: string; passage: string; url: string }> };
-      const passages: Passage[] = body.results.map((r) => ({ title: r.title, passage: markdownToText(r.passage), href: sitePath(r.url, siteUrl) }));
+      const passages: Passage[] = body.results.map((r) => ({
+        title: r.title,
+        passage: excerpt(markdownToText(r.passage), PASSAGE_MAX),
+        href: sitePath(r.url, siteUrl),
+      }));
       dispatch({ type: 'passages', id, passages });
     } catch {
       dispatch({ type: 'fail', id, problem: { kind: 'network' } });
