@@ -177,9 +177,6 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
   const marked = new Uint8Array(passages.length);
   const recordBest = new Float64Array(recordDocs.length);
   const recordPassage = new Int32Array(recordDocs.length);
-  // (each record's best passage in the query's own language, shown in place of a better-scoring English one: -1, none)
-  const recordOwn = new Int32Array(recordDocs.length).fill(-1);
-  const recordOwnBest = new Float64Array(recordDocs.length);
   const recordsTouched = new Int32Array(recordDocs.length);
   const recordMarked = new Uint8Array(recordDocs.length);
 
@@ -201,6 +198,23 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       if (total > 0) best = Math.max(best, held / total);
     }
     return best;
+  }
+
+  /**
+   * The passage a hit shows: the record's best, or its best in the query's own language when one of those matched (a
+   * question in Japanese shows the Japanese text, though the English words of its reading score higher there).
+   * Looked up for the hits only, while the passages' totals are still set.
+   */
+  function shownPassage(record: number, own: Locale | undefined): number {
+    const best = recordPassage[record]!;
+    const index = own && passages[best]!.locale !== own ? indexes.get(own) : undefined;
+    let shown = best;
+    let top = 0;
+    for (const doc of (index && recordDocs[record]!.get(own!)) ?? []) {
+      const passage = index!.passages[doc]!;
+      if (totals[passage]! > top) [shown, top] = [passage, totals[passage]!];
+    }
+    return shown;
   }
 
   return {
@@ -229,9 +243,7 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
           }
         }
       }
-      // Each record's best passage: the section that matched best is the one shown, in the query's own language when
-      // one of it matched (a question in Japanese shows the Japanese text, though the English words of its reading score higher).
-      const own = parts.reduce((a, b) => (b.weight > a.weight ? b : a), parts[0]!)?.locale;
+      // Each record's best passage: the section that matched best is the one shown (in the query's own language, shownPassage).
       let records = 0;
       for (let i = 0; i < n; i++) {
         const passage = touched[i]!;
@@ -246,10 +258,6 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
           recordBest[record] = totals[passage]!;
           recordPassage[record] = passage;
         }
-        if (passages[passage]!.locale === own && totals[passage]! > 0 && (recordOwn[record]! < 0 || totals[passage]! > recordOwnBest[record]!)) {
-          recordOwn[record] = passage;
-          recordOwnBest[record] = totals[passage]!;
-        }
       }
       // The best candidates by BM25F, then ranked by their score times their confidence: a record that holds
       // the whole question comes before one that holds its most frequent word many times (Lucene's "coord").
@@ -260,8 +268,9 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
         .map(({ record, sure }) => ({ record, sure, score: recordBest[record]! * sure ** COORDINATION }))
         .sort((a, b) => b.score - a.score || a.record - b.record)
         .slice(0, limit);
+      const own = parts.reduce((a, b) => (b.weight > a.weight ? b : a), parts[0]!)?.locale;
       const hits = scored.map(({ record, sure, score }): SearchHit => {
-        const p = passages[recordOwn[record]! >= 0 ? recordOwn[record]! : recordPassage[record]!]!;
+        const p = passages[shownPassage(record, own)]!;
         return { slug: p.slug, kind: p.kind, title: p.title, passage: p.text, score: round3(score), confidence: round3(sure), url: p.url };
       });
       for (let i = 0; i < n; i++) {
@@ -271,7 +280,6 @@ async function searchOver(passages: readonly Passage[], indexes: Map<Locale, Loc
       for (let i = 0; i < records; i++) {
         recordBest[recordsTouched[i]!] = 0;
         recordMarked[recordsTouched[i]!] = 0;
-        recordOwn[recordsTouched[i]!] = -1;
       }
       return hits;
     },
