@@ -229,6 +229,39 @@ test.describe('locales in the URL', () => {
   });
 });
 
+test.describe('sections of a document', () => {
+  test('each heading has an address it links to, in a Latin and a CJK locale', async ({ page }) => {
+    for (const path of ['/documents/profile', '/ja/documents/profile']) {
+      await page.goto(path);
+      const headings = page.locator('.document-body h2');
+      expect(await headings.count(), path).toBeGreaterThan(2);
+      for (const heading of await headings.all()) {
+        const id = (await heading.getAttribute('id'))!;
+        expect(id, path).toBeTruthy();
+        await expect(heading.locator('a.section-link')).toHaveAttribute('href', `#${encodeURIComponent(id)}`);
+      }
+    }
+    // following one puts the section in the address bar, where a reader copies it from
+    const last = page.locator('.document-body h2').last();
+    await last.locator('a').click();
+    expect(decodeURIComponent(new URL(page.url()).hash.slice(1))).toBe(await last.getAttribute('id'));
+    await expect(last).toBeInViewport();
+  });
+
+  test('a search hit in a document opens the page at the section that answered, below the header', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 740 });
+    await page.goto('/ja/search?q=' + encodeURIComponent('どんな役割を求めていますか？'));
+    const hit = page.locator('.result-list a[href*="/documents/profile#"]').first();
+    await hit.click();
+    await expect(page).toHaveURL(/\/ja\/documents\/profile#/);
+    const section = page.locator('.document-body h2:target');
+    await expect(section).toHaveText('求めている役割');
+    const header = (await page.locator('.site-header').boundingBox())!;
+    expect((await section.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await expect(section).toBeInViewport();
+  });
+});
+
 test.describe('entries filters', () => {
   test('kind, industry and lens filters live in the URL and combine like the API', async ({ page, request }) => {
     const combos = ['kind=project', 'tag=hospitality', 'lens=developer-advocate', 'kind=experience&tag=ai', 'kind=education&lens=head-of-ai'];

@@ -27,7 +27,22 @@ function renderBlock(node: RootContent, options: MarkdownOptions, tight: boolean
     case 'heading': {
       const level = Math.min(6, node.depth + (options.headingOffset ?? 0));
       const Tag = `h${level}` as 'h2';
-      return <Tag>{renderInline(node.children, options)}</Tag>;
+      // A section with an id (sections.ts) can be linked to: its heading is the link to itself, as on MDN, unless it
+      // holds a link of its own (links do not nest).
+      const id = node.data?.id;
+      const inline = renderInline(node.children, options);
+      if (!id) return <Tag>{inline}</Tag>;
+      return (
+        <Tag id={id}>
+          {node.children.some((child) => child.type === 'link') ? (
+            inline
+          ) : (
+            <a href={`#${encodeURIComponent(id)}`} className="section-link">
+              {inline}
+            </a>
+          )}
+        </Tag>
+      );
     }
     case 'paragraph':
       return tight ? renderInline(node.children, options) : <p>{renderInline(node.children, options)}</p>;

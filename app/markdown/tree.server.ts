@@ -2,6 +2,7 @@
 import { excerpt, markdownToText, markdownTree, type MarkdownTree } from '../../operations/content/markdown.ts';
 
 export { markdownTree, type MarkdownTree };
+export { sectionTree } from '../../operations/content/sections.ts';
 
 /** Readable text of Markdown cut to `max` characters at a word boundary (descriptions, previews). */
 export function markdownExcerpt(source: string, max: number): string {

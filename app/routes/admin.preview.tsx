@@ -17,7 +17,7 @@ import { EntryArticle } from '../components/pages/EntryArticle.tsx';
 import { LensArticle } from '../components/pages/LensArticle.tsx';
 import { localeFacts } from '../i18n/locales.ts';
 import { messagesFor } from '../i18n/messages.server.ts';
-import { markdownTree } from '../markdown/tree.server.ts';
+import { markdownTree, sectionTree } from '../markdown/tree.server.ts';
 import { read } from '../utils/operations.server.ts';
 import type { RootData } from '../utils/seo.ts';
 
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       'The evidence listed is the live build’s.',
     );
   }
-  if (preview.document) return page(preview.locale, render(<DocumentArticle document={preview.document} tree={markdownTree(preview.document.markdown)} />));
+  if (preview.document) return page(preview.locale, render(<DocumentArticle document={preview.document} tree={sectionTree(preview.document.markdown)} />));
   if (preview.brief)
     return page(
       preview.locale,

@@ -15,6 +15,10 @@ declare module 'mdast' {
     /** The target as the author wrote it (`url` holds safeHref's normalised form); the terminal shows this one. */
     writtenUrl?: string;
   }
+  interface HeadingData {
+    /** The section's id on a page whose sections can be linked to (sections.ts), kept in the tree sent to the page. */
+    id?: string;
+  }
 }
 
 /**

@@ -154,7 +154,7 @@ export const SearchResult = z
         'Share of the query the record holds (its words weighted by rarity; related words count): comparable across queries. Only results above 0.5 are returned. ' +
           'With hybrid search, a record close in meaning has at least its cosine similarity (0.6 or more)',
       ),
-    url: Url,
+    url: Url.describe('The record’s page; for a document, at the section the passage lies in (`#` and the heading’s id)'),
   })
   .meta({ id: 'SearchResult' });
 

@@ -8,7 +8,8 @@ import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { imageRecord, type ImageFacts } from '../content/media-refs.ts';
 import { createSearchIndex, searchIndexFromData, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
-import { splitPassages } from './passages.ts';
+import { splitPassages, splitSections, type Section } from './passages.ts';
+import { sectionUrl } from '../content/sections.ts';
 import { noPause, type Pause } from '../content/pause.ts';
 import { workingOn } from '../content/working-on.ts';
 import type { HybridSearch } from './hybrid.ts';
@@ -272,10 +273,11 @@ function* localeViewSteps(model: ContentModel, locale: Locale, { siteUrl, passag
       workingOn({ kind: 'document', slug: name, locale });
       // A section's heading describes it: it counts with the record's fields, above the body text.
       let heading = '';
-      for (const text of documentPassagesOf(body, made?.get(`document\0${locale}\0${name}`))) {
+      // and a hit links to its section of the page (sections.ts)
+      for (const { text, section } of documentPassagesOf(body, made?.get(`document\0${locale}\0${name}`))) {
         const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
         if (first) heading = first;
-        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url });
+        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url: sectionUrl(url, section) });
       }
     }
   }
@@ -318,16 +320,22 @@ function* localeViewSteps(model: ContentModel, locale: Locale, { siteUrl, passag
  * same content made): the five documents in seven locales are long, and splitting them (a markdown parse each) was
  * a third of a build worker's warm-up at 10× the demo content.
  */
-function documentPassagesOf(body: string, kept?: readonly Passage[]): readonly string[] {
+function documentPassagesOf(body: string, kept?: readonly Passage[]): readonly Section[] {
   let texts = documentPassages.get(body);
   if (!texts) {
     if (documentPassages.size >= 256) documentPassages.clear(); // texts of documents edited since
-    documentPassages.set(body, (texts = kept ? kept.map((p) => p.text) : splitPassages(body)));
+    documentPassages.set(body, (texts = kept ? kept.map(keptSection) : splitSections(body)));
   }
   return texts;
 }
 
-const documentPassages = new Map<string, readonly string[]>();
+const documentPassages = new Map<string, readonly Section[]>();
+
+/** A passage an earlier build made, with the section its address names. */
+function keptSection(passage: Passage): Section {
+  const hash = passage.url.indexOf('#');
+  return hash < 0 ? { text: passage.text } : { text: passage.text, section: decodeURIComponent(passage.url.slice(hash + 1)) };
+}
 
 /**
  * An entry's record, the one made before when nothing it is made of changed: each build made every entry's record
