@@ -1,6 +1,7 @@
 // The chat widget against the real service and the scripted OpenAI-compatible server: streaming, tool
 // steps, sources, stop, retry, copy, the 16-message window, 429 and errors; and the search fallback of
-// the service without a model.
+// the service without a model; and the conversation kept for the tab across full page loads (another
+// language, a reload, a link).
 import { expect, test } from '@playwright/test';
 import { chatSite, modelRequests, ownClientIp, scriptModel, site } from './support/helpers.ts';
 
@@ -154,6 +155,118 @@ test.describe('with a model', () => {
     expect(sent).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 15]);
   });
 
+  test('switching language keeps the conversation and the open panel, and the next question goes on from it', async ({ page }) => {
+    await scriptModel([{ text: 'Noa is based in Lisbon.' }, { text: 'Noa speaks **six** languages.' }, { text: 'Elle parle portugais.' }]);
+    const sent: number[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/chat')) sent.push(JSON.parse(r.postData()!).messages.length);
+    });
+    const input = await openChat(page);
+    for (const question of ['Where is Noa based?', 'Which languages does Noa speak?']) {
+      await input.fill(question);
+      await input.press('Enter');
+      await expect(page.locator('.msg-assistant').last()).toHaveAttribute('data-status', 'done');
+    }
+
+    // With the mouse: the open menu lies over the open panel (at this window's height they overlap).
+    await page.locator('.lang-menu summary').click();
+    await page.locator('.lang-menu a[data-locale="fr"]').click();
+    await expect(page).toHaveURL(/\/fr\/?$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    const dialog = page.getByRole('dialog', { name: 'Questions sur Noa' });
+    await expect(dialog).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Questions sur Noa' })).toBeHidden();
+    await expect(dialog.locator('.msg-user')).toHaveText([/Where is Noa based\?$/, /Which languages does Noa speak\?$/]);
+    await expect(dialog.locator('.msg-assistant .answer')).toHaveText(['Noa is based in Lisbon.', 'Noa speaks six languages.']);
+    await expect(dialog.locator('.msg-assistant .chat-status')).toHaveCount(0);
+
+    // The model hears the kept conversation before the new question.
+    await dialog.getByLabel('Votre question').fill('Et en portugais ?');
+    await dialog.getByLabel('Votre question').press('Enter');
+    await expect(dialog.locator('.msg-assistant').last().locator('.answer')).toHaveText('Elle parle portugais.');
+    expect(sent).toEqual([1, 3, 5]);
+    expect(JSON.stringify((await modelRequests()).at(-1)!.body.messages)).toContain('Noa speaks **six** languages.');
+  });
+
+  test('a reload keeps the conversation, the panel as it was, and a reply cut off mid-stream as far as it came, stopped', async ({ page }) => {
+    await scriptModel([{ text: 'Noa is based in Lisbon.' }, { text: 'She first led the data team, then built the assistant.', chunks: 10, delayMs: 500 }]);
+    const input = await openChat(page);
+    await input.fill('Where is Noa based?');
+    await input.press('Enter');
+    await expect(page.locator('.msg-assistant').last()).toHaveAttribute('data-status', 'done');
+
+    // Closed, it comes back closed, the conversation there for the launcher to reopen.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    const launcher = page.getByRole('button', { name: 'Ask about Noa' }).last();
+    await expect(launcher).toBeVisible();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await launcher.click();
+    await expect(page.locator('.msg-user')).toHaveText(['You: Where is Noa based?']);
+    await expect(page.locator('.msg-assistant .answer')).toHaveText(['Noa is based in Lisbon.']);
+
+    // Reloaded while the answer streams: what had arrived is kept, stopped, and not asked again.
+    await input.fill('What did she do first?');
+    await input.press('Enter');
+    const reply = page.locator('.msg-assistant').last();
+    await expect(reply.locator('.answer')).toContainText('She first');
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/chat') asked.push(r.url());
+    });
+    await page.reload();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(page.locator('.msg-user')).toHaveCount(2);
+    await expect(reply).toHaveAttribute('data-status', 'stopped');
+    await expect(reply.locator('.chat-status')).toHaveText('Stopped.');
+    await expect(reply.locator('.answer')).toContainText('She first');
+    await expect(reply.getByRole('button', { name: 'Retry' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    await expect.poll(async () => (await modelRequests()).some((r) => r.aborted), { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(1500); // longer than a part of the stream takes: nothing more arrives
+    await expect(reply.locator('.answer')).not.toContainText('built the assistant');
+    expect(asked).toEqual([]);
+  });
+
+  test('a new conversation clears what was kept; another tab starts empty; a kept value that cannot be read is ignored and removed', async ({
+    page,
+    context,
+  }) => {
+    await scriptModel([{ text: 'Noa is based in Lisbon.' }]);
+    const input = await openChat(page);
+    await input.fill('Where is Noa based?');
+    await input.press('Enter');
+    await expect(page.locator('.msg-assistant').last()).toHaveAttribute('data-status', 'done');
+    await page.reload();
+    await expect(page.locator('.msg-user')).toHaveText(['You: Where is Noa based?']);
+
+    const other = await context.newPage();
+    await other.goto('/');
+    await other.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(other.locator('.chat-suggestions')).toBeVisible();
+    await expect(other.locator('.chat-log .msg')).toHaveCount(0);
+    await other.close();
+
+    await page.getByRole('dialog').getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.locator('.chat-log .msg')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Ask about Noa' }).last()).toBeVisible();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    expect(await page.evaluate(() => sessionStorage.getItem('vitae:chat'))).toBeNull();
+
+    for (const corrupt of ['{"v":1,"open":tr', JSON.stringify({ messages: [{ role: 'user', content: 'old format' }] })]) {
+      await page.evaluate((value) => sessionStorage.setItem('vitae:chat', value), corrupt);
+      await page.reload();
+      // Removed as the page became interactive, before the panel was ever opened.
+      const launcher = page.getByRole('button', { name: 'Ask about Noa' }).last();
+      await expect(launcher).toBeVisible();
+      expect(await page.evaluate(() => sessionStorage.getItem('vitae:chat'))).toBeNull();
+      await launcher.click();
+      await expect(page.locator('.chat-suggestions')).toBeVisible();
+      await expect(page.locator('.chat-log .msg')).toHaveCount(0);
+    }
+  });
+
   test('Markdown from the model cannot inject HTML or unsafe links', async ({ page }) => {
     await scriptModel([
       { text: 'Hi <img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2) <script>window.__pwned=3</script> [ok](/lenses/head-of-ai)' },
@@ -201,11 +314,13 @@ test.describe('without a model', () => {
     await expect(passages.first()).toContainText('What she is looking for');
     for (const text of await passages.allTextContents()) expect(text).not.toMatch(/^#|\*\*|^---|\n- /m);
 
+    // The panel is open again on the French page, with the question asked in English (kept for the tab).
     await page.goto('/fr/');
-    await page.locator('button.chat-launcher').last().click();
+    await expect(page.locator('.msg-user')).toHaveCount(1);
     const input = page.getByRole('dialog').locator('textarea');
     await input.fill('ragcheck');
     await input.press('Enter');
+    await expect(page.locator('.msg-user')).toHaveCount(2);
     const links = page.locator('.msg-assistant').last().locator('.passages li a');
     await expect(links.first()).toBeVisible();
     for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^\/fr\/(entries|documents)\//);
@@ -226,6 +341,33 @@ test.describe('without a model', () => {
     // a passage is cut at a word past 700 characters, as on the search page (a table of capabilities ran to 2,000)
     const texts = await page.locator('.msg-assistant .passages li p').allTextContents();
     expect(Math.max(...texts.map((t) => t.length))).toBeLessThanOrEqual(701);
+  });
+
+  test('the passages stay through links between pages and full loads; on a phone, a link from the panel closes it', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await page.getByLabel('Your question').fill('ragcheck evaluation harness');
+    await page.getByLabel('Your question').press('Enter');
+    const passages = page.locator('.msg-assistant .passages li');
+    await expect(passages.first()).toBeVisible();
+    const titles = await passages.locator('a').allTextContents();
+
+    // A link of the site's navigation (a page of the same app), then a passage's link (a full load).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Entries' }).click();
+    await expect(page).toHaveURL(/\/entries$/);
+    await expect(passages.locator('a')).toHaveText(titles);
+    await passages.locator('a').first().click();
+    await expect(page).toHaveURL(/\/(entries|documents)\/[^/]+$/);
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(page.locator('.msg-user')).toHaveText(['You: ragcheck evaluation harness']);
+    await expect(passages.locator('a')).toHaveText(titles);
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await passages.locator('a').nth(1).click();
+    await expect(page.locator('h1')).toBeVisible();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('button', { name: 'Ask about Noa' }).last().click();
+    await expect(passages.locator('a')).toHaveText(titles);
   });
 
   test('the voice button is not offered when transcription is not configured', async ({ page }) => {

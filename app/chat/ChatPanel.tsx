@@ -1,17 +1,19 @@
 // The chat panel: a non-modal dialog with a header (new conversation, close), the conversation log with
 // its notes and suggested questions, and the composer. The conversation itself lives in useChat; what the
-// service can do (chat, transcription) comes from the root loader.
+// service can do (chat, transcription) comes from the root loader; a conversation kept from the page before
+// (saved-conversation.ts) comes from the widget.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useRoot, useT } from '../components/root-data.ts';
 import { Icon } from '../components/Icons.tsx';
 import { useChat } from './use-chat.ts';
 import { QuestionBubble, ReplyBubble } from './ChatMessage.tsx';
 import { ChatComposer } from './ChatComposer.tsx';
+import type { SavedChat } from './saved-conversation.ts';
 
-export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function ChatPanel({ open, onClose, restored }: { open: boolean; onClose: () => void; restored?: SavedChat }) {
   const { site, siteUrl, locale, questions, features } = useRoot();
   const t = useT();
-  const chat = useChat({ locale, siteUrl, configured: features?.chat ?? true });
+  const chat = useChat({ locale, siteUrl, configured: features?.chat ?? true, restored: restored?.conversation, open });
   const { messages } = chat;
   const [input, setInput] = useState('');
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -20,8 +22,12 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
   const titleId = useId();
   const title = t('chatTitle', { name: site.subject.name.split(/\s+/)[0]! });
 
+  // Focus goes to the question as the visitor opens the panel; a panel open again as the next page loads leaves it
+  // where the page puts it (on a phone, the keyboard would cover the conversation).
+  const wasOpen = useRef(restored?.open ?? false);
   useEffect(() => {
-    if (open) textarea.current?.focus();
+    if (open && !wasOpen.current) textarea.current?.focus();
+    wasOpen.current = open;
   }, [open]);
 
   // A new question is brought to the top of the log, its answer below it (an answer found by search comes whole, a
@@ -81,7 +87,21 @@ export function ChatPanel({ open, onClose }: { open: boolean; onClose: () => voi
         </div>
       </div>
 
-      <div className="chat-log" ref={log} role="log" aria-live="polite" aria-busy={chat.streaming} aria-label={title} tabIndex={0}>
+      <div
+        className="chat-log"
+        ref={log}
+        role="log"
+        aria-live="polite"
+        aria-busy={chat.streaming}
+        aria-label={title}
+        tabIndex={0}
+        onClick={(event) => {
+          // Where the panel covers the page, a link followed from it (a source, a passage) closes it, so that the page
+          // it leads to is seen, not the panel again; the conversation stays for the launcher to reopen.
+          const link = (event.target as Element).closest('a[href]');
+          if (link && !event.metaKey && !event.ctrlKey && !event.shiftKey && window.matchMedia(COVERS_PAGE).matches) onClose();
+        }}
+      >
         {chat.searchOnly ? (
           <p className="chat-note" data-testid="chat-search-mode">
             {t('chatSearchMode')}

@@ -1,8 +1,10 @@
 // The chat launcher on every page. Without JavaScript it is a link to the search page; once the page is
-// interactive it becomes a button that opens the chat panel, whose code loads only on first use.
+// interactive it becomes a button that opens the chat panel, whose code loads only on first use, or at once when
+// this tab kept a conversation from the page before (saved-conversation.ts): then open if it was open.
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { Icon } from '../components/Icons.tsx';
+import { loadChat, tabStorage, type SavedChat } from './saved-conversation.ts';
 
 const loadPanel = () => import('./ChatPanel.tsx');
 const ChatPanel = lazy(() => loadPanel().then((m) => ({ default: m.ChatPanel })));
@@ -14,6 +16,7 @@ export function ChatWidget() {
   const [interactive, setInteractive] = useState(false);
   const [open, setOpen] = useState(false);
   const [mounted, setMounted] = useState(false);
+  const [restored, setRestored] = useState<SavedChat>();
   const launcher = useRef<HTMLButtonElement>(null);
   const label = t('chatOpen', { name: site.subject.name.split(/\s+/)[0]! });
 
@@ -24,6 +27,13 @@ export function ChatWidget() {
 
   useEffect(() => {
     setInteractive(true);
+    // Read once the page is interactive (the server cannot know it): the first render matches the server's.
+    const saved = loadChat(tabStorage());
+    if (saved) {
+      setRestored(saved);
+      setMounted(true);
+      setOpen(saved.open);
+    }
     // Any link marked data-open-chat (e.g. the home page's "Ask" button) opens the panel instead.
     const onClick = (event: MouseEvent) => {
       const target = (event.target as Element | null)?.closest?.('[data-open-chat]');
@@ -73,7 +83,7 @@ export function ChatWidget() {
       </button>
       {mounted ? (
         <Suspense fallback={null}>
-          <ChatPanel open={open} onClose={close} />
+          <ChatPanel open={open} onClose={close} restored={restored} />
         </Suspense>
       ) : null}
     </aside>

@@ -71,7 +71,7 @@ export function conversationReducer(state: Conversation, action: ConversationAct
     case 'end':
       return update(state, action.id, (m) => (m.status === 'streaming' ? { ...m, status: 'done' } : m));
     case 'stop':
-      return update(state, action.id, (m) => ({ ...m, status: 'stopped', steps: m.steps.map(finished) }));
+      return update(state, action.id, stopped);
     case 'fail':
       return update(state, action.id, (m) => ({ ...m, status: 'error', problem: action.problem }));
     case 'passages':
@@ -88,6 +88,10 @@ function update(state: Conversation, id: number, change: (m: AssistantMessage) =
 }
 
 const finished = (step: Step): Step => ({ ...step, done: true });
+const stopped = (m: AssistantMessage): AssistantMessage => ({ ...m, status: 'stopped', steps: m.steps.map(finished) });
+
+/** A message as it stands once nothing more will come: a reply still streaming is stopped where it got to. */
+export const settled = (m: Message): Message => (m.role === 'assistant' && m.status === 'streaming' ? stopped(m) : m);
 
 function applyPart(message: AssistantMessage, part: StreamPart): AssistantMessage {
   return part.type === 'text' ? { ...message, content: message.content + part.text } : applyEvent(message, part.event);

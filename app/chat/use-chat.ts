@@ -1,14 +1,32 @@
 // The conversation as a hook: asks /api/chat and follows its stream into the messages (conversation.ts),
 // stops and retries, counts down after a 429, and, when the service has no model, answers with search
-// passages instead. Whether chat is configured comes from the root loader; a 503 says so too.
+// passages instead. Whether chat is configured comes from the root loader; a 503 says so too. The conversation is
+// kept for this tab as it changes (saved-conversation.ts), so that the next page, after a full load, goes on from it.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { sitePath, type Locale } from '../i18n/locales.ts';
 import { excerpt, markdownToText } from '../../operations/content/markdown.ts';
 import { MAX_CONTENT, requestMessages } from './history.ts';
 import { readChatStream, retryAfterSeconds } from './stream.ts';
-import { conversationReducer, emptyConversation, isStreaming, refusal, retryOf, turnsOf, waitSeconds, type Message, type Passage } from './conversation.ts';
+import { keepChat, tabStorage } from './saved-conversation.ts';
+import {
+  conversationReducer,
+  emptyConversation,
+  isStreaming,
+  refusal,
+  retryOf,
+  turnsOf,
+  waitSeconds,
+  type Conversation,
+  type Message,
+  type Passage,
+} from './conversation.ts';
 
 let nextId = 1;
+/** Starts from `conversation`, numbering what is asked next after its messages (a kept one comes with its ids). */
+function startFrom(conversation: Conversation): Conversation {
+  for (const m of conversation.messages) nextId = Math.max(nextId, m.id + 1);
+  return conversation;
+}
 /** A passage shown without a model is cut past this many characters, at a word (as on the search page): a table of capabilities is one long paragraph as text. */
 const PASSAGE_MAX = 700;
 
@@ -18,10 +36,14 @@ export interface ChatOptions {
   siteUrl: string;
   /** The service has a model; false answers by search from the start. */
   configured: boolean;
+  /** The conversation kept from the page before, to go on from. */
+  restored?: Conversation;
+  /** The panel is open: kept with the conversation, so that the next page opens it again. */
+  open: boolean;
 }
 
-export function useChat({ locale, siteUrl, configured }: ChatOptions) {
-  const [{ messages, trimmed }, dispatch] = useReducer(conversationReducer, emptyConversation);
+export function useChat({ locale, siteUrl, configured, restored, open }: ChatOptions) {
+  const [{ messages, trimmed }, dispatch] = useReducer(conversationReducer, restored ?? emptyConversation, startFrom);
   const [searchOnly, setSearchOnly] = useState(!configured);
   const [now, setNow] = useState(() => Date.now());
   const controller = useRef<AbortController | null>(null);
@@ -34,6 +56,16 @@ export function useChat({ locale, siteUrl, configured }: ChatOptions) {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [wait]);
+
+  // Kept at every change; an empty conversation (a new one) removes what was kept. A reply still streaming is kept
+  // stopped where it got to, and is stopped here too when the page goes away: the next page never resumes it, and
+  // this one, if the browser brings it back from its back/forward cache, shows it as it was kept.
+  useEffect(() => keepChat(tabStorage(), { conversation: { messages, trimmed }, open }), [messages, trimmed, open]);
+  useEffect(() => {
+    const leave = () => controller.current?.abort();
+    window.addEventListener('pagehide', leave);
+    return () => window.removeEventListener('pagehide', leave);
+  }, []);
 
   async function searchInstead(id: number, question: string) {
     try {
