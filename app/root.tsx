@@ -7,6 +7,7 @@ import { siteIdentity } from './utils/operations.server.ts';
 import { readBrief } from './utils/data.server.ts';
 import { rootTranslator, type RootData } from './utils/seo.ts';
 import { SiteFooter, SiteHeader } from './components/SiteChrome.tsx';
+import { RouteAnnouncer } from './components/RouteAnnouncer.tsx';
 import { ChatWidget } from './chat/ChatWidget.tsx';
 import { RootDataProvider, useHref, useT } from './components/root-data.ts';
 import { useNonce } from './utils/nonce.ts';
@@ -53,7 +54,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded, error }) => {
   return [{ title: data ? `${title} · ${data.site.name}` : title }, { name: 'robots', content: 'noindex' }];
 };
 
-/** Console routes (`handle = { console: true }`) bring their own frame: no site header, footer or chat. */
+/** Console routes (`handle = { console: true }`) bring their own frame: no site header, footer, chat or route announcer. */
 export const useIsConsole = () => useMatches().some((m) => (m.handle as { console?: boolean } | undefined)?.console);
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -83,6 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </main>
             {data ? <SiteFooter /> : null}
             {data ? <ChatWidget /> : null}
+            <RouteAnnouncer />
           </RootDataProvider>
         )}
         <ScrollRestoration nonce={nonce} />

@@ -9,6 +9,7 @@ import { pageMeta, rootData, rootTranslator, webPageJsonLd } from '../utils/seo.
 import { EntryList, PageHeader } from '../components/Content.tsx';
 import { Pagination, pageHref } from '../components/Pagination.tsx';
 import { useHref, useT } from '../components/root-data.ts';
+import { useUrlValue } from '../components/use-url-value.ts';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
@@ -103,7 +104,7 @@ export default function Entries() {
   );
 }
 
-/** One filter of the form; `key` follows the value so a navigation resets the uncontrolled select. */
+/** One filter of the form; a navigation sets the uncontrolled select to the URL's value (use-url-value.ts). */
 function FilterSelect({
   name,
   label,
@@ -117,10 +118,11 @@ function FilterSelect({
   value: string | undefined;
   options: Array<[string, string]>;
 }) {
+  const ref = useUrlValue<HTMLSelectElement>(value ?? '');
   return (
     <div className="field">
       <label htmlFor={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} key={`${name}:${value ?? ''}`}>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} ref={ref}>
         <option value="">{any}</option>
         {options.map(([id, text]) => (
           <option key={id} value={id}>

@@ -8,6 +8,7 @@ import { PageHeader } from '../components/Content.tsx';
 import { useHref, useRoot, useT } from '../components/root-data.ts';
 import { htmlLang, parseLocalePath, sitePath } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
+import { useUrlValue } from '../components/use-url-value.ts';
 import { markdownExcerpt } from '../markdown/tree.server.ts';
 
 /** A passage is at most 600 characters but for a long paragraph; its text is cut past this, at a word. */
@@ -58,6 +59,7 @@ export default function Search() {
   const { locale, siteUrl } = useRoot();
   const t = useT();
   const href = useHref();
+  const input = useUrlValue<HTMLInputElement>(q);
   return (
     <div className="page narrow-wide">
       <PageHeader title={t('searchTitle')} lead={t('searchIntro')} />
@@ -65,41 +67,40 @@ export default function Search() {
         <label htmlFor="search-q" className="sr-only">
           {t('searchLabel')}
         </label>
-        <input id="search-q" type="search" name="q" defaultValue={q} key={q} placeholder={t('searchPlaceholder')} maxLength={500} />
+        <input id="search-q" type="search" name="q" defaultValue={q} ref={input} placeholder={t('searchPlaceholder')} maxLength={500} />
         <button type="submit" className="button">
           <Icon name="search" />
           {t('searchButton')}
         </button>
       </Form>
-      {q ? (
-        <section aria-labelledby="results-heading" className="results">
-          <h2 id="results-heading">{t('searchResultsFor', { q })}</h2>
-          <p className="result-count" role="status">
-            {t('resultCount', { n: results.length })}
-          </p>
-          {results.length ? (
-            <ol className="result-list">
-              {results.map((r, i) => {
-                // Passages come from every language; mark the ones not in the page's own.
-                const passageLocale = parseLocalePath(new URL(r.url, siteUrl).pathname).locale;
-                return (
-                  <li key={`${r.slug}-${i}`} lang={passageLocale === locale ? undefined : htmlLang[passageLocale]}>
-                    <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>
-                      {r.kind === 'entry' ? t('resultEntry') : t('resultDocument')}
-                    </p>
-                    <h3>
-                      <a href={sitePath(r.url, siteUrl)}>{r.title}</a>
-                    </h3>
-                    <p className="passage">{r.passage}</p>
-                  </li>
-                );
-              })}
-            </ol>
-          ) : (
-            <p className="empty">{t('noResults', { q })}</p>
-          )}
-        </section>
-      ) : null}
+      {/* The count's live region is there before the first search, so that a screen reader reads that one too. */}
+      <section aria-labelledby={q ? 'results-heading' : undefined} className="results">
+        {q ? <h2 id="results-heading">{t('searchResultsFor', { q })}</h2> : null}
+        <p className="result-count" role="status">
+          {q ? t('resultCount', { n: results.length }) : ''}
+        </p>
+        {!q ? null : results.length ? (
+          <ol className="result-list">
+            {results.map((r, i) => {
+              // Passages come from every language; mark the ones not in the page's own.
+              const passageLocale = parseLocalePath(new URL(r.url, siteUrl).pathname).locale;
+              return (
+                <li key={`${r.slug}-${i}`} lang={passageLocale === locale ? undefined : htmlLang[passageLocale]}>
+                  <p className="result-kind" lang={passageLocale === locale ? undefined : htmlLang[locale]}>
+                    {r.kind === 'entry' ? t('resultEntry') : t('resultDocument')}
+                  </p>
+                  <h3>
+                    <a href={sitePath(r.url, siteUrl)}>{r.title}</a>
+                  </h3>
+                  <p className="passage">{r.passage}</p>
+                </li>
+              );
+            })}
+          </ol>
+        ) : (
+          <p className="empty">{t('noResults', { q })}</p>
+        )}
+      </section>
     </div>
   );
 }
