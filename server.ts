@@ -343,9 +343,20 @@ async function main() {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      console.error(`Cannot listen: ${(error as Error).message}. Set PORT / PREVIEW_PORT to free ports.`);
+    else if ((error as NodeJS.ErrnoException).syscall === 'listen') console.error(listenProblem(error as ListenError));
     else console.error(error);
     process.exit(1);
   });
+}
+
+type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
+
+/** Why the service could not listen, in one line naming the variable to change. */
+export function listenProblem({ code, address, port, message }: ListenError, env: NodeJS.ProcessEnv = process.env): string {
+  const variable = port && port === Number(env.PREVIEW_PORT || 3001) ? 'PREVIEW_PORT' : 'PORT';
+  const where = `Cannot listen on ${address}${port ? `:${port}` : ''}`;
+  if (code === 'EADDRINUSE') return `${where}: another process uses the port. Stop it, or set ${variable} to a free port.`;
+  if (code === 'EADDRNOTAVAIL') return `${where}: ${address} is not an address of this machine. Set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses.`;
+  if (code === 'EACCES') return `${where}: a port below 1024 needs privileges. Set ${variable} to 1024 or above (behind a proxy).`;
+  return `${where}: ${message}`;
 }

@@ -13,7 +13,7 @@ const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 /** `npm run serve`'s arguments to node (its V8 flags included), from package.json: what production runs. */
 function serveArgs(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const [node, ...args] = scripts.serve!.split(/\s+/);
+  const [node, ...args] = scripts.serve!.replace(/^exec\s+/, '').split(/\s+/);
   if (node !== 'node') throw new Error(`npm run serve is expected to run node, not ${node}`);
   return args;
 }

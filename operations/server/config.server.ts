@@ -3,11 +3,24 @@
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
-const Url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
-/** The site's own address: short enough that every page's address under it fits the contract's (limits.url). */
+const HTTP_URL = 'must be an http(s) URL, like https://cv.example.com';
+const Url = z.url({ protocol: /^https?$/, error: HTTP_URL }).transform((u) => u.replace(/\/+$/, ''));
+/**
+ * The site's own address: an origin, as the site is served at the root (a path gave a start that said it was
+ * healthy and then a 404 on every page; a query ended up in every canonical link), and short enough that every
+ * page's address under it fits the contract's (limits.url).
+ */
 const SiteUrl = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^https?$/, error: HTTP_URL })
   .max(1024, 'must be at most 1024 characters')
+  .refine(
+    (u) => {
+      if (!URL.canParse(u)) return true; // (said by the check above)
+      const url = new URL(u);
+      return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !/[?#]/.test(u);
+    },
+    { error: 'must be the site’s origin alone, like https://cv.example.com (no path, query or fragment: the site is served at the root)' },
+  )
   .transform((u) => u.replace(/\/+$/, ''));
 const Flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', '']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
@@ -63,6 +76,9 @@ const EnvSchema = z
       .default(64),
   })
   .superRefine((env, ctx) => {
+    if (env.PORT !== 0 && env.PREVIEW_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['PREVIEW_PORT'], message: 'must differ from PORT: the dev preview listens on a port of its own (0 turns it off)' });
+    }
     if (env.EMBEDDING_MODEL && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDING_MODEL'], message: 'needs a model provider: set OPENAI_API_KEY, or OPENAI_BASE_URL' });
     }

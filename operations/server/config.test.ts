@@ -1,10 +1,11 @@
 // Configuration is parsed once; a bad value stops the start with one line naming the variable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.server.ts';
 
 describe('loadConfig', () => {
@@ -28,7 +29,12 @@ describe('loadConfig', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ PORT: 'abc' }, /^Invalid configuration: PORT .*"abc"/],
       [{ PORT: '70000' }, /PORT/],
-      [{ BASE_URL: 'not a url' }, /BASE_URL/],
+      [{ BASE_URL: 'not a url' }, /BASE_URL must be an http\(s\) URL/],
+      [{ BASE_URL: 'ftp://cv.example.com' }, /BASE_URL must be an http\(s\) URL/],
+      [{ BASE_URL: 'https://cv.example.com/cv' }, /BASE_URL must be the site’s origin alone/],
+      [{ BASE_URL: 'https://cv.example.com?x=1' }, /BASE_URL must be the site’s origin alone/],
+      [{ DEV_URL: 'https://dev.example.com/#top' }, /DEV_URL must be the site’s origin alone/],
+      [{ BASE_URL: 'https://user:pw@cv.example.com' }, /BASE_URL must be the site’s origin alone/],
       [{ REPO_BACKEND: 'svn' }, /REPO_BACKEND .*local.*github/],
       [{ REPO_BACKEND: 'github' }, /GITHUB_REPOSITORY is required/],
       [{ RATE_LIMIT_STORE: 'memcached://x' }, /RATE_LIMIT_STORE/],
@@ -85,12 +91,74 @@ describe('loadConfig', () => {
 describe('starting the server', () => {
   const start = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  /** start, with this process free meanwhile (to answer on a port it holds). */
+  const startAsync = (env: Record<string, string>) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 60_000,
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('close', (status) => resolve({ status, stderr }));
+    });
 
   it('stops with one line naming a bad variable', () => {
     const run = start({ PORT: 'abc' });
     assert.equal(run.status, 1);
     assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
     assert.match(run.stderr, /PORT/);
+  });
+
+  it('stops with one line naming the variable when it cannot listen: a port in use, an address not of this machine', async () => {
+    const taken = createServer();
+    await new Promise<void>((ready) => taken.listen(0, '127.0.0.1', ready));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'vitae-listen-'));
+      const busy = await startAsync({ DATA_DIR: join(dir, 'a'), PORT: '0', PREVIEW_PORT: String(port) });
+      assert.equal(busy.status, 1);
+      assert.equal(busy.stderr.trim(), `Cannot listen on 127.0.0.1:${port}: another process uses the port. Stop it, or set PREVIEW_PORT to a free port.`);
+      const elsewhere = await startAsync({ DATA_DIR: join(dir, 'b'), PORT: '0', PREVIEW_PORT: '0', HOST: '192.0.2.1' });
+      assert.equal(elsewhere.status, 1);
+      assert.match(elsewhere.stderr.trim(), /^Cannot listen on 192\.0\.2\.1: 192\.0\.2\.1 is not an address of this machine\. Set HOST to /);
+    } finally {
+      taken.close();
+    }
+    assert.match(start({ PORT: '4000', PREVIEW_PORT: '4000' }).stderr.trim(), /^Invalid configuration: PREVIEW_PORT must differ from PORT/);
+  });
+
+  it('stops with one line naming DATA_DIR when it cannot be made or written, before anything is written', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'vitae-data-'));
+    await writeFile(join(dir, 'file'), '');
+    const made = start({ DATA_DIR: join(dir, 'file/data'), PORT: '0', PREVIEW_PORT: '0' });
+    assert.equal(made.status, 1);
+    assert.match(
+      made.stderr.trim(),
+      /^DATA_DIR \S+file\/data cannot be made \(ENOTDIR\): set DATA_DIR to a directory user \d+, which runs the service, can write\.$/,
+    );
+    // a directory an earlier start made as another user (root): as root, the check runs as the user "nobody"
+    const data = join(dir, 'data');
+    await mkdir(join(data, 'content.git'), { recursive: true });
+    await chmod(dir, 0o755);
+    await chmod(data, 0o777);
+    await chmod(join(data, 'content.git'), 0o555);
+    const asNobody = (args: string[]) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], {
+        env: { ...process.env, DATA_DIR: data, PORT: '0', PREVIEW_PORT: '0', HOME: dir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    if (process.getuid?.() === 0 && asNobody(['-e', `require('fs').accessSync(${JSON.stringify(resolve('server.ts'))})`]).status !== 0) {
+      // (root, and the checkout is not readable by other users: no one but root can start the server from it)
+      t.diagnostic('not-writable case not run: the checkout cannot be read by the user "nobody"');
+      return;
+    }
+    const run = process.getuid?.() === 0 ? asNobody(['--import', 'tsx', 'server.ts']) : start({ DATA_DIR: data, PORT: '0', PREVIEW_PORT: '0' });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr.trim(), /^DATA_DIR \S+data holds content\.git, which is not writable by user \d+, which runs the service: give it to that user/);
+    assert.deepEqual(await readdir(data), ['content.git'], 'nothing was written');
   });
 
   it('stops on invalid content at first start, listing path:line: message, and creates no repository', async () => {

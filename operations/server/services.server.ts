@@ -2,7 +2,7 @@
 // branch (a deploy replaces it in one assignment, so reads only ever see a complete build), the publish
 // pipeline, the model provider and the rate limits. Handlers receive the few of these they use.
 import { join, resolve } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { access, constants, mkdir, readdir } from 'node:fs/promises';
 import { AppError } from '../contract/errors.ts';
 import { branches, type Branch } from '../contract/shared.ts';
 import type { Build } from '../corpus/corpus.ts';
@@ -116,10 +116,34 @@ export async function openServices(config: Config, log: (line: string) => void):
 /** DATA_DIR, made if missing, and the secrets kept in it (those the configuration gives are used as they are). */
 async function openDataDir(config: Config): Promise<{ dataDir: string; secrets: Services['secrets'] }> {
   const dataDir = resolve(config.DATA_DIR);
-  await mkdir(dataDir, { recursive: true });
+  await writableDataDir(dataDir);
   const adminToken = await loadOrCreateSecret(dataDir, 'admin-token', config.ADMIN_TOKEN);
   const sessionSecret = await loadOrCreateSecret(dataDir, 'session-secret', config.SESSION_SECRET);
   return { dataDir, secrets: { adminToken: adminToken.value, adminTokenGenerated: adminToken.generated, sessionSecret: sessionSecret.value } };
+}
+
+/**
+ * DATA_DIR made if missing, and it and what is in it writable by this process: said in one line at start, naming
+ * DATA_DIR, rather than as a stack from the first write (a `mkdir` EACCES, or git's "could not lock config file"
+ * when an earlier start ran as root).
+ */
+async function writableDataDir(dataDir: string): Promise<void> {
+  const who = process.getuid ? `user ${process.getuid()}` : 'this user';
+  try {
+    await mkdir(dataDir, { recursive: true });
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new StartupError(`DATA_DIR ${dataDir} cannot be made (${code ?? message}): set DATA_DIR to a directory ${who}, which runs the service, can write.`);
+  }
+  for (const name of ['', ...(await readdir(dataDir))]) {
+    try {
+      await access(join(dataDir, name), constants.W_OK);
+    } catch {
+      throw new StartupError(
+        `DATA_DIR ${dataDir}${name ? ` holds ${name}, which` : ''} is not writable by ${who}, which runs the service: give it to that user (chown -R) or set DATA_DIR to a directory it owns.`,
+      );
+    }
+  }
 }
 
 /** The github backend's Actions runs; none for the local backend. */
