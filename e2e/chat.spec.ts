@@ -178,6 +178,10 @@ test.describe('with a model', () => {
     await expect(page.getByRole('button', { name: 'Questions sur Noa' })).toBeHidden();
     await expect(dialog.locator('.msg-user')).toHaveText([/Where is Noa based\?$/, /Which languages does Noa speak\?$/]);
     await expect(dialog.locator('.msg-assistant .answer')).toHaveText(['Noa is based in Lisbon.', 'Noa speaks six languages.']);
+    // asked on the English page, they stay marked English on the French one (the panel's own words are French)
+    for (const text of await dialog.locator('.msg-user p, .msg-assistant .answer').all())
+      await expect(text.locator('xpath=ancestor-or-self::*[@lang][1]')).toHaveAttribute('lang', 'en');
+    await expect(dialog.locator('.msg-assistant .msg-actions').first()).not.toHaveAttribute('lang', /./);
     await expect(dialog.locator('.msg-assistant .chat-status')).toHaveCount(0);
 
     // The model hears the kept conversation before the new question.

@@ -3,6 +3,7 @@
 // what went wrong, and copy and retry.
 import { useState } from 'react';
 import type { Translate } from '../i18n/messages.ts';
+import { htmlLang, type Locale } from '../i18n/locales.ts';
 import { Icon } from '../components/Icons.tsx';
 import { MarkdownText } from '../markdown/MarkdownText.tsx';
 import type { AssistantMessage, Problem, UserMessage } from './conversation.ts';
@@ -10,11 +11,16 @@ import { linkSlugs, sourceLinks } from './sources.ts';
 import { PassageList, SourceList } from './ChatSources.tsx';
 import { ToolSteps } from './ToolSteps.tsx';
 
-export function QuestionBubble({ message, t }: { message: UserMessage; t: Translate }) {
+/** A message's `lang` when it was asked on a page in another language than this one (before a language switch). */
+export function messageLang(message: { locale?: Locale }, pageLocale: Locale): string | undefined {
+  return message.locale && message.locale !== pageLocale ? htmlLang[message.locale] : undefined;
+}
+
+export function QuestionBubble({ message, t, pageLocale }: { message: UserMessage; t: Translate; pageLocale: Locale }) {
   return (
     <div className="msg msg-user">
       <span className="sr-only">{t('chatYou')}: </span>
-      <p>{message.content}</p>
+      <p lang={messageLang(message, pageLocale)}>{message.content}</p>
     </div>
   );
 }
@@ -23,6 +29,7 @@ export function ReplyBubble(props: {
   message: AssistantMessage;
   t: Translate;
   siteUrl: string;
+  pageLocale: Locale;
   /** The last message of the conversation: only it offers a retry. */
   last: boolean;
   waitSeconds: number;
@@ -31,15 +38,18 @@ export function ReplyBubble(props: {
   const { message: m, t, waitSeconds } = props;
   const streaming = m.status === 'streaming';
   const sources = sourceLinks(m.sources, props.siteUrl);
+  const lang = messageLang(m, props.pageLocale);
   return (
     <div className="msg msg-assistant" data-status={m.status}>
       <span className="sr-only">{t('chatAssistant')}: </span>
       {m.steps.length ? <ToolSteps steps={m.steps} t={t} /> : null}
       {streaming && !m.content && !m.steps.some((s) => !s.done) ? <Thinking t={t} /> : null}
       {m.content ? (
-        <MarkdownText source={streaming ? m.content : linkSlugs(m.content, sources)} className="answer" headingOffset={2} externalRel="nofollow noopener" />
+        <div lang={lang}>
+          <MarkdownText source={streaming ? m.content : linkSlugs(m.content, sources)} className="answer" headingOffset={2} externalRel="nofollow noopener" />
+        </div>
       ) : null}
-      {m.passages ? <PassageList passages={m.passages} t={t} /> : null}
+      {m.passages ? <PassageList passages={m.passages} t={t} lang={lang} /> : null}
       {m.status === 'stopped' ? <p className="chat-status">{t('chatStopped')}</p> : null}
       {m.problem ? <ProblemNote problem={m.problem} t={t} waitSeconds={waitSeconds} /> : null}
       {sources.length && !streaming ? <SourceList sources={sources} t={t} /> : null}

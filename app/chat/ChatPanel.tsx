@@ -124,13 +124,14 @@ export function ChatPanel({ open, onClose, restored }: { open: boolean; onClose:
         ) : null}
         {messages.map((m, i) =>
           m.role === 'user' ? (
-            <QuestionBubble key={m.id} message={m} t={t} />
+            <QuestionBubble key={m.id} message={m} t={t} pageLocale={locale} />
           ) : (
             <ReplyBubble
               key={m.id}
               message={m}
               t={t}
               siteUrl={siteUrl}
+              pageLocale={locale}
               last={i === messages.length - 1}
               waitSeconds={chat.waitSeconds}
               onRetry={() => chat.retry(m.id)}

@@ -17,12 +17,13 @@ export function SourceList({ sources, t }: { sources: SourceLink[]; t: Translate
   );
 }
 
-export function PassageList({ passages, t }: { passages: Passage[]; t: Translate }) {
+/** `lang`: the passages' language, when they were found for a page in another language than this one. */
+export function PassageList({ passages, t, lang }: { passages: Passage[]; t: Translate; lang?: string }) {
   return (
     <div className="passages">
       <h3>{t('chatSearchHeading')}</h3>
       {passages.length ? (
-        <ul>
+        <ul lang={lang}>
           {passages.map((p, i) => (
             <li key={i}>
               <a href={p.href}>{p.title}</a>

@@ -3,6 +3,7 @@
 // without a browser; use-chat.ts does the fetching and the clock.
 import type { ChatEvent, ChatSource, StreamPart } from './stream.ts';
 import { keepRecent, type Turn } from './history.ts';
+import type { Locale } from '../i18n/locales.ts';
 
 export interface Step {
   name: string;
@@ -23,6 +24,8 @@ export interface UserMessage {
   id: number;
   role: 'user';
   content: string;
+  /** The page's language when it was asked: after a language switch, the older messages keep their `lang`. */
+  locale?: Locale;
 }
 
 export interface AssistantMessage {
@@ -35,6 +38,8 @@ export interface AssistantMessage {
   problem?: Problem;
   /** Search passages shown instead of an answer when no model is configured. */
   passages?: Passage[];
+  /** The page's language when it was asked (the language the answer was asked for). */
+  locale?: Locale;
 }
 
 export type Message = UserMessage | AssistantMessage;
@@ -62,7 +67,15 @@ export type ConversationAction =
 export function conversationReducer(state: Conversation, action: ConversationAction): Conversation {
   switch (action.type) {
     case 'ask': {
-      const reply: AssistantMessage = { id: action.replyId, role: 'assistant', content: '', status: 'streaming', steps: [], sources: [] };
+      const reply: AssistantMessage = {
+        id: action.replyId,
+        role: 'assistant',
+        content: '',
+        status: 'streaming',
+        steps: [],
+        sources: [],
+        ...(action.question.locale ? { locale: action.question.locale } : {}),
+      };
       const kept = keepRecent([...action.history, action.question, reply]);
       return { messages: kept.messages, trimmed: state.trimmed || kept.trimmed };
     }

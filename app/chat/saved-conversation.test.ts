@@ -143,8 +143,20 @@ describe('the conversation kept for the tab', () => {
       withMessage(3, { passages: [{ title: 'x', passage: 'y', href: 'javascript:alert(1)' }] }),
       withMessage(3, { passages: [{ title: 'x', passage: 'y', href: '//elsewhere.example/' }] }),
       withMessage(3, { passages: 'none' }),
+      withMessage(0, { locale: 'de' }),
+      withMessage(1, { locale: 7 }),
     ];
     for (const raw of bad) assert.equal(parseSavedChat(raw), undefined, String(raw));
+  });
+
+  it('keeps the language each message was asked in, so it keeps its lang on a page in another language', () => {
+    const asked = conversationReducer(emptyConversation, { type: 'ask', history: [], question: { ...question(1), locale: 'ja' }, replyId: 2 });
+    assert.equal((asked.messages[1] as AssistantMessage).locale, 'ja', 'the reply is in the language it was asked for');
+    const kept = parseSavedChat(saveChat({ conversation: asked, open: true })!)!;
+    assert.deepEqual(
+      kept.conversation.messages.map((m) => m.locale),
+      ['ja', 'ja'],
+    );
   });
 
   it('drops fields it does not know', () => {

@@ -5,6 +5,7 @@
 import { MAX_CONTENT, MAX_MESSAGES } from './history.ts';
 import { settled, type AssistantMessage, type Conversation, type Message, type Passage, type Problem, type Step } from './conversation.ts';
 import type { ChatSource } from './stream.ts';
+import { isLocale } from '../i18n/locales.ts';
 
 export const SAVED_KEY = 'vitae:chat';
 /** Bumped when the saved shape changes: a value of another version is dropped, not read. */
@@ -91,7 +92,9 @@ const isHref = (v: unknown): v is string => isString(v) && /^(\/(?!\/)|https?:\/
 function messageOf(value: unknown): Message | undefined {
   if (!isObject(value) || !Number.isSafeInteger(value.id) || (value.id as number) < 1 || !isString(value.content)) return undefined;
   const id = value.id as number;
-  if (value.role === 'user') return value.content.length <= MAX_CONTENT ? { id, role: 'user', content: value.content } : undefined;
+  if (value.locale !== undefined && !isLocale(value.locale)) return undefined;
+  const locale = value.locale === undefined ? {} : { locale: value.locale };
+  if (value.role === 'user') return value.content.length <= MAX_CONTENT ? { id, role: 'user', content: value.content, ...locale } : undefined;
   if (value.role !== 'assistant') return undefined;
   const status = statuses.find((s) => s === value.status);
   const steps = listOf(value.steps, stepOf);
@@ -108,6 +111,7 @@ function messageOf(value: unknown): Message | undefined {
     sources,
     ...(problem ? { problem } : {}),
     ...(passages ? { passages } : {}),
+    ...locale,
   });
 }
 

@@ -88,7 +88,7 @@ export function useChat({ locale, siteUrl, configured, restored, open }: ChatOpt
     const text = question.trim().slice(0, MAX_CONTENT);
     const questionId = nextId++;
     const id = nextId++;
-    dispatch({ type: 'ask', history, question: { id: questionId, role: 'user', content: text }, replyId: id });
+    dispatch({ type: 'ask', history, question: { id: questionId, role: 'user', content: text, locale }, replyId: id });
     if (searchOnly) return searchInstead(id, text);
 
     const abort = new AbortController();
