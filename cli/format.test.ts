@@ -109,6 +109,17 @@ describe('formatters', () => {
     assert.equal(result.exitCode, 6);
   });
 
+  it('says which branch has no runs yet, and where the others are', () => {
+    assert.equal(
+      formatters.DeployRuns!({ runs: [] }, { colours: plain, input: { branch: 'main' } }).out,
+      'No runs yet on main. dev’s: vitae admin deploys --branch dev\n',
+    );
+    assert.equal(
+      formatters.DeployRuns!({ runs: [] }, { colours: plain, input: { branch: 'dev' } }).out,
+      'No runs yet on dev. main’s: vitae admin deploys --branch main\n',
+    );
+  });
+
   it('prints a commit with each file written or deleted', () => {
     const out = formatters.CommitResult!(
       {

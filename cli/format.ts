@@ -41,6 +41,12 @@ const markdown = (text: string, view: View) =>
 const fellBack = (record: { locale: string; translated: boolean }, view: View) =>
   record.translated ? '' : view.colours.dim(`(no current ${record.locale} translation; shown in English)`) + '\n';
 
+/** An empty list of runs names the branch it is of, and the other one, where the runs may be. */
+const noRuns = (branch: string) => {
+  const other = branch === 'main' ? 'dev' : 'main';
+  return `No runs yet on ${branch}. ${other}’s: vitae admin deploys --branch ${other}\n`;
+};
+
 export const formatters: Record<string, Formatter> = {
   ...accountFormatters,
   Brief: (body: { markdown: string; locale: string; translated: boolean }, view) => ({
@@ -374,7 +380,7 @@ export const formatters: Record<string, Formatter> = {
           ],
           view,
         )
-      : 'No runs yet.\n',
+      : noRuns(String(view.input.branch ?? 'main')),
   }),
 };
 
