@@ -14,7 +14,7 @@ import type { HttpMethod } from '../contract/define.ts';
 import type { Branch } from '../contract/shared.ts';
 import { clientIp } from './client-ip.server.ts';
 import type { PageCacheFigures } from '../server/health.server.ts';
-import { noteUnexpectedError } from '../server/log.server.ts';
+import { noteErrorCode, noteUnexpectedError } from '../server/log.server.ts';
 
 // Reading requests lives beside the edge; every endpoint imports it from here, with the writing of answers.
 export * from './http-read.server.ts';
@@ -283,12 +283,15 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
  */
 export function errorResponse(error: unknown, req?: IncomingMessage): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) {
+    if (req) noteErrorCode(req, error.code);
     // An operation's unexpected failure, already worded for the caller: its cause goes on the request's log line.
     if (error.code === 'internal' && error.cause !== undefined && req) noteUnexpectedError(req, error.cause);
     return { status: error.status, body: error.toBody(), headers: error.headers ?? {} };
   }
-  if (req) noteUnexpectedError(req, error);
-  else console.error('[vitae] unexpected error:', error);
+  if (req) {
+    noteErrorCode(req, 'internal');
+    noteUnexpectedError(req, error);
+  } else console.error('[vitae] unexpected error:', error);
   return { status: 500, body: { code: 'internal', message: 'Something went wrong on our side; the server log has the details.' }, headers: {} };
 }
 

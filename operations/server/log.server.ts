@@ -90,6 +90,13 @@ export function requestIdOf(req: IncomingMessage): string {
 /** Requests whose answer is logged, and the unexpected error (a 500) each one met, logged on its request line. */
 const observed = new WeakSet<IncomingMessage>();
 const unexpected = new WeakMap<IncomingMessage, unknown>();
+/** The error code each refused request was answered with, logged on its line. */
+const errorCodes = new WeakMap<IncomingMessage, string>();
+
+/** Notes the documented error code a request is answered with (its request line says it). */
+export function noteErrorCode(req: IncomingMessage, code: string): void {
+  if (observed.has(req)) errorCodes.set(req, code);
+}
 
 /**
  * Records an error nobody expected (the 500 that says nothing to the caller), to be logged with the request's
@@ -115,7 +122,10 @@ export function requestLog(logger: Logger, ipOf: (req: IncomingMessage) => strin
     const ip = ipOf(req); // now: a closed socket no longer knows its peer
     res.once('close', () => {
       const status = res.statusCode;
-      const level = status >= 500 ? 'error' : 'info';
+      const code = errorCodes.get(req);
+      // A 503 that says a feature is not configured (no model provider) is the service as it was set up, not a failure:
+      // at level error, every anonymous /api/v1/ask would page whoever watches the error rate.
+      const level = status >= 500 && !code?.endsWith('_not_configured') ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -128,6 +138,7 @@ export function requestLog(logger: Logger, ipOf: (req: IncomingMessage) => strin
           // The path without its query: queries are the caller's words, and never needed to find a request.
           path: q === -1 ? url : url.slice(0, q),
           status,
+          ...(code ? { code } : {}),
           ms: Math.round((performance.now() - started) * 10) / 10,
           ip,
           branch,

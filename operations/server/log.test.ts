@@ -76,12 +76,26 @@ describe('request logs', () => {
   it('echo the id on errors and on pages, and name the route of a page "page"', async () => {
     const missing = await fetch(`${url}/api/v1/entries/no-such-entry`);
     assert.equal(missing.status, 404);
-    assert.equal((await recordOf(missing.headers.get('x-request-id')!)).status, 404);
+    const refused = await recordOf(missing.headers.get('x-request-id')!);
+    assert.equal(refused.status, 404);
+    assert.equal(refused.code, 'not_found', 'the documented error code is on the line');
     const unknown = await fetch(`${url}/api/nothing-here`);
     assert.equal((await recordOf(unknown.headers.get('x-request-id')!)).route, null);
     const page = await fetch(`${url}/entries/concierge-copilot`);
     const record = await recordOf(page.headers.get('x-request-id')!);
     assert.equal(record.route, 'page');
+  });
+
+  it('log a feature that is not configured (no model: 503 chat_not_configured) at level info, not as a failure', async () => {
+    const res = await fetch(`${url}/api/v1/ask`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ question: 'Where is she based?' }),
+    });
+    assert.equal(res.status, 503);
+    const record = await recordOf(res.headers.get('x-request-id')!);
+    assert.equal(record.code, 'chat_not_configured');
+    assert.equal(record.level, 'info');
   });
 });
 
@@ -99,6 +113,7 @@ describe('unexpected errors', () => {
       const record = await recordOf(res.headers.get('x-request-id')!);
       assert.equal(record.level, 'error');
       assert.equal(record.status, 500);
+      assert.equal(record.code, 'internal');
       assert.equal(record.route, '/api/admin/history');
       assert.equal(record.err?.type, 'TypeError');
       assert.match(record.err?.message, /kaboom/);
