@@ -288,6 +288,22 @@ test.describe('entries filters', () => {
     await expect(page.getByTestId('entry-count')).toHaveText('26 entries');
   });
 
+  test('a filter chosen while the page is still loading is kept once it is interactive, and Apply applies it', async ({ page }) => {
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await loaded;
+      await route.continue();
+    });
+    await page.goto('/entries', { waitUntil: 'domcontentloaded' });
+    await page.getByLabel('Kind').selectOption('community');
+    release();
+    await expect(page.locator('button.chat-launcher')).toBeVisible(); // interactive now
+    await expect(page.getByLabel('Kind')).toHaveValue('community');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/\/entries\?kind=community$/);
+  });
+
   test('an unknown filter value is ignored rather than failing the page', async ({ page }) => {
     expect((await page.goto('/entries?kind=spaceship'))?.status()).toBe(200);
     await expect(page.getByTestId('entry-count')).toHaveText('26 entries');

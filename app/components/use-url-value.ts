@@ -5,7 +5,12 @@ import { useEffect, useRef } from 'react';
 
 export function useUrlValue<T extends HTMLInputElement | HTMLSelectElement>(value: string) {
   const ref = useRef<T>(null);
+  const shown = useRef(value);
   useEffect(() => {
+    // Only when the URL's value changes: on the first render the field may hold a choice made while the page was
+    // still loading, which React replays as a change once it has hydrated (setting it back would lose that choice).
+    if (shown.current === value) return;
+    shown.current = value;
     if (ref.current && ref.current.value !== value) ref.current.value = value;
   }, [value]);
   return ref;
