@@ -163,7 +163,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ),
     );
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.syscall === 'listen' ? new StartupError(listenProblem(error, config.HOST, port, branch === 'main' ? 'PORT' : 'PREVIEW_PORT')) : error),
+      );
       server.listen(port, config.HOST, () => resolve());
     });
     ports[branch] = (server.address() as AddressInfo).port;
@@ -343,20 +345,18 @@ async function main() {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-    else if ((error as NodeJS.ErrnoException).syscall === 'listen') console.error(listenProblem(error as ListenError));
     else console.error(error);
     process.exit(1);
   });
 }
 
-type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
-
-/** Why the service could not listen, in one line naming the variable to change. */
-export function listenProblem({ code, address, port, message }: ListenError, env: NodeJS.ProcessEnv = process.env): string {
-  const variable = port && port === Number(env.PREVIEW_PORT || 3001) ? 'PREVIEW_PORT' : 'PORT';
-  const where = `Cannot listen on ${address}${port ? `:${port}` : ''}`;
-  if (code === 'EADDRINUSE') return `${where}: another process uses the port. Stop it, or set ${variable} to a free port.`;
-  if (code === 'EADDRNOTAVAIL') return `${where}: ${address} is not an address of this machine. Set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses.`;
-  if (code === 'EACCES') return `${where}: a port below 1024 needs privileges. Set ${variable} to 1024 or above (behind a proxy).`;
+/** Why a listener could not listen, in one line naming the variable to change (and the system's code, which test
+ * harnesses look for to retry on other ports). */
+function listenProblem({ code, message }: NodeJS.ErrnoException, host: string, port: number, variable: 'PORT' | 'PREVIEW_PORT'): string {
+  const where = `Cannot listen on ${host}${port ? `:${port}` : ''}`;
+  if (code === 'EADDRINUSE') return `${where}: another process uses the port (EADDRINUSE). Stop it, or set ${variable} to a free port.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `${where}: ${host} is not an address of this machine (EADDRNOTAVAIL). Set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses.`;
+  if (code === 'EACCES') return `${where}: a port below 1024 needs privileges (EACCES). Set ${variable} to 1024 or above (behind a proxy).`;
   return `${where}: ${message}`;
 }

@@ -119,10 +119,13 @@ describe('starting the server', () => {
       const dir = await mkdtemp(join(tmpdir(), 'vitae-listen-'));
       const busy = await startAsync({ DATA_DIR: join(dir, 'a'), PORT: '0', PREVIEW_PORT: String(port) });
       assert.equal(busy.status, 1);
-      assert.equal(busy.stderr.trim(), `Cannot listen on 127.0.0.1:${port}: another process uses the port. Stop it, or set PREVIEW_PORT to a free port.`);
+      assert.equal(
+        busy.stderr.trim(),
+        `Cannot listen on 127.0.0.1:${port}: another process uses the port (EADDRINUSE). Stop it, or set PREVIEW_PORT to a free port.`,
+      );
       const elsewhere = await startAsync({ DATA_DIR: join(dir, 'b'), PORT: '0', PREVIEW_PORT: '0', HOST: '192.0.2.1' });
       assert.equal(elsewhere.status, 1);
-      assert.match(elsewhere.stderr.trim(), /^Cannot listen on 192\.0\.2\.1: 192\.0\.2\.1 is not an address of this machine\. Set HOST to /);
+      assert.match(elsewhere.stderr.trim(), /^Cannot listen on 192\.0\.2\.1: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)\. Set HOST to /);
     } finally {
       taken.close();
     }
