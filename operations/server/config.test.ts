@@ -1,7 +1,7 @@
 // Configuration is parsed once; a bad value stops the start with one line naming the variable.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,18 +91,6 @@ describe('loadConfig', () => {
 describe('starting the server', () => {
   const start = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
-  /** start, with this process free meanwhile (to answer on a port it holds). */
-  const startAsync = (env: Record<string, string>) =>
-    new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-        timeout: 60_000,
-      });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.once('close', (status) => resolve({ status, stderr }));
-    });
 
   it('stops with one line naming a bad variable', () => {
     const run = start({ PORT: 'abc' });
@@ -117,13 +105,13 @@ describe('starting the server', () => {
     const port = (taken.address() as AddressInfo).port;
     try {
       const dir = await mkdtemp(join(tmpdir(), 'vitae-listen-'));
-      const busy = await startAsync({ DATA_DIR: join(dir, 'a'), PORT: '0', PREVIEW_PORT: String(port) });
+      const busy = start({ DATA_DIR: join(dir, 'a'), PORT: '0', PREVIEW_PORT: String(port) });
       assert.equal(busy.status, 1);
       assert.equal(
         busy.stderr.trim(),
         `Cannot listen on 127.0.0.1:${port}: another process uses the port (EADDRINUSE). Stop it, or set PREVIEW_PORT to a free port.`,
       );
-      const elsewhere = await startAsync({ DATA_DIR: join(dir, 'b'), PORT: '0', PREVIEW_PORT: '0', HOST: '192.0.2.1' });
+      const elsewhere = start({ DATA_DIR: join(dir, 'b'), PORT: '0', PREVIEW_PORT: '0', HOST: '192.0.2.1' });
       assert.equal(elsewhere.status, 1);
       assert.match(elsewhere.stderr.trim(), /^Cannot listen on 192\.0\.2\.1: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)\. Set HOST to /);
     } finally {
