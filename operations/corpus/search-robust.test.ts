@@ -214,6 +214,14 @@ describe('a concept asked in other words, through the related words', () => {
   }
 });
 
+describe('a related word is the same thing, not one of the same kind', () => {
+  // "babilroboto" (a chatbot) is a "boto", an internet bot, as "chatbot" is a "bot" in the other locales: a robot is a machine
+  it('eo: "robotojn" asks for robots, which the profile has none of, and "babilrobotojn" finds her assistant', () => {
+    assert.deepEqual(slugs('Ĉu ŝi konstruis robotojn?', 'eo'), []);
+    finds('Ĉu ŝi konstruis babilrobotojn?', 'eo', 'concierge-copilot');
+  });
+});
+
 describe('words that frame a question are stop words of the question', () => {
   // a sector the profile never mentions, asked in a recruiter's frame: "experience", "worked", "sector", 行业…
   const cases: Array<[Locale, string]> = [
