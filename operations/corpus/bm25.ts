@@ -347,3 +347,11 @@ export function holds(postings: Int32Array | undefined, docs: readonly number[])
   }
   return false;
 }
+
+/** Whether some document of `engine` holds every one of `tokens`. */
+export function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
+  const [first, ...rest] = tokens.map((t) => engine.postings(t)?.docs);
+  if (!first || rest.some((docs) => !docs)) return false;
+  for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;
+  return false;
+}

@@ -7,6 +7,7 @@ import { localeFacts } from '../contract/locales.ts';
 import type { Document, EntryLong, Lens } from '../contract/public.ts';
 import type { ContentModel, EntryFile, SourceFile, TranslationFile } from '../content/tree.ts';
 import { imageRecord, type ImageFacts } from '../content/media-refs.ts';
+import { statesTerms, TERMS_WORDS } from './terms-question.ts';
 import { createSearchIndex, searchIndexFromData, type Passage, type SearchIndex, type SearchIndexData } from './search.ts';
 import { splitPassages, splitSections, type Section } from './passages.ts';
 import { sectionUrl } from '../content/sections.ts';
@@ -277,7 +278,15 @@ function* localeViewSteps(model: ContentModel, locale: Locale, { siteUrl, passag
       for (const { text, section } of documentPassagesOf(body, made?.get(`document\0${locale}\0${name}`))) {
         const first = /^#{1,6}\s+(.+)$/m.exec(text.split('\n', 1)[0]!)?.[1];
         if (first) heading = first;
-        passages.push({ locale, slug: name, kind: 'document', title: record.title, meta: `${fields.summary} ${heading}`, text, url: sectionUrl(url, section) });
+        passages.push({
+          locale,
+          slug: name,
+          kind: 'document',
+          title: record.title,
+          meta: `${fields.summary} ${heading}${termsOf(text, locale)}`,
+          text,
+          url: sectionUrl(url, section),
+        });
       }
     }
   }
@@ -437,5 +446,21 @@ function entryPassages(e: EntryRecord, lensTitle: (id: LensId) => string, skillN
   ].filter((t) => t.trim());
   // The record's fields go with its lead passage only: repeated on every passage they would lengthen each
   // one (BM25 reads a longer passage as less about any one word), and the record's confidence counts them anyway.
-  return texts.map((text, i) => passage({ locale: e.locale, slug: e.slug, kind: 'entry', title, meta: i === 0 ? meta : undefined, text }, e.url));
+  // (a passage stating her terms of hire is found by the words of such a question, whichever it is)
+  return texts.map((text, i) =>
+    passage(
+      {
+        locale: e.locale,
+        slug: e.slug,
+        kind: 'entry',
+        title,
+        meta: i === 0 ? meta + termsOf(text, e.locale) : termsOf(text, e.locale).trim() || undefined,
+        text,
+      },
+      e.url,
+    ),
+  );
 }
+
+/** The words a passage is also found by when its text states her terms of hire (terms-question.ts), after a line break; '' when it does not. */
+const termsOf = (text: string, locale: Locale) => (statesTerms(text, locale) ? ` \n${TERMS_WORDS[locale]}` : '');

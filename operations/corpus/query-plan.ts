@@ -6,10 +6,11 @@ import type { Locale } from '../contract/shared.ts';
 import { analyse, analyseQueryWords, HAN_JOINERS, isKeptApart, isStopWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
-import { holds, type Bm25Index } from './bm25.ts';
+import { namedTogether, type Bm25Index } from './bm25.ts';
 import { relatedGroups, standIn, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { asksWhatSheDoesNow, asksWhereSheIs, isPlaceWord } from './place-question.ts';
+import { asksHerTerms, termsStated } from './terms-question.ts';
 import { CURRENT_JOB_WORDS, CURRENT_WORDS, localityNames } from './places.ts';
 import type { PlaceTable } from '../content/schema.ts';
 
@@ -115,16 +116,7 @@ export interface QueryWords {
 /** Plans queries over `indexes` with the related words and the subject's name `words` gives. */
 export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, words: QueryWords): (query: string, locale: Locale | undefined) => Part[] {
   const related = relatedGroups(words.related ?? {});
-  // The subject's name, folded: "What has Noah built?" asks about Noa, as "What has the candidate built?" does.
-  const nameWords = (words.name ?? '')
-    .split(/[\s\p{P}]+/u)
-    .map((w) => foldWord(w))
-    .filter((w) => w.length >= 3);
-  // (a slip of a name of five letters or more; a shorter one only with a letter added at its end: Noah, not Nora nor Goa)
-  const isName = (typed: string) =>
-    nameWords.some(
-      (name) => typed === name || (name.length >= 5 ? editDistance(typed, name, 1) <= 1 : typed.length === name.length + 1 && typed.startsWith(name)),
-    );
+  const isName = nameMatcher(words.name ?? '');
   const fullName = words.name ?? '';
   const inLatin = latinName(fullName, words.names ?? {});
 
@@ -156,8 +148,10 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
             return undefined;
           }
         : undefined;
-    // A question asking what she does now ("What does she do today?") asks for her job that has not ended (currentJob).
+    // A question asking what she does now ("What does she do today?") asks for her job that has not ended (currentJob);
+    // one about her terms of hire ("When could she start?"), for a passage stating them (termsStated).
     const present = !place && asksWhatSheDoesNow(query, isName) ? (l: Locale) => currentJob(indexes.get(l)?.engine, l) : undefined;
+    const terms = !place && !present && asksHerTerms(query, isName) ? (l: Locale) => termsStated(indexes.get(l)?.engine, l) : undefined;
     let primary: Locale = locale && candidates.includes(locale) ? locale : candidates[0]!;
     if (candidates.length > 1 && (!locale || !candidates.includes(locale))) {
       const words = script === 'latin' ? latinWords(query) : [];
@@ -177,6 +171,7 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
       if (named) return part([named], l, weight, false, { context: words.filter((w) => w.written !== undefined && isPlaceWord(w.written)) });
       const job = present?.(l);
       if (job) return part([job], l, weight, false);
+      if (terms) return part(terms(l), l, weight, false, { context: words });
       if (!words.length || !words.every((w) => w.typed !== undefined && isName(w.typed))) return part(words, l, weight, spelling);
       // A question whose only words are her name is asked again without it ("What is Noa's experience?" is "What is
       // her experience?"); one of her name alone ("Noa Castellan", "Who is Noa?") asks who she is: her whole name is
@@ -326,12 +321,20 @@ function formsOf(word: QueryWord, completions: string[], engine: Bm25Index, lexi
   return { forms: family, formWeight: FAMILY_WEIGHT };
 }
 
-/** Whether some passage holds every one of `tokens`. */
-function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
-  const [first, ...rest] = tokens.map((t) => engine.postings(t)?.docs);
-  if (!first || rest.some((docs) => !docs)) return false;
-  for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;
-  return false;
+/**
+ * Whether a word of a question (folded) is one of the subject's name, `name`: "What has Noah built?" asks about Noa, as
+ * "What has the candidate built?" does. (a slip of a name of five letters or more; a shorter one only with a letter
+ * added at its end: Noah, not Nora nor Goa)
+ */
+function nameMatcher(name: string): (typed: string) => boolean {
+  const nameWords = name
+    .split(/[\s\p{P}]+/u)
+    .map((w) => foldWord(w))
+    .filter((w) => w.length >= 3);
+  return (typed) =>
+    nameWords.some(
+      (name) => typed === name || (name.length >= 5 ? editDistance(typed, name, 1) <= 1 : typed.length === name.length + 1 && typed.startsWith(name)),
+    );
 }
 
 /**

@@ -3,8 +3,9 @@
 // in its own language (its script, the `locale` it comes with, or the language whose words and stop words it
 // uses) and matched against that locale's text and the English text; related words (content/search/) are
 // added at query time, a word no passage holds is read as the nearest words they do (a typo, lexicon.ts), and the
-// words a question uses for the person (question-words.ts's PERSON_WORDS, the subject's name) are dropped, and a question
-// asking where she is is read as her place (site.json's subject location; place-question.ts, query-plan.ts). Every hit carries
+// words a question uses for the person (question-words.ts's PERSON_WORDS, the subject's name) are dropped, a question
+// asking where she is is read as her place (site.json's subject location; place-question.ts, query-plan.ts), and one about
+// her terms of hire (when she could start, her salary) as a passage stating them (terms-question.ts). Every hit carries
 // a `confidence`: how much of the question (its words weighted by how rare they are; a word no passage holds
 // weighing what its known words do on average; a verb of making or a word that picks one of several, nothing beside other words) the record contains. At CONFIDENT or below nothing is a match, so a
 // question the profile cannot answer gets no results rather than the least bad ones. Built once per build and
