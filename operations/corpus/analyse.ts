@@ -311,7 +311,9 @@ function analyseWords(text: string, locale: Locale, query: boolean, typed?: Arra
   // how many brackets are open, and the words and word segments there were when the outermost one opened
   let [depth, opened, segments, openedSegments, capitals] = [0, 0, 0, 0, false];
   const chinese = locale === 'zh' || locale === 'zh-hant';
-  let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC')).replace(LANGUAGE_WITH_SIGN, languageWithSign);
+  let normalised = (chinese ? foldChinese : foldHan)(text.normalize('NFKC'))
+    .replace(LANGUAGE_WITH_SIGN, languageWithSign)
+    .replace(AMPERSAND_ABBREVIATION, ampersandWord);
   const shouting = !/\p{Ll}/u.test(normalised) && /\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}[^\p{L}]+\p{Lu}{2,}/u.test(normalised);
   if (query && CJK.test(normalised))
     normalised = normalised.replace(frame ? (chinese ? PERSON_ONLY_CHINESE : PERSON_ONLY_HAN) : chinese ? PERSON_CHINESE : PERSON_HAN, ' ');
@@ -393,6 +395,12 @@ const ABBREVIATION = /^(?:\p{L}['’])?(\p{Lu}{2,})$/u;
  */
 const LANGUAGE_WITH_SIGN = /(?<![\p{Script=Latin}\p{N}_])([CcFf])(\+\+|#)(?![\p{Script=Latin}+#])/gu;
 const languageWithSign = (_: string, letter: string, sign: string) => `${letter}${sign === '#' ? 'sharp' : 'plusplus'} `;
+/**
+ * An abbreviation joined by an ampersand (P&L, R&D, M&A, AT&T): the word segmenter splits it into letters too short to
+ * be words, so a requirement of "P&L ownership" lost its subject; it is one word (p_and_l), which no stemmer cuts.
+ */
+const AMPERSAND_ABBREVIATION = /(?<![\p{Script=Latin}\p{N}_&])(\p{Script=Latin}{1,3})&(\p{Script=Latin}{1,3})(?![\p{Script=Latin}\p{N}_&])/gu;
+const ampersandWord = (_: string, before: string, after: string) => ` ${before}_and_${after} `.toLowerCase();
 
 /**
  * Characters the word segmenter is given at once. V8's Intl.Segmenter costs, for each word it yields, time in

@@ -430,6 +430,18 @@ describe('C#, C++ and F# are words', () => {
   for (const [locale, query] of lacking) it(`${locale}: ${query} finds nothing`, () => assert.deepEqual(slugs(query, locale), []));
 });
 
+describe('an abbreviation joined by an ampersand (P&L, R&D) is a word', () => {
+  // The segmenter split it into letters too short to be words: "P&L ownership" asked for "ownership" alone.
+  it('en and ja: P&L finds where she says she has never run one; R&D, which the profile never names, finds nothing', () => {
+    for (const [query, locale] of [
+      ['Has she owned a P&L?', 'en'],
+      ['P&Lの責任者の経験は？', 'ja'],
+    ] as const)
+      assert.ok(slugs(query, locale, 3).includes('capabilities'), `${query}: ${slugs(query, locale).join(', ')}`);
+    assert.deepEqual(slugs('Has she led R&D?', 'en'), []);
+  });
+});
+
 describe('a frame or person word with its elision is still one', () => {
   it("en: the candidate's experience with hotels is a question about hotels", () =>
     assert.deepEqual(slugs("What is the candidate's experience with hotels?", 'en', 3).sort(), [
