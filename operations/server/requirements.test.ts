@@ -87,6 +87,23 @@ describe('readRequirements', () => {
     ]);
   });
 
+  it('reads a requirement after the label that says its kind (Must have:, Nice:, Atout :, 必須：), without the label', () => {
+    const prose =
+      'Head of AI. Requirements: 5+ years leading ML teams. Must have: P&L ownership above EUR 10M. Nice to have: fluent Japanese. Nice: hospitality background.';
+    assert.deepEqual(texts(prose), [
+      'must: 5+ years leading ML teams.',
+      'must: P&L ownership above EUR 10M.',
+      'nice: fluent Japanese.',
+      'nice: hospitality background.',
+    ]);
+    assert.deepEqual(texts(['- Must have: Kubernetes', '- Atout : le japonais', '- 必須：Python', '- 歓迎：英語での会話'].join('\n')), [
+      'must: Kubernetes',
+      'nice: le japonais',
+      'must: Python',
+      'nice: 英語での会話',
+    ]);
+  });
+
   it('reads the clauses of a long Chinese or Japanese sentence as requirements of their own', () => {
     const zh = '我们是一家在线旅游公司。\n\n我们希望你具备五年以上的软件开发经验，熟悉 Python 与 SQL 数据查询，并有带领工程团队的经历。有酒店行业背景者优先。';
     assert.deepEqual(texts(zh), [

@@ -20,6 +20,20 @@ const SKIP =
 const ASKS =
   /\b(you|your|must|should|required?|experience|experienced|ability|able to|knowledge|skills?|years?|proven|track record|familiar|fluent|degree|vous|votre|expérience|maîtris|connaissance|compétences?|capacité|savoir|ans\b|diplôme|usted|tú|tu |experiencia|conocimiento|habilidad|capacidad|años|dominio|titulación|vi |via |sperto|scio|kapabl|jaroj|lingv)|经验|經驗|经历|經歷|背景|経歴|能力|熟悉|熟练|熟練|精通|掌握|具备|具備|年以上|学历|學歷|経験|スキル|能力|知識|理解|年以上|資格|できる|ある方|求め/iu;
 
+/**
+ * A label that opens a requirement and says which kind it is ("Must have: Kubernetes", "Nice: a hospitality
+ * background", "Atout : …", "必須：…"): the requirement is what follows it; `must` or `nice` is the label's group.
+ */
+const LABEL =
+  /^(?:(?<must>must[- ]haves?|must have|requirements?|required|essential|mandatory|exigences?|requis|obligatoire|indispensable|requisitos?|imprescindible|obligatorio|postuloj?|deviga|必须|必須|必要条件|必須条件|任职要求|任職要求)|(?<nice>nice[- ]to[- ]haves?|nice|bonus|plus|preferred|desirable|optional|atouts?|un plus|souhaité|apprécié|deseable|valorable|se valora|plusaĵoj?|dezirinda|加分项?|加分項|优先|優先|歓迎|尚可))\s*[:：]\s*/iu;
+
+/** A requirement without the label that opens it, and the kind the label names (undefined: no label). */
+function unlabelled(text: string): { text: string; kind?: 'must' | 'nice' } {
+  const label = LABEL.exec(text);
+  if (!label || label[0].length === text.length) return { text };
+  return { text: text.slice(label[0].length), kind: label.groups!.nice ? 'nice' : 'must' };
+}
+
 /** A list item's mark: ASCII marks and numbers take a space after them; the typographic ones (・ in Japanese) need none. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
@@ -109,11 +123,12 @@ export function readRequirements(description: string): ReadRequirement[] {
     const text = clean(paragraph.join(' '));
     paragraph = [];
     if (section === 'skip' || hasBullets) return;
-    for (const sentence of sentencesOf(text)) {
-      // a sentence that asks something, or says what would be a plus
-      if (!ASKS.test(sentence) && !NICE.test(sentence.toLowerCase())) continue;
+    for (const written of sentencesOf(text)) {
+      // a sentence that asks something, says what would be a plus, or is labelled as a requirement
+      const { text: sentence, kind } = unlabelled(written);
+      if (!kind && !ASKS.test(sentence) && !NICE.test(sentence.toLowerCase())) continue;
       for (const clause of clausesOf(sentence)) {
-        items.push({ text: clause, kind: section === 'nice' || NICE.test(clause.toLowerCase()) ? 'nice' : 'must', bullet: false });
+        items.push({ text: clause, kind: kind ?? (section === 'nice' || NICE.test(clause.toLowerCase()) ? 'nice' : 'must'), bullet: false });
       }
     }
   };
@@ -133,8 +148,8 @@ export function readRequirements(description: string): ReadRequirement[] {
     if (BULLET.test(line)) {
       flushParagraph();
       if (section === 'skip') continue;
-      const text = clean(line);
-      if (text) items.push({ text, kind: section === 'nice' || NICE.test(text.toLowerCase()) ? 'nice' : 'must', bullet: true });
+      const { text, kind } = unlabelled(clean(line));
+      if (text) items.push({ text, kind: kind ?? (section === 'nice' || NICE.test(text.toLowerCase()) ? 'nice' : 'must'), bullet: true });
       continue;
     }
     // An indented line right after an item continues it.
