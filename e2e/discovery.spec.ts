@@ -46,6 +46,14 @@ test.describe('page metadata', () => {
       await expect(page.locator('link[rel="alternate"][type="text/markdown"]'), path).toHaveCount(1);
     }
     expect(titles.size).toBe(9);
+    // a description is the page's text, not the heading of its first section ("Positionnement Noa Castellan dirige…")
+    for (const [path, start] of [
+      ['/fr', /^Noa Castellan/],
+      ['/documents/profile', /^Noa Castellan/],
+    ] as const) {
+      await page.goto(path);
+      expect(await page.locator('meta[name="description"]').getAttribute('content'), path).toMatch(start);
+    }
     await page.goto('/fr/entries/concierge-copilot');
     await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'fr_FR');
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', `${site}/fr/entries/concierge-copilot`);

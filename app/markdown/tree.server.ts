@@ -8,3 +8,11 @@ export { sectionTree } from '../../operations/content/sections.ts';
 export function markdownExcerpt(source: string, max: number): string {
   return excerpt(markdownToText(source), max);
 }
+
+/**
+ * A page's description from its Markdown: its text without headings (the first one names a section, not the page:
+ * "Positioning Noa Castellan is…") cut as `markdownExcerpt` cuts.
+ */
+export function markdownDescription(source: string, max: number): string {
+  return markdownExcerpt(source.replace(/^ {0,3}#{1,6}(?:\s.*)?$/gm, ''), max);
+}

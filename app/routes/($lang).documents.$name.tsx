@@ -4,14 +4,14 @@ import { useLoaderData } from '@remix-run/react';
 import { pageLocale, readDocument } from '../utils/data.server.ts';
 import { twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, rootData, webPageJsonLd } from '../utils/seo.ts';
-import { markdownExcerpt, sectionTree } from '../markdown/tree.server.ts';
+import { markdownDescription, sectionTree } from '../markdown/tree.server.ts';
 import { DocumentArticle } from '../components/pages/DocumentArticle.tsx';
 import { formatDay } from '../i18n/messages.ts';
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const locale = pageLocale(params, request);
   const document = await readDocument(context, locale, params.name!);
-  return { document, tree: sectionTree(document.markdown), description: markdownExcerpt(document.markdown, 200) };
+  return { document, tree: sectionTree(document.markdown), description: markdownDescription(document.markdown, 200) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => {
