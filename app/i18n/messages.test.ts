@@ -104,4 +104,28 @@ describe('formatting', () => {
     assert.match(formatDay('ja', '2026-05-18'), /2026年5月18日/);
     assert.equal(formatDay('fr', 'not a day'), 'not a day');
   });
+
+  it('writes Esperanto dates and numbers the same whatever the ICU: Node’s has Esperanto, Chromium’s falls back to English', () => {
+    const write = () => [formatDay('eo', '2026-05-18'), translator('eo', messageTables.eo)('matchLength', { n: 1234.5, max: 20000 })];
+    const withData = write();
+    assert.deepEqual(withData, ['18 majo 2026', '1\u202f234,5 / 20\u202f000 signoj']);
+    assert.deepEqual(withoutEsperantoData(write), withData);
+    assert.equal(formatDay('eo', '2026-08-01'), '1 aŭgusto 2026');
+    assert.equal(translator('eo', messageTables.eo)('matchConfidence', { p: 0.45 }), 'serĉa fido 45%');
+  });
 });
+
+/** Runs `write` with Intl as Chromium has it: Esperanto formats, dates and numbers, fall back to American English. */
+function withoutEsperantoData<T>(write: () => T): T {
+  const { DateTimeFormat, NumberFormat } = Intl;
+  const english = (locales: unknown) => ([locales].flat().some((l) => String(l).startsWith('eo')) ? 'en-US' : locales);
+  const fallback = <C extends new (...args: any[]) => object>(constructor: C): C =>
+    new Proxy(constructor, { construct: (target, [locales, options]) => new target(english(locales), options) });
+  Object.assign(Intl, { DateTimeFormat: fallback(DateTimeFormat), NumberFormat: fallback(NumberFormat) });
+  try {
+    assert.equal(new Intl.DateTimeFormat('eo', { month: 'long', timeZone: 'UTC' }).format(new Date('2026-05-18T00:00:00Z')), 'May');
+    return write();
+  } finally {
+    Object.assign(Intl, { DateTimeFormat, NumberFormat });
+  }
+}

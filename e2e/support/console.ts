@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { adminToken, chatSite, ownClientIp } from './helpers.ts';
 
+export { collectErrors } from './helpers.ts';
+
 const gitDir = () => join(process.env.E2E_CHAT_DATA_DIR!, 'content.git');
 
 /** git in the chat service's content repository. */
@@ -85,13 +87,3 @@ export const changeSet = (page: Page, branch = 'dev') =>
     const set = raw ? (JSON.parse(raw) as Record<string, { content: string | null }>) : {};
     return Object.fromEntries(Object.entries(set).map(([path, change]) => [path, change.content]));
   }, branch);
-
-/** Console errors and uncaught exceptions of a page, collected from now on (React's hydration errors among them). */
-export function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(String(error)));
-  return errors;
-}

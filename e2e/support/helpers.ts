@@ -42,3 +42,13 @@ export async function json<T = any>(request: APIRequestContext, url: string): Pr
   if (!res.ok()) throw new Error(`${url}: ${res.status()}`);
   return (await res.json()) as T;
 }
+
+/** Console errors and uncaught exceptions of a page, collected from now on (React's hydration errors among them). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return errors;
+}
