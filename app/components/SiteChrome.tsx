@@ -10,14 +10,13 @@ export function SiteHeader() {
   const { site, preview } = useRoot();
   const t = useT();
   const href = useHref();
-  // The last item gives way on narrow screens, where the header would take a second row (the home page and every
-  // lens link to it there).
-  const nav: Array<[string, string, string?]> = [
+  // (on a phone the items take a second row rather than one giving way: each is a page a visitor looks for there)
+  const nav: Array<[string, string]> = [
     ['/entries', t('navEntries')],
     ['/lenses', t('navLenses')],
     ['/documents', t('navDocuments')],
     ['/search', t('navSearch')],
-    ['/match', t('navMatch'), 'nav-wide'],
+    ['/match', t('navMatch')],
   ];
   return (
     <>
@@ -39,8 +38,8 @@ export function SiteHeader() {
           </a>
           <nav aria-label={t('navLabel')} className="site-nav">
             <ul>
-              {nav.map(([path, label, className]) => (
-                <li key={path} className={className}>
+              {nav.map(([path, label]) => (
+                <li key={path}>
                   <NavLink to={href(path)} prefetch="intent">
                     {label}
                   </NavLink>
