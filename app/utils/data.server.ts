@@ -12,14 +12,19 @@ export function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-/** The page's locale from the optional `($lang)` segment: absent is English, "/en/…" redirects to "/…", anything else unknown is a 404. */
+/**
+ * The page's locale from the optional `($lang)` segment: absent is English, "/en/…" redirects to "/…", a locale in
+ * other capitals ("/zh-Hant/…", as hreflang writes it; "/FR/…") to its own address, anything else unknown is a 404.
+ */
 export function pageLocale(params: { lang?: string }, request: Request): Locale {
   const lang = params.lang;
   if (lang === undefined) return 'en';
-  if (lang === 'en') {
+  const lower = lang.toLowerCase();
+  if (lower === 'en' || (lower !== lang && isLocale(lower))) {
     const url = new URL(request.url);
+    const rest = url.pathname.slice(1 + lang.length);
     // One leading slash whatever follows "/en": "/en//x" must not become "//x", a protocol-relative URL (an open redirect).
-    throw redirect('/' + url.pathname.replace(/^\/en(?=\/|$)/, '').replace(/^\/+/, '') + url.search, 301);
+    throw redirect('/' + [lower === 'en' ? '' : lower, rest.replace(/^\/+/, '')].filter(Boolean).join('/') + url.search, 301);
   }
   if (!isLocale(lang)) throw notFound();
   return lang;
