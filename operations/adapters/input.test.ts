@@ -51,8 +51,8 @@ describe('JSON nesting', () => {
       service.get(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
     const ask = await expectError(await post('/api/v1/ask', deep), 400, 'bad_request');
     assert.match(ask.message, /nests deeper than 64/);
-    // The chat is an operation whose body is read like ask's; without a model (as here) it is refused before reading.
-    await expectError(await post('/api/chat', `{"messages":${'['.repeat(12_500)}${']'.repeat(12_500)}}`), 503, 'chat_not_configured');
+    // The chat is an operation whose body is read like ask's: a bad one is a 400 even without a model (as here).
+    await expectError(await post('/api/chat', `{"messages":${'['.repeat(12_500)}${']'.repeat(12_500)}}`), 400, 'bad_request');
     await expectError(await post('/api/admin/validate', deep, bearer), 400, 'bad_request');
     const mcp = await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${'{"a":'.repeat(12_500)}1${'}'.repeat(12_500)}}`, {
       Accept: 'application/json, text/event-stream',
@@ -70,6 +70,38 @@ describe('JSON nesting', () => {
       body: JSON.stringify({ path: 'content/skills/brackets.md', content: `---\nname: ${'['.repeat(100)}x\ncategory: engineering\n---\nText.\n` }),
     });
     assert.equal(res.status, 200, await res.clone().text());
+  });
+});
+
+describe('a feature that is not configured (no model, as here)', () => {
+  const post = (path: string, body: string) => service.get(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  const turn = (content: string) => ({ role: 'user', content });
+
+  it('checks a chat request first: 400 bad_request for what the SPEC refuses, 503 only for a valid one', async () => {
+    const refused: Array<[string, string, RegExp]> = [
+      ['no messages', JSON.stringify({ messages: [] }), /messages/],
+      ['17 messages', JSON.stringify({ messages: Array.from({ length: 17 }, () => turn('Hi')) }), /16/],
+      ['2001 characters', JSON.stringify({ messages: [turn('x'.repeat(2001))] }), /2000|2,000/],
+      ['messages not an array', JSON.stringify({ messages: 'x' }), /messages/],
+      ['an unknown locale', JSON.stringify({ messages: [turn('Hi')], locale: 'de' }), /locale/],
+      ['a body that is not JSON', 'nope', /JSON/],
+    ];
+    for (const [what, body, says] of refused) {
+      const error = await expectError(await post('/api/chat', body), 400, 'bad_request');
+      assert.match(`${error.message} ${JSON.stringify(error.errors ?? [])}`, says, what);
+    }
+    const valid = await expectError(await post('/api/chat', JSON.stringify({ messages: [turn('Where is Noa based?')] })), 503, 'chat_not_configured');
+    assert.match(valid.message, /OPENAI_API_KEY/);
+  });
+
+  it('checks a transcription request first: 400 without audio, 503 with it', async () => {
+    const missing = await expectError(await post('/api/transcribe', '{}'), 400, 'bad_request');
+    assert.ok(
+      missing.errors?.some((e) => e.pointer === '/audio'),
+      JSON.stringify(missing),
+    );
+    await expectError(await post('/api/transcribe', JSON.stringify({ audio: 'AAAA', mimeType: 'video/mp4' })), 400, 'bad_request');
+    await expectError(await post('/api/transcribe', JSON.stringify({ audio: 'AAAA' })), 503, 'transcription_not_configured');
   });
 });
 

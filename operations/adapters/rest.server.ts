@@ -3,7 +3,6 @@
 // invoke, their bytes beside them, and revalidated with ETags.
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError } from '../contract/errors.ts';
-import type { OperationsLayer } from '../server/handlers.server.ts';
 import { anonymous, authorize, type Implementation, type Principal } from '../server/implement.server.ts';
 import {
   Body,
@@ -25,8 +24,8 @@ import {
 import { refuseWhileStopping, streamLines, streamTextEvents } from './streams.server.ts';
 
 export interface RestDeps {
-  /** The operations' implementation; `unconfigured` (the service's layer has it) refuses what cannot run here before reading. */
-  layer: Pick<Implementation, 'operations' | 'invoke'> & Partial<Pick<OperationsLayer, 'unconfigured'>>;
+  /** The operations' implementation. */
+  layer: Pick<Implementation, 'operations' | 'invoke'>;
   /** Who is calling (bearer token or console session), for admin operations. */
   authenticate(request: EdgeRequest): Principal | Promise<Principal>;
   /** Aborted when the service is stopping: open streams end with their last lines, and no new one starts. */
@@ -35,16 +34,15 @@ export interface RestDeps {
 
 export function operationEndpoints({ layer, authenticate, shutdown }: RestDeps): Endpoint[] {
   async function handle(op: AnyOperation, request: EdgeRequest): Promise<void> {
-    const { req, res, branch } = request;
+    const { req, res, branch, query } = request;
     const principal = op.auth === 'admin' ? await authenticate(request) : anonymous;
     // Checked before the body is read: nobody without credentials gets a request body parsed.
     if (op.auth === 'admin') authorize(principal);
     // Every answer of a public operation may be read from any origin, a POST's (ask) too: its preflight allows it, its
     // errors already said so, and its rate-limit headers are exposed for browsers to read.
     const cors = op.auth === 'public' ? PUBLIC_CORS : {};
-    // What can be refused without the body is, before its bytes (megabytes of a recording) are read.
-    const refusal = layer.unconfigured?.(op);
-    if (refusal) throw refusal;
+    // A change is made as asked or not at all: a query parameter it does not take (`?dry=1`) is refused, not ignored.
+    if (op.auth === 'admin' && op.rest.method !== 'GET') refuseUnknownQuery(op, query, layer.operations);
     const stream = op.rest.stream === 'text-events' ? streamTextEvents : op.streams && acceptsLines(req.headers.accept ?? '') ? streamLines : undefined;
     if (stream) refuseWhileStopping(shutdown);
     const raw = await rawInput(request, op);
@@ -84,6 +82,41 @@ export function operationEndpoints({ layer, authenticate, shutdown }: RestDeps):
     cors: op.auth === 'public',
     handle: (request) => handle(op, request),
   }));
+}
+
+/** The query parameters an operation reads (by their REST names): its input fields when it reads the query, else none. */
+function queryNames(op: AnyOperation): string[] {
+  const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
+  if (from === 'body') return [];
+  const addressed = new Set([...op.rest.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
+  return Object.keys(op.input.shape)
+    .filter((field) => !addressed.has(field))
+    .map((field) => op.rest.rename?.[field] ?? field);
+}
+
+/**
+ * Refuses (400) a query parameter the operation does not read, naming what it accepts and, for a change that has
+ * one, how to see what it would do without doing it: a change never runs with part of what its caller asked ignored.
+ */
+function refuseUnknownQuery(op: AnyOperation, query: string, list: readonly AnyOperation[]): void {
+  const accepted = queryNames(op);
+  const unknown = [...new Set(parseQuery(query).map(([name]) => name))].filter((name) => !accepted.includes(name));
+  if (!unknown.length) return;
+  const route = `${op.rest.method} ${op.rest.path}`;
+  const takes = accepted.length
+    ? `it accepts only ${accepted.map((name) => `"${name}"`).join(', ')}`
+    : `it takes no query parameters (its input is the JSON body)`;
+  const names = unknown.map((name) => `"${name}"`).join(', ');
+  const dryRun = op.dryRun && list.find((candidate) => candidate.name === op.dryRun!.operation);
+  const asCli = op.cli ? `, as \`vitae ${op.cli} --dry-run\` does` : '';
+  const preview = !dryRun
+    ? ''
+    : dryRun.rest.method === 'GET'
+      ? ` There is no dry run of this call: GET ${dryRun.rest.path}${op.dryRun!.input ? `?${new URLSearchParams(op.dryRun!.input)}` : ''} shows what it would change${asCli}.`
+      : ` There is no dry run of this call: ${dryRun.rest.method} ${dryRun.rest.path} with the same body checks it without writing${asCli}.`;
+  throw new AppError('bad_request', `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names} for ${route}: ${takes}. Nothing was done.${preview}`, {
+    errors: unknown.map((name) => ({ pointer: `/${name}`, message: `unknown query parameter "${name}"` })),
+  });
 }
 
 /** An operation's raw input from the query string, the JSON body and the path parameters. */

@@ -193,6 +193,7 @@ export const adminWriteFile = defineOperation({
   cliArgs: { file: { readInto: 'content' } },
   input: z.object({ path: ContentPath, content: Content, message: Message, branch: Branch.default('main'), sha: BaseSha.optional() }),
   output: CommitResult,
+  dryRun: { operation: 'admin_validate' },
   effect: { destructive: true, idempotent: true },
   auth: 'admin',
   role: (input) => roleToCommitTo(input.branch),
@@ -255,6 +256,8 @@ export const adminPromote = defineOperation({
     ),
   }),
   output: CommitResult.extend({ merged: z.boolean(), fastForward: z.boolean() }).meta({ id: 'PromoteResult' }),
+  // What it would merge, file by file, is what compare shows (`vitae admin promote --dry-run` prints it).
+  dryRun: { operation: 'admin_compare', input: { base: 'main', head: 'dev' } },
   // Destructive: main takes dev's version of every file dev changed, and loses the files dev deleted. Idempotent:
   // a second promote finds nothing to merge.
   effect: { destructive: true, idempotent: true },

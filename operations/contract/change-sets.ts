@@ -47,6 +47,7 @@ export const adminCommitChanges = defineOperation({
   cliArgs: { changes: { readInto: 'changes', json: true } },
   input: z.object({ changes: Changes, message: Message, branch: Branch.default('main') }),
   output: CommitResult,
+  dryRun: { operation: 'admin_validate_changes' },
   // Idempotent as a write and a delete are: the same set again leaves the same tree, which is not committed
   // again, and a file already deleted cannot be deleted twice (404, nothing written).
   effect: { destructive: true, idempotent: true },

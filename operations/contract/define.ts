@@ -121,10 +121,16 @@ export interface OperationDef<
    */
   agent?: { cites(output: z.output<O>): CitedRecord[] };
   /**
-   * The operation cannot run without a model provider: when none is configured it is refused with this error
-   * before its input is read (and before the caller's budget is spent).
+   * The operation cannot run without a model provider: when none is configured it is refused with this error once
+   * its input is parsed (a bad request hears what is wrong with it first), before the caller's budget is spent.
    */
   needsModel?: 'chat_not_configured' | 'transcription_not_configured';
+  /**
+   * How to see what a call would change without making it (there is no dry-run flag): an operation that changes
+   * nothing, by name, with the input it takes (absent: the call's own). Named when a REST call is refused for a query
+   * parameter it does not take (`?dry=1`); the CLI's `--dry-run` shows the same.
+   */
+  dryRun?: { operation: string; input?: Record<string, string> };
   /** A per-client-IP budget shared by every surface that runs this operation (REST and MCP). */
   rateLimit?: RateLimitSpec;
   examples?: OperationExamples<I>;

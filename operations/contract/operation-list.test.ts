@@ -1,7 +1,7 @@
 // The operation list is the single source of truth: every surface must agree with it, in both directions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { offeredOn, operations } from './index.ts';
+import { offeredOn, operations, operationsByName } from './index.ts';
 import { describeTool } from './tools.ts';
 import type { ErrorCode } from './errors.ts';
 import { createOpenApiDocument } from '../adapters/openapi.ts';
@@ -44,6 +44,17 @@ describe('the operation list', () => {
       if (op.rest.method === 'PUT' || op.rest.method === 'DELETE' || op.output.meta()?.id === 'CommitResult' || op.output.meta()?.id === 'PromoteResult')
         assert.ok(op.effect, `${op.name} changes the content but declares no effect`);
       if (op.rest.method === 'GET') assert.equal(op.effect, undefined, `${op.name} is a GET`);
+    }
+  });
+
+  it('names, for a change that offers a dry run, an operation that changes nothing and takes the input it is given', () => {
+    for (const op of operations) {
+      if (!op.dryRun) continue;
+      const preview = operationsByName.get(op.dryRun.operation);
+      assert.ok(preview, `${op.name}: dry run ${op.dryRun.operation} is no operation`);
+      assert.ok(op.effect && !preview.effect, `${op.name}: a dry run of a change changes nothing`);
+      for (const field of Object.keys(op.dryRun.input ?? {})) assert.ok(field in preview.input.shape, `${op.name}: ${preview.name} takes ${field}`);
+      if (op.dryRun.input) preview.input.parse(op.dryRun.input);
     }
   });
 

@@ -1,6 +1,7 @@
 // chat and transcribe: the site's chat widget, as operations. chat runs the agent and reports the answer's text and
 // its tool steps as progress, for REST to stream (operations/adapters/streams.server.ts); transcribe sends a
-// recorded question to the transcription model. Both need a model provider, and say so before anything is read.
+// recorded question to the transcription model. Both need a model provider: `invoke` says so once the input is
+// checked (a bad request hears what is wrong with it first), before the caller's budget is spent (`modelRefusal`).
 import type { AnyOperation } from '../contract/define.ts';
 import { AppError, clipped } from '../contract/errors.ts';
 import { AUDIO_MAX_BYTES, STREAMED_TEXT_MAX, type chat, type ChatEvent, type transcribe } from '../contract/agent.ts';

@@ -1,6 +1,6 @@
 // The implementation of the whole operation list: each handler module is given only the services it
 // uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
-import { operationNamed, operations, type AnyOperation, type AppError, type OutputOf } from '../contract/index.ts';
+import { operationNamed, operations, type AnyOperation, type OutputOf } from '../contract/index.ts';
 import { accountHandlers } from './accounts.server.ts';
 import { adminHandlers } from './admin.server.ts';
 import type { AuditTrail } from './audit.server.ts';
@@ -21,11 +21,6 @@ import { translationHandlers } from './translations.server.ts';
 export interface OperationsLayer extends Implementation {
   /** The site's agent, whose tools are this implementation's public reads (also streamed by the chat operation). */
   agent: Agent;
-  /**
-   * Why `op` cannot run in this service at all (it `needsModel` and none is configured), or undefined. A surface asks
-   * before it reads the input, so a recording is not uploaded to be refused.
-   */
-  unconfigured(op: AnyOperation): AppError | undefined;
 }
 
 /**
@@ -34,7 +29,7 @@ export interface OperationsLayer extends Implementation {
  */
 export function implementOperations(
   services: Pick<Services, 'corpus' | 'repo' | 'pipeline' | 'models' | 'urls' | 'rateLimits'> & { editors: EditorStore; audit: AuditTrail },
-  options: Omit<ImplementOptions, 'rateLimits' | 'audit'> & { uiMessages: UiMessages },
+  options: Omit<ImplementOptions, 'rateLimits' | 'audit' | 'unconfigured'> & { uiMessages: UiMessages },
 ): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits, editors, audit } = services;
   const { uiMessages, ...implementOptions } = options;
@@ -61,9 +56,9 @@ export function implementOperations(
       ...translationHandlers({ models, repo, corpus }),
       ...accountHandlers({ editors, audit }),
     },
-    { ...implementOptions, rateLimits, audit, builds: servedBuilds(corpus) },
+    { ...implementOptions, rateLimits, audit, builds: servedBuilds(corpus), unconfigured: (op) => modelRefusal(op, models) },
   );
   // The agent's tools call through this object, as every surface does, so whatever wraps its invoke sees them too.
-  const layer: OperationsLayer = { ...implementation, agent, unconfigured: (op) => modelRefusal(op, models) };
+  const layer: OperationsLayer = { ...implementation, agent };
   return layer;
 }

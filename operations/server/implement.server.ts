@@ -1,9 +1,11 @@
 // The contract's implementation, typed by it, and `invoke`: the one pipeline every surface runs an
 // operation through (REST, MCP, the site's loaders, the console, the agent's tools):
-//   authorize → the per-build memo → parse the input → the role it needs → rate-limit → handler → check the output and
+//   authorize → the per-build memo → parse the input → the role it needs → can it run here at all (a model it needs) →
+//   rate-limit → handler → check the output and
 //   that an error it raised is one its operation answers with (development and tests) → keep it in the memo → errors.
 // Authorization comes first so that nobody without the token learns anything from a validation message;
-// rate limits come after parsing so that a malformed request does not spend a client's budget. A pure operation's
+// rate limits come after parsing so that a malformed request does not spend a client's budget. A feature that is not
+// configured is refused after parsing too, so a bad request hears what is wrong with it whatever the configuration. A pure operation's
 // answer is kept per build and input, once for every surface: a surface keeps its encoding of it (JSON bytes, a
 // JSON-RPC result) beside it rather than a cache of its own.
 import type { z } from 'zod';
@@ -128,6 +130,11 @@ export interface ImplementOptions {
   admit?<T>(work: () => Promise<T>, address: string): Promise<T>;
   /** Check every output against its schema (on in development and tests, off in production). */
   checkOutputs: boolean;
+  /**
+   * Why `op` cannot run in this service at all (it `needsModel` and none is configured), or undefined. Asked once the
+   * input is parsed (a bad request is told what is wrong with it first) and before the rate limit (a refusal spends no budget).
+   */
+  unconfigured?(op: AnyOperation): AppError | undefined;
   /** Where unexpected errors are reported; the caller only ever sees a 500 without details. */
   logError: (message: string, error: unknown) => void;
 }
@@ -165,6 +172,8 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (kept) return kept;
         const input = parseOperationInput(op, raw, invokeOptions);
         if (op.role) permit(op, input, ctx.principal);
+        const refusal = options.unconfigured?.(op);
+        if (refusal) throw refusal;
         const account = ctx.principal.kind === 'admin' ? ctx.principal.account.id : undefined;
         const headers = op.rateLimit ? (await options.rateLimits.consume(op.rateLimit, ctx.ip, account)).headers : {};
         ctx.admitted?.(headers);
