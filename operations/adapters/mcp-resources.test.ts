@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { documentNames, lensIds, locales } from '../contract/shared.ts';
+import { JOB_DESCRIPTION_MAX } from '../contract/match.ts';
 import { prompts } from '../contract/prompts.ts';
 import { resources } from '../contract/resources.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
@@ -164,6 +165,18 @@ describe('MCP prompts', () => {
     );
   });
 
+  it('compare_to_job takes what match_role takes: a one-line description too', async () => {
+    const job = '- Python';
+    const matched = await service.get('/api/v1/match', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jobDescription: job }),
+    });
+    assert.equal(matched.status, 200, await matched.text());
+    const { messages } = await client.getPrompt({ name: 'compare_to_job', arguments: { job_description: job } });
+    assert.ok(messages.some((m) => m.content.type === 'text' && m.content.text.endsWith(job)));
+  });
+
   it('explain_entry embeds the entry resource', async () => {
     const { messages } = await client.getPrompt({ name: 'explain_entry', arguments: { slug: 'concierge-copilot', locale: 'es' } });
     const embedded = messages.find((m) => m.content.type === 'resource')!.content as { resource: { uri: string; text: string } };
@@ -180,7 +193,8 @@ describe('MCP prompts', () => {
       );
     await refused('pitch_for_role', {}, /lens/);
     await refused('pitch_for_role', { lens: 'astronaut' }, /lens/);
-    await refused('compare_to_job', { job_description: 'short' }, /job_description/);
+    await refused('compare_to_job', { job_description: '   ' }, /job_description/);
+    await refused('compare_to_job', { job_description: 'x'.repeat(JOB_DESCRIPTION_MAX + 1) }, /job_description/);
     await refused('explain_entry', { slug: 'no-such-entry' }, /no-such-entry/);
     await refused('no_such_prompt', {}, /Unknown prompt/);
   });

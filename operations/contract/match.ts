@@ -19,6 +19,15 @@ export const QUOTE_MAX = 300;
 /** The most pieces of evidence per requirement. */
 export const EVIDENCE_MAX = 3;
 
+/** A pasted job description: what match_role reads, and the compare_to_job prompt takes (one rule for both). */
+export const JobDescription = z
+  .string()
+  .trim()
+  .min(1, 'paste a job description')
+  .max(JOB_DESCRIPTION_MAX, `a job description is at most ${JOB_DESCRIPTION_MAX.toLocaleString('en')} characters`)
+  .meta({ contentMediaType: 'text/markdown' })
+  .describe('The job description, plain text or Markdown');
+
 export const MatchStatus = z
   .enum(['met', 'partial', 'gap'])
   .describe('met: the profile shows it; partial: it shows something close, or part of it; gap: the profile does not show it');
@@ -87,13 +96,7 @@ export const matchRole = defineOperation({
   cli: 'match <file>',
   cliArgs: { file: { readInto: 'jobDescription' } },
   input: z.object({
-    jobDescription: z
-      .string()
-      .trim()
-      .min(1, 'paste a job description')
-      .max(JOB_DESCRIPTION_MAX, `a job description is at most ${JOB_DESCRIPTION_MAX.toLocaleString('en')} characters`)
-      .meta({ contentMediaType: 'text/markdown' })
-      .describe('The job description, plain text or Markdown'),
+    jobDescription: JobDescription,
     locale: Locale.default('en').describe('Language of the answer'),
     title: z
       .string()

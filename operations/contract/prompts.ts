@@ -4,6 +4,7 @@
 // way and described to hosts from the same definition.
 import { z } from 'zod';
 import { localeFacts } from './locales.ts';
+import { JobDescription } from './match.ts';
 import { getBrief, getEntry, listExperience, listLenses, searchSubject } from './public.ts';
 import { briefResource, entryMarkdown, entryResource, expandUri, lensMarkdown, lensResource, type ReadOperation } from './resources.ts';
 import { LensId, Locale, Slug } from './shared.ts';
@@ -65,12 +66,8 @@ export const compareToJob = definePrompt({
   title: 'Compare with a job description',
   description: 'How well the subject fits a job description you paste: matches with evidence, gaps, and questions to ask.',
   arguments: z.object({
-    job_description: z
-      .string()
-      .trim()
-      .min(20, 'paste the job description (at least 20 characters)')
-      .max(20_000, 'a job description is at most 20000 characters')
-      .describe('The job description, pasted as text'),
+    // match_role's own rule, so the prompt and the operation accept the same descriptions.
+    job_description: JobDescription.describe('The job description, pasted as text'),
     locale: PromptLocale,
   }),
   async render({ job_description, locale }, read) {
