@@ -93,6 +93,10 @@ describe('exit codes', () => {
 
   it(`${exitCodes.forbidden}: forbidden path`, async () => {
     assertOneCleanFailure(await admin(['put', 'server.ts', '-', '-m', 'no', '--yes'], 'x'), 5, /not a writable content file/);
+    // A read is refused as a read, with the path it probably meant.
+    const read = await admin(['get', 'site.json']);
+    assertOneCleanFailure(read, 5, /"site\.json" is not a content file: .*content\/site\.json/);
+    assert.doesNotMatch(read.stderr, /writable/);
   });
 
   it(`${exitCodes.invalid}: invalid content, each problem as path:line: message`, async () => {
@@ -112,7 +116,9 @@ describe('exit codes', () => {
     const stale = await admin(['put', ENTRY, '-', '-m', 'second edit', '--sha', sha, '--yes'], content + '\nMore.\n');
     assertOneCleanFailure(stale, 7, /^Conflict: /);
     assert.ok(stale.stderr.includes(`vitae admin get ${ENTRY}`), stale.stderr);
-    assert.match(stale.stderr, /retry with --sha/);
+    // The sha to retry with is printed in full, as --sha takes it (40 hexadecimal characters).
+    const now = JSON.parse((await admin(['get', ENTRY, '--json'])).stdout).sha as string;
+    assert.ok(stale.stderr.includes(`retry with --sha ${now}`), stale.stderr);
   });
 
   it(`${exitCodes.unavailable}: a service without a model says what to configure`, async () => {

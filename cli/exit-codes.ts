@@ -10,7 +10,7 @@ export const exitCodeMeanings: Array<[code: number, meaning: string]> = [
   ],
   [exitCodes.not_found, 'not found: no such entry, document, file or route'],
   [exitCodes.auth, 'auth: no admin token (vitae login, or SITE_ADMIN_TOKEN), or the token was refused'],
-  [exitCodes.forbidden, 'forbidden: the path is not a writable content file, or your role does not allow it (main and promote need a publisher)'],
+  [exitCodes.forbidden, 'forbidden: not a content file (only those are read or written), or your role does not allow it (main and promote need a publisher)'],
   [exitCodes.invalid, 'invalid: the content fails validation (each problem as path:line: message)'],
   [exitCodes.conflict, 'conflict: the branch moved; re-read with `vitae admin get` and retry with --sha (vitae admin edit merges for you)'],
   [exitCodes.rate_limited, 'rate limited: try again after the time given'],

@@ -108,10 +108,12 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
       const reread = path
         ? `vitae admin get ${path}${ctx.input.branch && ctx.input.branch !== 'main' ? ` --branch ${ctx.input.branch}` : ''}`
         : 'vitae admin get <path>';
+      // The service names the file's current sha in full (`currentSha`): the base a retry passes.
+      const current = typeof apiBody.currentSha === 'string' ? apiBody.currentSha : '<the sha it prints>';
       return new CliFailure(
         exit,
         `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +
-          `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha <the sha it prints>` +
+          `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha ${current}` +
           (path ? ` (or run \`vitae admin edit ${path}\`, which merges your change onto theirs).` : '.'),
         apiBody,
       );
@@ -122,7 +124,9 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
       return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, apiBody);
     case 429: {
       const retry = error.headers.get('retry-after');
-      return new CliFailure(exit, `${body.message}${retry ? ` Try again in ${retry} s.` : ''}`, apiBody);
+      // The service's message usually says when already ("Try again in 37 seconds."): the wait is said once.
+      const when = retry && !/try again/i.test(body.message) ? ` Try again in ${retry} seconds.` : '';
+      return new CliFailure(exit, `${body.message}${when}`, apiBody);
     }
     default:
       return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, apiBody);

@@ -59,7 +59,8 @@ describe('vitae ask', () => {
     const run = await vitae(['ask', 'One more?', '--json']);
     assert.equal(run.code, 8, run.stderr);
     assert.equal(JSON.parse(run.stdout).code, 'rate_limited');
-    assert.match(run.stderr, /Try again in \d+ s\./);
+    assert.match(run.stderr, /Try again in \d+ seconds\./);
+    assert.equal(run.stderr.match(/try again/gi)?.length, 1, `the wait is said once: ${run.stderr}`);
   });
 });
 

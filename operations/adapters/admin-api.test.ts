@@ -232,6 +232,11 @@ for (const backend of backends) {
         assert.equal(stale.status, 409);
         assert.equal(stale.body.code, 'repo_error');
         assert.equal(head(), before);
+        // The file's sha now, in full (a retry's base; a short one is refused as not a sha), in the words and the details.
+        const now = (await call('GET', `/api/admin/file?path=${file.path}`)).body.sha as string;
+        assert.match(now, /^[0-9a-f]{40}$/);
+        assert.equal(stale.body.currentSha, now);
+        assert.ok(stale.body.message.includes(`it is now ${now}`), stale.body.message);
       });
     });
 
@@ -326,6 +331,32 @@ for (const backend of backends) {
     });
 
     describe('dev preview and promote', () => {
+      it('refuses a change with a query parameter it does not take (?dry=1) with 400 naming it, and changes nothing', async () => {
+        assert.equal(
+          (await call('PUT', '/api/admin/file', { path: 'content/skills/dry.md', content: skill('Dry'), message: 'Dry', branch: 'dev' })).status,
+          200,
+        );
+        const before = { main: head('main'), dev: head('dev') };
+        const promote = await call('POST', '/api/admin/promote?dry=1', { message: 'x' });
+        assert.equal(promote.status, 400, promote.text);
+        assert.equal(promote.body.code, 'bad_request');
+        assert.match(promote.body.message, /"dry"/);
+        assert.match(promote.body.message, /takes no query parameters/);
+        assert.ok(promote.body.message.includes('GET /api/admin/compare?base=main&head=dev'), promote.body.message);
+        assert.ok(promote.body.message.includes('vitae admin promote --dry-run'), promote.body.message);
+        assert.deepEqual(promote.body.errors, [{ pointer: '/dry', message: 'unknown query parameter "dry"' }]);
+        const put = await call('PUT', '/api/admin/file?dryRun=true', { path: 'content/skills/dry.md', content: skill('Wet'), message: 'Wet', branch: 'dev' });
+        assert.equal(put.status, 400, put.text);
+        assert.ok(put.body.message.includes('POST /api/admin/validate with the same body'), put.body.message);
+        // A delete reads the query: it names what it accepts.
+        const del = await call('DELETE', '/api/admin/file?path=content/skills/dry.md&message=Drop&branch=dev&utm_source=x');
+        assert.equal(del.status, 400, del.text);
+        assert.match(del.body.message, /"utm_source".*accepts only "path", "message", "branch", "sha"/);
+        assert.deepEqual({ main: head('main'), dev: head('dev') }, before, 'nothing was promoted, written or deleted');
+        // Reads are not changes: a public GET still ignores what it does not know (tracking parameters).
+        assert.equal((await service.get('/api/v1/entries/concierge-copilot?utm_source=newsletter')).status, 200);
+      });
+
       it('serves a write to dev on the preview only, until promote publishes it', async () => {
         const path = 'content/skills/preview-only.md';
         assert.equal((await call('PUT', '/api/admin/file', { path, content: skill('Preview only'), message: 'Preview', branch: 'dev' })).status, 200);

@@ -239,7 +239,8 @@ describe('every credential throttled', () => {
     for (let i = 0; i < CREDENTIAL_FAILURES; i++) assert.equal((await vitae(wrong('cli', i))).code, 4);
     const refused = await vitae(TOKEN);
     assert.equal(refused.code, 8, refused.stderr);
-    assert.match(refused.stderr, /Try again in \d+ s/);
+    assert.match(refused.stderr, /try again in \d+ seconds/i);
+    assert.equal(refused.stderr.match(/try again/gi)?.length, 1, `the wait is said once: ${refused.stderr}`);
   });
 });
 

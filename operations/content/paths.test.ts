@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../contract/errors.ts';
-import { assertContentDir, assertWritablePath, writablePathProblem } from './paths.ts';
+import { assertContentDir, assertReadablePath, assertWritablePath, writablePathProblem } from './paths.ts';
 
 describe('writablePathProblem', () => {
   it('accepts regular .md and .json files under content/', () => {
@@ -45,6 +45,18 @@ describe('writablePathProblem', () => {
       assert.doesNotMatch(e.message, /[\u0000-\u001f]/);
       return true;
     });
+  });
+});
+
+describe('assertReadablePath', () => {
+  it('refuses what a write refuses, worded as a read, with the path under content/ it probably meant', () => {
+    for (const path of ['site.json', '../etc/passwd', 'content/.env.json', 'content/skills/x.txt']) {
+      assert.ok(writablePathProblem(path), path);
+      assert.throws(() => assertReadablePath(path), (e: unknown) => e instanceof AppError && e.code === 'forbidden_path' && !/writable/.test(e.message), path);
+    }
+    assert.throws(() => assertReadablePath('site.json'), { message: '"site.json" is not a content file: only files under content/ are readable. Paths are relative to the repository: content/site.json.' });
+    assert.throws(() => assertWritablePath('site.json'), { message: /^"site\.json" is not a writable content file: only files under content\/ are writable\. .*content\/site\.json\.$/ });
+    assert.doesNotThrow(() => assertReadablePath('content/site.json'));
   });
 });
 

@@ -9,8 +9,12 @@ export { isMediaPath, MEDIA_DIR, mediaExtensions } from '../contract/media-files
 export const MEDIA_NAME = new RegExp(`^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*\\.(?:${mediaExtensions.join('|')})$`);
 
 
-/** `media`: false to check a folder's probe path by the rules of any folder (assertContentDir). */
-export function writablePathProblem(path: string, media = true): string | undefined {
+/**
+ * `media`: false to check a folder's probe path by the rules of any folder (assertContentDir). `access`: how the rule
+ * is worded, for a write (the default) or a read; the rules are the same.
+ */
+export function writablePathProblem(path: string, media = true, access: 'write' | 'read' = 'write'): string | undefined {
+  const able = access === 'read' ? 'readable' : 'writable';
   if (typeof path !== 'string' || !path) return 'the path is empty';
   if (path.includes('\0')) return 'the path contains a NUL byte';
   if (path.includes('\\')) return 'backslashes are not allowed; use "/"';
@@ -19,22 +23,35 @@ export function writablePathProblem(path: string, media = true): string | undefi
   const segments = path.split('/');
   if (segments.some((s) => s === '..' || s === '.')) return '"." and ".." segments are not allowed';
   if (segments.some((s) => s === '')) return 'empty path segments ("//" or a trailing "/") are not allowed';
-  if (segments.some((s) => s.startsWith('.'))) return 'dot-files and dot-folders are not writable';
-  if (segments[0] !== 'content' || segments.length < 2) return 'only files under content/ are writable';
+  if (segments.some((s) => s.startsWith('.'))) return `dot-files and dot-folders are not ${able}`;
+  if (segments[0] !== 'content' || segments.length < 2) return `only files under content/ are ${able}`;
   if (media && isMediaPath(path)) {
     if (segments.length !== 3) return `images live directly in ${MEDIA_DIR}/, not in a folder under it`;
     if (!MEDIA_NAME.test(segments[2]!))
       return `an image under ${MEDIA_DIR}/ is named with lowercase letters, digits, "-" and "_", ending in .${mediaExtensions.join(', .')}`;
     return undefined;
   }
-  if (!/\.(md|json)$/.test(path)) return 'only .md and .json files are writable';
+  if (!/\.(md|json)$/.test(path)) return `only .md and .json files are ${able}`;
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'control characters are not allowed';
   return undefined;
 }
 
 export function assertWritablePath(path: string): void {
   const problem = writablePathProblem(path);
-  if (problem) throw new AppError('forbidden_path', `"${printable(path)}" is not a writable content file: ${problem}.`);
+  if (problem) throw new AppError('forbidden_path', `"${printable(path)}" is not a writable content file: ${problem}.${relativeHint(path)}`);
+}
+
+/** The same rules for a read, said as a read's: the path names no content file (nothing about writing). */
+export function assertReadablePath(path: string): void {
+  const problem = writablePathProblem(path, true, 'read');
+  if (problem) throw new AppError('forbidden_path', `"${printable(path)}" is not a content file: ${problem}.${relativeHint(path)}`);
+}
+
+/** For a path that is not under content/: paths start at the repository's root, and the one probably meant. */
+function relativeHint(path: string): string {
+  if (typeof path !== 'string' || path.startsWith('content/')) return '';
+  const meant = `content/${path}`;
+  return writablePathProblem(meant) ? ' Paths are relative to the repository, such as content/site.json.' : ` Paths are relative to the repository: ${printable(meant)}.`;
 }
 
 /** A folder filter for listings: same rules, but for a directory. */

@@ -6,7 +6,7 @@ export const errorTable = {
   bad_request: { status: 400, exit: 2, summary: 'The request does not match the operation’s schema.' },
   unauthorized: { status: 401, exit: 4, summary: 'Missing or invalid admin credentials.' },
   forbidden: { status: 403, exit: 5, summary: 'The request is not allowed (for example a cross-site write).' },
-  forbidden_path: { status: 403, exit: 5, summary: 'The path is not a writable content file.' },
+  forbidden_path: { status: 403, exit: 5, summary: 'The path is not a content file; only content files are read and written.' },
   not_found: { status: 404, exit: 3, summary: 'The addressed resource does not exist.' },
   method_not_allowed: { status: 405, exit: 2, summary: 'The route exists but not for this method.' },
   payload_too_large: { status: 413, exit: 2, summary: 'The request body is too large.' },

@@ -78,7 +78,8 @@ export function checkBase(changes: FileChange[], tree: readonly TreeFile[]): voi
     if (change.sha !== undefined && change.sha !== current) {
       throw new AppError(
         'repo_error',
-        `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current.slice(0, 7)})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`,
+        // The current sha in full: it is what a retry passes as its base (a short one is refused as not a sha).
+        `"${change.path}" changed since sha ${String(change.sha).slice(0, 7)}${current ? ` (it is now ${current})` : ' (it has been deleted)'}. Read it again and reapply your change; nothing was written.`,
         { status: 409, details: { path: change.path, currentSha: current } },
       );
     }

@@ -118,6 +118,20 @@ describe('path attacks', () => {
   });
 });
 
+describe('how a refused path is worded', () => {
+  it('a read says the path is not a content file (nothing about writing) and where paths start; a write keeps its words', async () => {
+    for (const read of ['/api/admin/file?path=site.json', '/api/admin/history?path=site.json', '/api/admin/translation?path=site.json&locale=fr']) {
+      const { message } = assertError(await api.get(read), 403, 'forbidden_path');
+      assert.match(message, /^"site\.json" is not a content file: .* Paths are relative to the repository: content\/site\.json\.$/, read);
+      assert.doesNotMatch(message, /writable/, read);
+    }
+    const outside = assertError(await api.get('/api/admin/file?path=../etc/passwd'), 403, 'forbidden_path');
+    assert.match(outside.message, /^"\.\.\/etc\/passwd" is not a content file: .* Paths are relative to the repository, such as content\/site\.json\.$/);
+    const write = assertError(await api.put({ path: 'site.json', content: '{}', message: 'm' }), 403, 'forbidden_path');
+    assert.match(write.message, /^"site\.json" is not a writable content file: .* content\/site\.json\.$/);
+  });
+});
+
 describe('symlinks committed into the repository from outside', () => {
   let head: string;
 

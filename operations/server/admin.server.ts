@@ -5,7 +5,7 @@ import { limits } from '../contract/limits.ts';
 import type { z } from 'zod';
 import { FILE_MATCHES, type adminOperations, type Change } from '../contract/admin.ts';
 import type { Branch, DocumentName, LensId } from '../contract/shared.ts';
-import { assertContentDir, assertWritablePath, isMediaPath } from '../content/paths.ts';
+import { assertContentDir, assertReadablePath, assertWritablePath, isMediaPath } from '../content/paths.ts';
 import type { CommitOutcome, ContentRepo, FileChange } from '../repo/content-repo.server.ts';
 import { searchFiles } from '../content/file-search.ts';
 import { locate } from '../content/locate.ts';
@@ -59,17 +59,18 @@ async function asFileChanges(changes: ReadonlyArray<z.output<typeof Change>>): P
 }
 
 /**
- * The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a writable content path;
- * an image (bytes, no text) only where the operation reads images (`images`).
+ * The file an operation names by `path` or by an entry's, lens's or skill's `slug`, checked as a content path (by the
+ * rules of a write; a refusal worded as a read's for an operation that only reads: `reading`); an image (bytes, no
+ * text) only where the operation reads images (`images`).
  */
 export function fileOf(
   corpus: Corpus,
   input: { path?: string; slug?: string; branch: Branch },
   refuse: Refuse<'not_found'>,
-  { images = false }: { images?: boolean } = {},
+  { images = false, reading = false }: { images?: boolean; reading?: boolean } = {},
 ): string {
   const path = input.path ?? pathOfSlug(corpus, input.branch, input.slug!, refuse);
-  assertWritablePath(path);
+  (reading ? assertReadablePath : assertWritablePath)(path);
   if (!images && isMediaPath(path)) throw new AppError('bad_request', `"${path}" is an image: it has no text to work on (admin_read_file reads its bytes).`);
   return path;
 }
@@ -148,7 +149,7 @@ export function adminHandlers({
     },
 
     async admin_read_file(input, { refuse }) {
-      const path = fileOf(corpus, input, refuse, { images: true });
+      const path = fileOf(corpus, input, refuse, { images: true, reading: true });
       const file = await repo.readFile(input.branch, path, input.ref);
       if (file.bytes) return { path, sha: file.sha, content: '', contentBase64: file.bytes.toString('base64'), branch: input.branch, ref: file.commit };
       // At the head, a source file says where its translations stand (the editor shows them, and what a delete takes).
@@ -158,7 +159,7 @@ export function adminHandlers({
     },
 
     async admin_history(input) {
-      if (input.path) assertWritablePath(input.path);
+      if (input.path) assertReadablePath(input.path);
       return repo.history(input.branch, { path: input.path, cursor: input.cursor, limit: input.limit });
     },
 

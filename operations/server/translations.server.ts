@@ -8,7 +8,7 @@ import { translationLocales, type Branch, type TranslationLocale } from '../cont
 import { UNTRANSLATED } from '../contract/vocabulary.ts';
 import { parseMarkdownFile } from '../content/front-matter.ts';
 import { locate, sourceKindOf, translationPath } from '../content/locate.ts';
-import { assertWritablePath } from '../content/paths.ts';
+import { assertReadablePath } from '../content/paths.ts';
 import { fileKinds, type FileKind } from '../content/schema.ts';
 import { sourceHashOfText } from '../content/source-hash.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
@@ -107,7 +107,7 @@ export function translationHandlers({
     },
 
     async admin_translation(input, { refuse }) {
-      assertWritablePath(input.path);
+      assertReadablePath(input.path);
       const where = locate(input.path);
       if (where.kind === 'translation' && input.locale && input.locale !== where.locale) {
         const message = `"${input.path}" is the ${where.locale} translation, not the ${input.locale} one: leave locale out, or name the English file.`;
