@@ -2,6 +2,7 @@
 // JSON body and goes through `invoke` like every other door; answers of pure operations are kept per build by
 // invoke, their bytes beside them, and revalidated with ETags.
 import type { AnyOperation } from '../contract/define.ts';
+import type { OperationsLayer } from '../server/handlers.server.ts';
 import { AppError } from '../contract/errors.ts';
 import { anonymous, authorize, type Implementation, type Principal } from '../server/implement.server.ts';
 import {
@@ -24,8 +25,8 @@ import {
 import { refuseWhileStopping, streamLines, streamTextEvents } from './streams.server.ts';
 
 export interface RestDeps {
-  /** The operations' implementation. */
-  layer: Pick<Implementation, 'operations' | 'invoke'>;
+  /** The operations' implementation; `unconfigured` (the service's layer has it) refuses what cannot run here before a large body is read. */
+  layer: Pick<Implementation, 'operations' | 'invoke'> & Partial<Pick<OperationsLayer, 'unconfigured'>>;
   /** Who is calling (bearer token or console session), for admin operations. */
   authenticate(request: EdgeRequest): Principal | Promise<Principal>;
   /** Aborted when the service is stopping: open streams end with their last lines, and no new one starts. */
@@ -43,6 +44,12 @@ export function operationEndpoints({ layer, authenticate, shutdown }: RestDeps):
     const cors = op.auth === 'public' ? PUBLIC_CORS : {};
     // A change is made as asked or not at all: a query parameter it does not take (`?dry=1`) is refused, not ignored.
     if (op.auth === 'admin' && op.rest.method !== 'GET') refuseUnknownQuery(op, query, layer.operations);
+    // A feature this service lacks is refused before a large body (a recording of megabytes) is read; a small one is
+    // read and checked first (invoke), so a bad request hears what is wrong with it whatever the configuration.
+    if (Number(req.headers['content-length'] ?? 0) > REFUSED_UNREAD) {
+      const refusal = layer.unconfigured?.(op);
+      if (refusal) throw refusal;
+    }
     const stream = op.rest.stream === 'text-events' ? streamTextEvents : op.streams && acceptsLines(req.headers.accept ?? '') ? streamLines : undefined;
     if (stream) refuseWhileStopping(shutdown);
     const raw = await rawInput(request, op);
@@ -83,6 +90,9 @@ export function operationEndpoints({ layer, authenticate, shutdown }: RestDeps):
     handle: (request) => handle(op, request),
   }));
 }
+
+/** A body declared larger than this is not read for an operation that cannot run here (see handle). */
+const REFUSED_UNREAD = 64 * 1024;
 
 /** The query parameters an operation reads (by their REST names): its input fields when it reads the query, else none. */
 function queryNames(op: AnyOperation): string[] {

@@ -1,6 +1,6 @@
 // The implementation of the whole operation list: each handler module is given only the services it
 // uses, and `implement` checks by type that every operation has exactly one handler of the right shape.
-import { operationNamed, operations, type AnyOperation, type OutputOf } from '../contract/index.ts';
+import { operationNamed, operations, type AnyOperation, type AppError, type OutputOf } from '../contract/index.ts';
 import { accountHandlers } from './accounts.server.ts';
 import { adminHandlers } from './admin.server.ts';
 import type { AuditTrail } from './audit.server.ts';
@@ -21,6 +21,11 @@ import { translationHandlers } from './translations.server.ts';
 export interface OperationsLayer extends Implementation {
   /** The site's agent, whose tools are this implementation's public reads (also streamed by the chat operation). */
   agent: Agent;
+  /**
+   * Why `op` cannot run in this service at all (it `needsModel` and none is configured), or undefined: `invoke` asks
+   * once the input is parsed; REST asks before reading a large body too, so a recording is not uploaded to be refused.
+   */
+  unconfigured(op: AnyOperation): AppError | undefined;
 }
 
 /**
@@ -33,6 +38,7 @@ export function implementOperations(
 ): OperationsLayer {
   const { corpus, repo, pipeline, models, urls, rateLimits, editors, audit } = services;
   const { uiMessages, ...implementOptions } = options;
+  const unconfigured = (op: AnyOperation) => modelRefusal(op, models);
   // The agent's tools run through this very layer, which is made just below (before any tool runs).
   const runTool = async (op: AnyOperation, input: unknown, { progress: _, admitted: __, ...ctx }: Parameters<Implementation['invoke']>[2]): Promise<unknown> =>
     (await layer.invoke(op, input, { ...ctx, principal: anonymous, door: 'agent' })).output;
@@ -56,9 +62,9 @@ export function implementOperations(
       ...translationHandlers({ models, repo, corpus }),
       ...accountHandlers({ editors, audit }),
     },
-    { ...implementOptions, rateLimits, audit, builds: servedBuilds(corpus), unconfigured: (op) => modelRefusal(op, models) },
+    { ...implementOptions, rateLimits, audit, builds: servedBuilds(corpus), unconfigured },
   );
   // The agent's tools call through this object, as every surface does, so whatever wraps its invoke sees them too.
-  const layer: OperationsLayer = { ...implementation, agent };
+  const layer: OperationsLayer = { ...implementation, agent, unconfigured };
   return layer;
 }
