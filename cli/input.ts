@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { AnyOperation, CliArg } from '../operations/contract/define.ts';
 import type { Problem } from '../operations/contract/errors.ts';
-import { InputError, parseInput } from '../operations/contract/issues.ts';
+import { InputError, parseOperationInput as parseCallInput } from '../operations/contract/issues.ts';
 import { expectedValue, fieldInfo, flagName, fromCommandLine, type FieldInfo } from './fields.ts';
 import type { Positional } from './usage.ts';
 
@@ -125,11 +125,13 @@ export function commandLineNames(op: AnyOperation, bindings: PositionalBinding[]
   return names;
 }
 
-/** Parses with the operation's schema, in the words every surface uses, naming fields as they were typed. */
+/**
+ * Parses with the operation's schema, in the words every surface uses, naming fields as they were typed. A value
+ * that addresses nothing (`vitae doc nope`) is not found (exit 3), as the service says over REST and MCP.
+ */
 export function parseOperationInput(op: AnyOperation, raw: Record<string, unknown>, bindings: PositionalBinding[]): Record<string, unknown> {
   try {
-    const input: Record<string, unknown> = parseInput(op.input, raw, commandLineNames(op, bindings));
-    return input;
+    return parseCallInput(op, raw, commandLineNames(op, bindings)) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message, error.problems);
     throw error;

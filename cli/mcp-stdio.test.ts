@@ -107,6 +107,7 @@ describe('vitae mcp (stdio)', () => {
       const refused = { name: 'get_entry', arguments: { slug: 'Not A Slug' } };
       const result = await stdio.callTool(refused);
       assert.equal(result.isError, true);
+      assert.equal(JSON.parse((result.content as any)[0].text).code, 'not_found', 'a slug no entry can have names nothing');
       assert.deepEqual(result, await http.callTool(refused));
     } finally {
       await stdio.close();

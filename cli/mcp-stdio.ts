@@ -4,9 +4,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ApiError, createClient, NetworkError } from '../operations/adapters/client.ts';
 import { createMcpServer, plainErrors, serverInfoOf, type McpServerInfo } from '../operations/adapters/mcp.ts';
-import type { z } from 'zod';
 import { operations, type OutputOf } from '../operations/contract/index.ts';
-import { parseInput } from '../operations/contract/issues.ts';
+import { isAppError } from '../operations/contract/errors.ts';
+import { parseOperationInput } from '../operations/contract/issues.ts';
 import { getSite } from '../operations/contract/public.ts';
 import { prompts } from '../operations/contract/prompts.ts';
 import { resources } from '../operations/contract/resources.ts';
@@ -26,9 +26,11 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
     info: await serverInfo(client, options.admin),
     ops,
     // Arguments are checked here, as invoke checks them over HTTP: a refusal is answered without a round trip.
-    call: (op, input) => client.call(op, parseInput<z.ZodType<Record<string, unknown>>>(op.input, input)),
+    call: (op, input) => client.call(op, parseOperationInput(op, input) as Record<string, unknown>),
     errorBody: (error) => {
       if (error instanceof ApiError) return error.body;
+      // Arguments that address nothing (parsed here, as invoke parses them over HTTP).
+      if (isAppError(error)) return error.toBody();
       if (error instanceof NetworkError)
         return { code: 'unavailable', message: `${error.message}. Is the service running? Set SITE_URL (or --url) to its address.` };
       return undefined;

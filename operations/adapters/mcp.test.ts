@@ -40,7 +40,7 @@ const invalidArguments: Record<string, Record<string, unknown>> = {
   get_entry: {},
   list_lenses: { locale: 42 },
   search_subject: { query: '' },
-  get_document: { name: 'diary' },
+  get_document: { name: 42 },
   ask_subject: { question: '' },
 };
 
@@ -110,6 +110,27 @@ describe('public MCP server /mcp', () => {
     assert.match(body.message, /no-such-entry/);
     assert.match(body.message, /the `list_experience` tool/);
     assert.doesNotMatch(body.message, /\/api\//);
+    await client.close();
+  });
+
+  it('answers an argument that addresses nothing as not_found, in the same words as the REST API’s 404', async () => {
+    const client = await connect();
+    for (const [name, args, route] of [
+      ['get_document', { name: 'diary' }, '/api/v1/documents/diary'],
+      ['get_entry', { slug: 'BAD SLUG' }, '/api/v1/entries/BAD%20SLUG'],
+      ['get_entry', { slug: 'CONCIERGE-COPILOT' }, '/api/v1/entries/CONCIERGE-COPILOT'],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      assert.equal(result.isError, true, name);
+      const rest = await service.get(route);
+      assert.equal(rest.status, 404, route);
+      assert.deepEqual(JSON.parse((result.content as any)[0].text), await rest.json(), route);
+    }
+    const document = await client.callTool({ name: 'get_document', arguments: { name: 'diary' } });
+    assert.match((document.content as any)[0].text, /No document with name \\"diary\\": name must be one of: profile, credentials/);
+    // Not text at all is a malformed call, not an address: 400 on every door.
+    const typed = await client.callTool({ name: 'get_entry', arguments: { slug: 42 } });
+    assert.equal(JSON.parse((typed.content as any)[0].text).code, 'bad_request');
     await client.close();
   });
 

@@ -54,7 +54,7 @@ export function operationEndpoints({ layer, authenticate, shutdown }: RestDeps):
     if (stream) refuseWhileStopping(shutdown);
     const raw = await rawInput(request, op);
     const wantsText = op.rest.text !== undefined && !acceptsJson(req.headers.accept ?? '');
-    const options = { names: op.rest.rename, addresses: Object.keys(request.params) };
+    const options = { names: op.rest.rename };
     const render = (output: unknown) =>
       wantsText
         ? { body: Body.of(String((output as Record<string, unknown>)[op.rest.text!.field])), type: op.rest.text!.mediaType }

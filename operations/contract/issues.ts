@@ -2,7 +2,7 @@
 // edge (REST, MCP, the CLI, the site, the agent's tools) and for content validation: a field is named the
 // way the caller named it (`q` over REST, `--tag` in the CLI), and allowed values are listed.
 import type { z } from 'zod';
-import { AppError, type Problem } from './errors.ts';
+import { AppError, clipped, type Problem } from './errors.ts';
 
 export function pointerOf(path: readonly PropertyKey[]): string {
   return '/' + path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -64,4 +64,42 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, names?:
   const result = schema.safeParse(raw ?? {});
   if (!result.success) throw new InputError(inputProblems(result.error, names));
   return result.data;
+}
+
+/** What parsing needs of an operation: its input schema, and its REST path, whose `{placeholders}` address a resource. */
+export interface ParsedOperation {
+  input: z.ZodType;
+  rest: { path: string };
+}
+
+/** The input fields that address a resource (the REST path's `{slug}`, `{name}`): on every door, the same fields. */
+export function addressFields(op: ParsedOperation): string[] {
+  return [...op.rest.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
+}
+
+/**
+ * Parses an operation's input the same way on every door (REST, MCP, the CLI): a value given for a field that
+ * addresses a resource (`slug`, a document's `name`) and that no resource can have is `not_found`, with the same
+ * words everywhere, as an unknown but well-formed one is; any other refusal (a missing field, a number where text
+ * goes, a bad option) is the 400 `bad_request` of `parseInput`. `names` are the caller's names for fields.
+ */
+export function parseOperationInput(op: ParsedOperation, raw: unknown, names?: FieldNames): unknown {
+  const result = op.input.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const addresses = addressFields(op);
+  const values = (raw ?? {}) as Record<string, unknown>;
+  const index = result.error.issues.findIndex((issue) => addresses.includes(String(issue.path[0])) && typeof values[String(issue.path[0])] === 'string');
+  if (index === -1) throw new InputError(inputProblems(result.error, names));
+  const field = String(result.error.issues[index]!.path[0]);
+  // Said by the field's own name, which is also its REST path's placeholder: the same words on every door.
+  const problem = inputProblems(result.error)[index]!;
+  throw new AppError('not_found', `${noResource(op, field, String(values[field]))}: ${problem.message}.`);
+}
+
+/** "No entry with slug "x"", the resource named from the REST path's segment before the field (`/entries/{slug}`). */
+function noResource(op: ParsedOperation, field: string, value: string): string {
+  const collection = new RegExp(`/([a-z-]+)/\\{${field}\\}`).exec(op.rest.path)?.[1];
+  const noun = !collection ? 'resource' : collection.endsWith('ies') ? `${collection.slice(0, -3)}y` : collection.replace(/s$/, '');
+  // A value too long to be anything is not repeated whole.
+  return `No ${noun} with ${field} "${clipped(value, 60)}"`;
 }

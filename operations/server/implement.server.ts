@@ -11,7 +11,7 @@
 import type { z } from 'zod';
 import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from '../contract/errors.ts';
 import { answeredErrors, type AnyOperation, type ErrorsOf, type InputOf, type OutputOf } from '../contract/define.ts';
-import { inputProblems, parseInput, type FieldNames } from '../contract/issues.ts';
+import { inputProblems, parseOperationInput, type FieldNames } from '../contract/issues.ts';
 import type { Branch } from '../contract/shared.ts';
 import { roleAllows, type Role } from '../contract/roles.ts';
 import type { RateLimits } from './rate-limit.server.ts';
@@ -81,8 +81,6 @@ export type Handlers<Ops extends readonly AnyOperation[]> = { [Op in Ops[number]
 export interface InvokeOptions {
   /** The caller's names for input fields (REST `q` for `query`), so messages use the names they sent. */
   names?: FieldNames;
-  /** Fields that address a resource (REST path segments): an invalid value there is 404, not 400. */
-  addresses?: readonly string[];
 }
 
 export interface Invocation<T = unknown> {
@@ -170,7 +168,7 @@ export function implement<const Ops extends readonly AnyOperation[]>(
         if (op.auth === 'admin') authorize(ctx.principal);
         const kept = memo.find<Output>(op, raw, ctx);
         if (kept) return kept;
-        const input = parseOperationInput(op, raw, invokeOptions);
+        const input = parseOperationInput(op, raw, invokeOptions.names);
         if (op.role) permit(op, input, ctx.principal);
         const refusal = options.unconfigured?.(op);
         if (refusal) throw refusal;
@@ -323,19 +321,6 @@ export function permit(op: AnyOperation, input: unknown, principal: Principal): 
 }
 
 const article = (role: Role) => (role === 'editor' ? 'an editor' : 'a publisher');
-
-function parseOperationInput(op: AnyOperation, raw: unknown, { names, addresses }: InvokeOptions): unknown {
-  if (!addresses?.length) return parseInput(op.input, raw, names);
-  const result = op.input.safeParse(raw ?? {});
-  if (result.success) return result.data;
-  // A path segment that names nothing valid addresses a resource that does not exist.
-  const problems = inputProblems(result.error, names);
-  const index = result.error.issues.findIndex((issue) => addresses.includes(String(issue.path[0])));
-  if (index === -1) return parseInput(op.input, raw, names);
-  const field = String(result.error.issues[index]!.path[0]);
-  const value = (raw as Record<string, unknown>)[field];
-  throw new AppError('not_found', `Nothing at ${op.rest.path.replace(`{${names?.[field] ?? field}}`, String(value))}: ${problems[index]!.message}.`);
-}
 
 /** Progress events checked against the operation's `streams` schema before they are passed on (development and tests). */
 function checkedProgress(op: AnyOperation, progress: (event: { type: string }) => void): (event: { type: string }) => void {
