@@ -32,12 +32,7 @@ describe('exit codes', () => {
       assert.equal(run.stderr.trim().split('\n').length, 1);
     });
 
-    it('names the allowed values of an enum positional', async () => {
-      assertOneCleanFailure(await vitae(['doc', 'diary']), 2, /<name> must be one of: profile, credentials, capabilities, talks, thinking/);
-    });
-
     it('parses input with the operation’s schema and names the flag or argument', async () => {
-      assertOneCleanFailure(await vitae(['get', 'Not_A_Slug']), 2, /^error: vitae get: <slug>: a slug is lowercase letters/);
       assertOneCleanFailure(await vitae(['search', 'x', '--limit', '99']), 2, /vitae search: --limit must be at most 50/);
       assertOneCleanFailure(await vitae(['search', '  ']), 2, /vitae search: <query> must not be empty/);
       assertOneCleanFailure(await admin(['put', ENTRY, '-'], 'x'), 2, /vitae admin put: --message is required/);
@@ -71,11 +66,25 @@ describe('exit codes', () => {
     assertOneCleanFailure(entry, 3, /No entry with slug "no-such-entry"\. List the slugs with `vitae list`\./);
     assert.doesNotMatch(entry.stderr, /\/api\//);
     const json = await vitae(['get', 'no-such-entry', '--json']);
-    assert.match(JSON.parse(json.stdout).message, /GET \/api\/v1\/entries/, '--json keeps the API body as it came');
+    assert.deepEqual(JSON.parse(json.stdout), { code: 'not_found', message: 'No entry with slug "no-such-entry". List the slugs with `vitae list`.' });
+    assert.equal(json.stderr, '', '--json: the one JSON body, in the words of the command line, and nothing beside it');
     assertOneCleanFailure(await admin(['get', 'content/corpus/projects/no-such.md']), 3, /no-such\.md/);
     const slug = await admin(['get', 'no-such-slug']);
     assertOneCleanFailure(slug, 3, /List files with `vitae admin ls`\./);
     assert.doesNotMatch(slug.stderr, /\/api\//);
+  });
+
+  it(`${exitCodes.not_found}: an argument that addresses nothing is not found before any request, in the service’s words`, async () => {
+    const offline = { SITE_URL: `http://127.0.0.1:${await unusedPort()}` };
+    const doc = await vitae(['doc', 'diary'], offline);
+    assertOneCleanFailure(doc, 3, /^No document with name "diary": name must be one of: profile, credentials, capabilities, talks, thinking\.$/m);
+    const slug = await vitae(['get', 'Not_A_Slug'], offline);
+    assertOneCleanFailure(slug, 3, /^No entry with slug "Not_A_Slug": slug: a slug is lowercase letters/);
+    // The same words as the REST API's 404 for the same mistake.
+    const rest = (await (await service.get('/api/v1/documents/diary')).json()) as { code: string; message: string };
+    assert.deepEqual(JSON.parse((await vitae(['doc', 'diary', '--json'], offline)).stdout), rest);
+    // A malformed option is still a usage error.
+    assertOneCleanFailure(await vitae(['doc', 'profile', '--locale', 'de'], offline), 2, /--locale must be one of/);
   });
 
   describe(`${exitCodes.auth}: auth`, () => {
@@ -154,7 +163,9 @@ describe('--json: every failure prints an error body on stdout, with the same ex
     );
     assert.match(errorBody(await vitae(['list', '--limit', 'abc', '--json']), 2).message, /--limit must be a whole number from 1 to 500/);
     assert.match(errorBody(await vitae(['lisst', '--json']), 2).message, /unknown command 'lisst'/);
-    assert.match(errorBody(await vitae(['get', '--json']), 2).message, /missing required argument 'slug'/);
+    const missing = await vitae(['get', '--json']);
+    assert.match(errorBody(missing, 2).message, /missing required argument 'slug'/);
+    assert.equal(missing.stderr, '', 'commander’s own line is not printed beside the body');
     assert.equal((await vitae(['list', '--kind', 'foo'])).stdout, '', 'without --json, nothing on stdout');
   });
 
@@ -171,10 +182,19 @@ describe('--json: every failure prints an error body on stdout, with the same ex
 
 describe('the real bin', () => {
   it('exits with the code, so a shell script can test $?, and prints the one clean line', async () => {
-    assertOneCleanFailure(await runVitae(['doc', 'diary'], { env: { SITE_URL: service.url } }), 2, /<name> must be one of: profile, credentials/);
+    assertOneCleanFailure(
+      await runVitae(['doc', 'diary'], { env: { SITE_URL: service.url } }),
+      3,
+      /^No document with name "diary": name must be one of: profile, credentials/,
+    );
     assertOneCleanFailure(await runVitae(['get', 'no-such-entry'], { env: { SITE_URL: service.url } }), 3, /No entry with slug "no-such-entry"/);
     const json = await runVitae(['list', '--kind', 'foo', '--json'], { env: { SITE_URL: service.url } });
     assert.equal(json.code, 2, json.stderr);
     assert.equal(JSON.parse(json.stdout).code, 'bad_request');
+    assert.equal(json.stderr, '', 'with --json the body alone');
+    const missing = await runVitae(['get', 'no-such-entry', '--json'], { env: { SITE_URL: service.url } });
+    assert.equal(missing.code, 3);
+    assert.equal(JSON.parse(missing.stdout).message, 'No entry with slug "no-such-entry". List the slugs with `vitae list`.');
+    assert.equal(missing.stderr, '');
   });
 });

@@ -2,7 +2,7 @@
 // code. No stack traces: a failure is an expected outcome with a cause and a next step.
 import { ApiError, NetworkError } from '../operations/adapters/client.ts';
 import type { AnyOperation } from '../operations/contract/define.ts';
-import { exitCodeForStatus, exitCodes, type ErrorBody, type ErrorCode } from '../operations/contract/errors.ts';
+import { errorTable, exitCodeForStatus, exitCodes, isAppError, type ErrorBody, type ErrorCode } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { formatProblems } from './format.ts';
 import { restHintsToCommands } from './hints.ts';
@@ -13,7 +13,7 @@ export class CliFailure extends Error {
   constructor(
     readonly exitCode: number,
     message: string,
-    /** The API's error body, printed on stdout with `--json`. */
+    /** The error body printed on stdout with `--json`: the API's, its hints naming commands instead of routes. */
     readonly body?: ErrorBody,
   ) {
     super(message);
@@ -88,12 +88,14 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
   if (error instanceof CliFailure) return error;
   if (error instanceof UsageError) return usageFailure(error, `vitae ${ctx.command}`);
   if (error instanceof NetworkError) return networkFailure(ctx.url, error);
+  // Refused before any request in the service's own words (an argument that addresses nothing: `vitae doc nope`).
+  if (isAppError(error)) return new CliFailure(errorTable[error.code].exit, error.message, error.toBody());
   if (!(error instanceof ApiError)) return new CliFailure(exitCodes.error, `vitae ${ctx.command}: ${(error as Error)?.message ?? String(error)}`);
 
   const { status } = error;
-  // The service's hints name REST routes (`GET /api/v1/entries`); on the command line, name the command.
-  const apiBody = error.body;
-  const body = { ...apiBody, message: restHintsToCommands(String(error.body.message ?? '')) };
+  // The service's hints name REST routes (`GET /api/v1/entries`); on the command line, name the command, in the
+  // message printed and in the body --json prints alike.
+  const body: ErrorBody = { ...error.body, message: restHintsToCommands(String(error.body.message ?? '')) };
   const exit = exitCodeForStatus(status);
   const path = typeof ctx.input.path === 'string' ? ctx.input.path : typeof ctx.input.slug === 'string' ? ctx.input.slug : undefined;
   const c = ctx.colours;
@@ -102,33 +104,33 @@ export function describeFailure(error: unknown, ctx: FailureContext): CliFailure
       return new CliFailure(
         exit,
         `The service at ${ctx.url} refused the admin token ${tokenOrigin(ctx.tokenSource)} (${body.message.replace(/\.$/, '')}). ${TOKEN_HELP}`,
-        apiBody,
+        body,
       );
     case 409: {
       const reread = path
         ? `vitae admin get ${path}${ctx.input.branch && ctx.input.branch !== 'main' ? ` --branch ${ctx.input.branch}` : ''}`
         : 'vitae admin get <path>';
       // The service names the file's current sha in full (`currentSha`): the base a retry passes.
-      const current = typeof apiBody.currentSha === 'string' ? apiBody.currentSha : '<the sha it prints>';
+      const current = typeof body.currentSha === 'string' ? body.currentSha : '<the sha it prints>';
       return new CliFailure(
         exit,
         `Conflict: ${body.message}\nSomeone changed it after your copy was read. ` +
           `Re-read the current version with \`${reread}\`, apply your change to it, then retry with --sha ${current}` +
           (path ? ` (or run \`vitae admin edit ${path}\`, which merges your change onto theirs).` : '.'),
-        apiBody,
+        body,
       );
     }
     case 422:
-      return new CliFailure(exit, `${body.message}\n${formatProblems(body.errors ?? [], path ?? '', c)}`, apiBody);
+      return new CliFailure(exit, `${body.message}\n${formatProblems(body.errors ?? [], path ?? '', c)}`, body);
     case 400:
-      return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, apiBody);
+      return new CliFailure(exit, `vitae ${ctx.command}: ${body.errors?.length ? body.errors.map((e) => e.message).join('; ') : body.message}`, body);
     case 429: {
       const retry = error.headers.get('retry-after');
       // The service's message usually says when already ("Try again in 37 seconds."): the wait is said once.
       const when = retry && !/try again/i.test(body.message) ? ` Try again in ${retry} seconds.` : '';
-      return new CliFailure(exit, `${body.message}${when}`, apiBody);
+      return new CliFailure(exit, `${body.message}${when}`, body);
     }
     default:
-      return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, apiBody);
+      return new CliFailure(exit, `${body.message}${body.code ? c.dim(` (${status} ${body.code})`) : ''}`, body);
   }
 }

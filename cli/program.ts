@@ -247,11 +247,13 @@ function addCompletionCommand(program: Command, io: CliIO): void {
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   const program = createProgram(io);
   const err = colours(colourEnabled(io.stderr, io.env));
+  const json = argv.includes('--json');
+  // With --json a failure is one JSON document on stdout: commander's own line is not printed beside it.
+  if (json) quietErrors(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCodes.ok;
   } catch (error) {
-    const json = argv.includes('--json');
     if (error instanceof CommanderError) {
       // Commander has already printed its message; help and version exit 0, anything else is a usage error.
       if (error.exitCode === 0) return exitCodes.ok;
@@ -267,9 +269,18 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
           ? usageFailure(error, 'vitae')
           : new CliFailure(exitCodes.error, `vitae: ${(error as Error)?.message ?? String(error)}`);
     const body = json ? errorBodyOf(failure) : undefined;
-    if (body) io.stdout.write(JSON.stringify(body, null, 2) + '\n');
+    if (body) {
+      io.stdout.write(JSON.stringify(body, null, 2) + '\n');
+      return failure.exitCode;
+    }
     if (failure.message)
       io.stderr.write(`${failure.exitCode === exitCodes.usage || failure.exitCode === exitCodes.error ? err.red('error: ') : ''}${failure.message}\n`);
     return failure.exitCode;
   }
+}
+
+/** Leaves a usage error's words to the JSON body: commander prints none of its own, on any command. */
+function quietErrors(command: Command): void {
+  command.configureOutput({ outputError: () => {} });
+  for (const sub of command.commands) quietErrors(sub);
 }
