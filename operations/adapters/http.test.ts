@@ -245,6 +245,18 @@ describe('search_subject GET /api/v1/search', () => {
     assert.equal(missing.errors[0].pointer, '/q', 'the problem names the REST parameter');
     await expectError('/api/v1/search?q=%20%20', 400, 'bad_request');
   });
+
+  it('takes the query as q only: "query", the tool argument’s name, is not a second name for it', async () => {
+    const misnamed = await expectError('/api/v1/search?query=hotel', 400, 'bad_request');
+    assert.equal(misnamed.message, 'q is required (the query parameter is "q"; "query" is not its name).');
+    assert.equal(misnamed.errors[0].pointer, '/q');
+    // Beside q, it is an unknown parameter, ignored as a public read ignores any other.
+    const both = await json('/api/v1/search?q=hotel&query=shipbuilding');
+    assert.equal(both.res.status, 200);
+    assert.equal(both.body.query, 'hotel');
+    const twice = await expectError('/api/v1/search?q=a&q=b', 400, 'bad_request');
+    assert.equal(twice.message, 'Query parameter "q" is given more than once.');
+  });
 });
 
 describe('HTTP behaviour', () => {

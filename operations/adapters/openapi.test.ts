@@ -80,6 +80,8 @@ describe('GET /openapi.json', () => {
     }
     const search = doc.paths['/api/v1/search'].get.parameters.find((p: any) => p.name === 'q');
     assert.equal(search.required, true);
+    // The one name REST takes it by (the API answers `?query=` as a missing q).
+    assert.deepEqual(doc.paths['/api/v1/search'].get.parameters.map((p: any) => p.name).sort(), ['limit', 'locale', 'q']);
   });
 
   it('describes the chat and transcription as operations: their bodies, the streamed text answer and each error they declare', () => {

@@ -1,6 +1,7 @@
 // The REST adapter: every operation of the list at its route. Input comes from the path, the query and the
 // JSON body and goes through `invoke` like every other door; answers of pure operations are kept per build by
 // invoke, their bytes beside them, and revalidated with ETags.
+import type { z } from 'zod';
 import type { AnyOperation } from '../contract/define.ts';
 import type { OperationsLayer } from '../server/handlers.server.ts';
 import { AppError } from '../contract/errors.ts';
@@ -135,7 +136,10 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
   const fromRest = Object.fromEntries(Object.entries(op.rest.rename ?? {}).map(([field, restName]) => [restName, field]));
   const from = op.rest.from ?? (op.rest.method === 'GET' ? 'query' : 'body');
   if (from !== 'body') {
-    for (const [name, value] of parseQuery(query)) {
+    const given = parseQuery(query);
+    for (const [name, value] of given) {
+      // A field REST names otherwise (`query` is `q`) is not taken by its own name too: it is an unknown parameter.
+      if (!(name in fromRest) && op.rest.rename?.[name]) continue;
       const field = fromRest[name] ?? name;
       if (field in input)
         throw new AppError('bad_request', `Query parameter "${name}" is given more than once.`, {
@@ -143,6 +147,7 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
         });
       input[field] = value;
     }
+    refuseMisnamed(op, given, input);
   }
   if (op.rest.multipart && mediaTypeOf(req) === 'multipart/form-data') Object.assign(input, await readMultipart(req, op.rest.multipart, op.rest.maxBody));
   else if (from !== 'query' && op.rest.method !== 'GET') {
@@ -156,6 +161,19 @@ async function rawInput({ req, query, params }: EdgeRequest, op: AnyOperation): 
   }
   for (const [name, value] of Object.entries(params)) input[name] = decodeComponent(value, name);
   return input;
+}
+
+/**
+ * A field sent only under its tool argument name (`?query=hotel` where REST calls it `q`): refused naming
+ * the parameter that carries it, rather than ignored and then reported missing without a word about the one sent.
+ */
+function refuseMisnamed(op: AnyOperation, given: Array<[string, string]>, input: Record<string, unknown>): void {
+  for (const [field, restName] of Object.entries(op.rest.rename ?? {})) {
+    if (field in input || !given.some(([name]) => name === field)) continue;
+    const required = !(op.input.shape[field] as z.ZodType).safeParse(undefined).success;
+    const message = `${required ? `${restName} is required` : `unknown query parameter "${field}"`} (the query parameter is "${restName}"; "${field}" is not its name)`;
+    throw new AppError('bad_request', `${message}.`, { errors: [{ pointer: `/${restName}`, message }] });
+  }
 }
 
 /**
