@@ -259,6 +259,28 @@ describe('search_subject GET /api/v1/search', () => {
   });
 });
 
+describe('locales', () => {
+  it('takes a locale in any case, as BCP 47 tags are, and answers with the canonical lower-case code', async () => {
+    for (const [given, locale] of [
+      ['zh-Hant', 'zh-hant'],
+      ['ZH-HANT', 'zh-hant'],
+      ['FR', 'fr'],
+      ['Ja', 'ja'],
+    ]) {
+      const { res, body } = await json(`/api/v1/entries/concierge-copilot?locale=${given}`);
+      assert.equal(res.status, 200, given);
+      assert.equal(body.locale, locale, given);
+      assert.equal(body.translated, true, given);
+    }
+    const brief = await json('/api/v1/brief?locale=zh-Hant', { headers: { Accept: 'application/json' } });
+    assert.equal(brief.body.locale, 'zh-hant');
+    const search = await json('/api/v1/search?q=hotel&locale=FR');
+    assert.equal(search.res.status, 200);
+    const unknown = await expectError('/api/v1/lenses?locale=DE', 400, 'bad_request');
+    assert.match(unknown.message, /locale must be one of: en, zh, zh-hant, ja, fr, es, eo/);
+  });
+});
+
 describe('HTTP behaviour', () => {
   it('answers unknown routes with 404 in the error shape, and wrong methods with 405', async () => {
     await expectError('/api/v1/nothing-here', 404, 'not_found');

@@ -134,6 +134,18 @@ describe('public MCP server /mcp', () => {
     await client.close();
   });
 
+  it('takes a locale in any case (zh-Hant, FR), in tools and resources alike', async () => {
+    const client = await connect();
+    const entry = await client.callTool({ name: 'get_entry', arguments: { slug: 'concierge-copilot', locale: 'zh-Hant' } });
+    assert.equal(entry.isError, undefined, JSON.stringify(entry));
+    assert.equal((entry.structuredContent as any).locale, 'zh-hant');
+    const lenses = await client.callTool({ name: 'list_lenses', arguments: { locale: 'FR' } });
+    assert.equal((lenses.structuredContent as any).lenses[0].locale, 'fr');
+    const brief = await client.readResource({ uri: 'vitae://brief?locale=JA' });
+    assert.ok(brief.contents.length > 0);
+    await client.close();
+  });
+
   it('gives 50 concurrent clients their own answers', async () => {
     const { body } = { body: await (await service.get('/api/v1/entries')).json() };
     const slugs: string[] = body.entries.map((e: any) => e.slug);

@@ -80,6 +80,10 @@ describe('GET /openapi.json', () => {
     }
     const search = doc.paths['/api/v1/search'].get.parameters.find((p: any) => p.name === 'q');
     assert.equal(search.required, true);
+    // A locale is taken in any case, but the schema shows the canonical codes and the default.
+    const locale = doc.paths['/api/v1/entries/{slug}'].get.parameters.find((p: any) => p.name === 'locale');
+    assert.deepEqual(locale.schema.enum, ['en', 'zh', 'zh-hant', 'ja', 'fr', 'es', 'eo']);
+    assert.equal(locale.schema.default, 'en');
     // The one name REST takes it by (the API answers `?query=` as a missing q).
     assert.deepEqual(doc.paths['/api/v1/search'].get.parameters.map((p: any) => p.name).sort(), ['limit', 'locale', 'q']);
   });

@@ -3,6 +3,7 @@
 // way the caller named it (`q` over REST, `--tag` in the CLI), and allowed values are listed.
 import type { z } from 'zod';
 import { AppError, clipped, type Problem } from './errors.ts';
+import { locales } from './vocabulary.ts';
 
 export function pointerOf(path: readonly PropertyKey[]): string {
   return '/' + path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -61,7 +62,7 @@ export class InputError extends AppError {
 
 /** Parses `raw` with `schema`, or throws InputError with one Problem per invalid field. */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, names?: FieldNames): z.output<S> {
-  const result = schema.safeParse(raw ?? {});
+  const result = schema.safeParse(withLocalesFolded(schema, raw ?? {}));
   if (!result.success) throw new InputError(inputProblems(result.error, names));
   return result.data;
 }
@@ -84,7 +85,7 @@ export function addressFields(op: ParsedOperation): string[] {
  * goes, a bad option) is the 400 `bad_request` of `parseInput`. `names` are the caller's names for fields.
  */
 export function parseOperationInput(op: ParsedOperation, raw: unknown, names?: FieldNames): unknown {
-  const result = op.input.safeParse(raw ?? {});
+  const result = op.input.safeParse(withLocalesFolded(op.input, raw ?? {}));
   if (result.success) return result.data;
   const addresses = addressFields(op);
   const values = (raw ?? {}) as Record<string, unknown>;
@@ -102,4 +103,47 @@ function noResource(op: ParsedOperation, field: string, value: string): string {
   const noun = !collection ? 'resource' : collection.endsWith('ies') ? `${collection.slice(0, -3)}y` : collection.replace(/s$/, '');
   // A value too long to be anything is not repeated whole.
   return `No ${noun} with ${field} "${clipped(value, 60)}"`;
+}
+
+type Definition = { def: { type: string; innerType?: Definition; element?: Definition; entries?: Record<string, unknown> } };
+
+/**
+ * BCP 47 tags are case-insensitive: a locale given as `zh-Hant` or `FR` is the service's `zh-hant` or `fr`, on every
+ * door. Folded here, before the schema sees the input, so that the schemas stay the enums of the canonical codes
+ * that JSON Schema and OpenAPI show (a preprocess there would drop their defaults). A top-level field is a locale
+ * when its enum holds locale codes only; a list of them is folded item by item.
+ */
+export function withLocalesFolded(schema: z.ZodType, raw: unknown): unknown {
+  const shape = (schema as unknown as { shape?: Record<string, Definition> }).shape;
+  if (!shape || !raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const given = raw as Record<string, unknown>;
+  let folded: Record<string, unknown> | undefined;
+  for (const [field, value] of Object.entries(given)) {
+    const kind = shape[field] && localeKind(shape[field]);
+    if (!kind) continue;
+    const lower = kind === 'one' ? lowerCase(value) : Array.isArray(value) ? value.map(lowerCase) : value;
+    if (kind === 'one' ? lower !== value : Array.isArray(value) && (lower as unknown[]).some((item, i) => item !== value[i]))
+      (folded ??= { ...given })[field] = lower;
+  }
+  return folded ?? raw;
+}
+
+const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+
+/** `one` for a field that takes a locale, `list` for one that takes a list of them, else undefined. */
+function localeKind(schema: Definition): 'one' | 'list' | undefined {
+  const inner = unwrapped(schema);
+  if (inner.def.type === 'array' && inner.def.element) return isLocaleEnum(unwrapped(inner.def.element)) ? 'list' : undefined;
+  return isLocaleEnum(inner) ? 'one' : undefined;
+}
+
+function unwrapped(schema: Definition): Definition {
+  let current = schema;
+  while (current.def.innerType) current = current.def.innerType;
+  return current;
+}
+
+function isLocaleEnum(schema: Definition): boolean {
+  const values = schema.def.type === 'enum' ? Object.values(schema.def.entries ?? {}) : [];
+  return values.length > 0 && values.every((value) => (locales as readonly unknown[]).includes(value));
 }
