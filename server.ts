@@ -21,7 +21,7 @@ import { clientIp } from './operations/adapters/client-ip.server.ts';
 import { answerClientError, createEdge, sendError, type Endpoint, type WebHandler } from './operations/adapters/edge.server.ts';
 import { mcpEndpoints } from './operations/adapters/mcp-http.server.ts';
 import { operationEndpoints } from './operations/adapters/rest.server.ts';
-import { healthEndpoint, mediaEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
+import { apiIndexEndpoint, healthEndpoint, mediaEndpoint, openApiEndpoint } from './operations/adapters/service-endpoints.server.ts';
 import { githubWebhookEndpoint } from './operations/adapters/github-webhook.server.ts';
 import { metricsEndpoint, requestMetrics } from './operations/adapters/metrics-http.server.ts';
 import { createSiteGateway, type SiteGateway } from './operations/adapters/site-gateway.server.ts';
@@ -103,6 +103,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ...operationEndpoints({ layer, authenticate: auth.authenticate, shutdown: streamsEnd.signal }),
     healthEndpoint({ ...services, pageCache: () => web.pageCache?.() }),
     openApiEndpoint({ builds, urls }, () => endpoints),
+    apiIndexEndpoint({ builds, urls }),
     mediaEndpoint(services.media),
     ...auth.endpoints,
     // GitHub's webhook reaches one instance; the others hear of it through Redis (or their next poll).

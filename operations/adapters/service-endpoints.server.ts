@@ -1,5 +1,6 @@
 // The service's own endpoints beside the operations: `/api/health` (liveness and configuration, never a
-// secret), `/openapi.json` (the API description, made once per build) and `/media/…` (the images' variants).
+// secret), `/openapi.json` (the API description, made once per build), `/api/v1` (the API's index) and `/media/…`
+// (the images' variants).
 import { AppError } from '../contract/errors.ts';
 import type { Branch } from '../contract/shared.ts';
 import type { MediaLibrary } from '../server/media-library.server.ts';
@@ -7,6 +8,7 @@ import { healthReport, type HealthDeps } from '../server/health.server.ts';
 import type { ServedBuilds } from '../server/build-cache.server.ts';
 import type { SiteUrls } from '../server/services.server.ts';
 import { Body, JSON_TYPE, notModified, PUBLIC_CORS, sendBody, sendEmpty, sendError, sendJson, type Endpoint } from './edge.server.ts';
+import { API_INDEX_PATH, apiIndex, apiIndexSchema } from './api-index.ts';
 import { createOpenApiDocument, type ExtraPaths } from './openapi.ts';
 
 export const healthEndpoint = (deps: HealthDeps): Endpoint => ({
@@ -50,6 +52,38 @@ export function openApiEndpoint({ builds, urls }: { builds: Pick<ServedBuilds, '
       const headers = { ...PUBLIC_CORS, ETag: doc.etag, 'Cache-Control': 'public, max-age=0, must-revalidate' };
       if (notModified(req, doc.etag)) return sendEmpty(res, 304, headers);
       sendBody(req, res, 200, doc.body, { 'Content-Type': JSON_TYPE, ...headers });
+    },
+  };
+}
+
+/** `/api/v1`: the API's index (apiIndex), kept per branch and build as /openapi.json is, and revalidated the same way. */
+export function apiIndexEndpoint({ builds, urls }: { builds: Pick<ServedBuilds, 'served'>; urls: SiteUrls }): Endpoint {
+  const made = new Map<Branch, { buildId: string; body: Body; etag: string }>();
+  return {
+    methods: ['GET'],
+    path: API_INDEX_PATH,
+    cors: true,
+    handle({ req, res, branch }) {
+      const build = builds.served(branch);
+      let index = made.get(branch);
+      if (index?.buildId !== build.id) {
+        const body = Body.of(JSON.stringify(apiIndex(urls.of(branch), build.site.name)));
+        index = { buildId: build.id, body, etag: `"api-${build.id}"` };
+        made.set(branch, index);
+      }
+      const headers = { ...PUBLIC_CORS, ETag: index.etag, 'Cache-Control': 'public, max-age=0, must-revalidate' };
+      if (notModified(req, index.etag)) return sendEmpty(res, 304, headers);
+      sendBody(req, res, 200, index.body, { 'Content-Type': JSON_TYPE, ...headers });
+    },
+    openapi: {
+      operationId: 'api_index',
+      summary: 'Where to start: the API description, the MCP server and the public routes',
+      description: 'Links to /openapi.json, the public MCP server and /api/health, and the public routes with the operation each runs.',
+      tags: ['service'],
+      responses: {
+        200: { description: 'The index', content: { 'application/json': { schema: apiIndexSchema } } },
+        304: { description: 'Not modified: the `If-None-Match` ETag is still current.' },
+      },
     },
   };
 }
