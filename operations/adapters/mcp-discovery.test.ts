@@ -199,7 +199,7 @@ describe('MCP JSON-RPC edges', () => {
     const older = askFor(new Client({ name: 'prefix-test', version: '1' }), '2025-06-18');
     await older.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
     await assert.rejects(
-      older.callTool({ name: 'get_entry', arguments: { slug: 'Not A Slug' } }),
+      older.callTool({ name: 'get_entry', arguments: { slug: 42 } }),
       (e: Error) => /^MCP error -32602: /.test(e.message) && !REPEATED.test(e.message),
     );
     await older.close();

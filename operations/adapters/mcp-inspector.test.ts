@@ -176,7 +176,8 @@ describe('MCP Inspector CLI', () => {
     });
 
     it(`over ${name}, reports refused arguments as a tool result under 2025-11-25 and as the Inspector’s failure under 2025-06-18, naming the field once`, async () => {
-      const args = ['--method', 'tools/call', '--tool-name', 'get_entry', '--tool-arg', 'slug=Not-A-Slug'];
+      // (A slug no entry could have is not refused but not found, as over REST: a locale is what is refused here.)
+      const args = ['--method', 'tools/call', '--tool-name', 'get_entry', '--tool-arg', 'slug=concierge-copilot', '--tool-arg', 'locale=klingon'];
       const target = transports()[name];
       const result = await inspect(target, args);
       assert.equal(result.isError, true);
@@ -184,11 +185,11 @@ describe('MCP Inspector CLI', () => {
       assert.equal(body.code, 'bad_request');
       assert.deepEqual(
         body.errors.map((e: { pointer: string }) => e.pointer),
-        ['/slug'],
+        ['/locale'],
       );
       await assert.rejects(
         inspect(target, args, '2025-06-18'),
-        (e: Error) => /-32602/.test(e.message) && /slug/.test(e.message) && !/MCP error -32602: MCP error/.test(e.message),
+        (e: Error) => /-32602/.test(e.message) && /locale/.test(e.message) && !/MCP error -32602: MCP error/.test(e.message),
       );
     });
   }

@@ -79,21 +79,22 @@ export function addressFields(op: ParsedOperation): string[] {
 }
 
 /**
- * Parses an operation's input the same way on every door (REST, MCP, the CLI): a value given for a field that
- * addresses a resource (`slug`, a document's `name`) and that no resource can have is `not_found`, with the same
- * words everywhere, as an unknown but well-formed one is; any other refusal (a missing field, a number where text
- * goes, a bad option) is the 400 `bad_request` of `parseInput`. `names` are the caller's names for fields.
+ * Parses an operation's input the same way on every door (REST, MCP, the CLI): a text given for a field that
+ * addresses a resource (`slug`, a document's `name`) that no resource can have is `not_found`, with the same words
+ * everywhere, as an unknown but well-formed one is; any other refusal (a missing field, a number where text goes, a
+ * bad option beside it) is the 400 `bad_request` of `parseInput`. `names` are the caller's names for fields.
  */
 export function parseOperationInput(op: ParsedOperation, raw: unknown, names?: FieldNames): unknown {
   const result = op.input.safeParse(withLocalesFolded(op.input, raw ?? {}));
   if (result.success) return result.data;
   const addresses = addressFields(op);
   const values = (raw ?? {}) as Record<string, unknown>;
-  const index = result.error.issues.findIndex((issue) => addresses.includes(String(issue.path[0])) && typeof values[String(issue.path[0])] === 'string');
-  if (index === -1) throw new InputError(inputProblems(result.error, names));
-  const field = String(result.error.issues[index]!.path[0]);
+  const addressed = (issue: z.core.$ZodIssue) => addresses.includes(String(issue.path[0])) && typeof values[String(issue.path[0])] === 'string';
+  // Only a call that is otherwise well-formed addresses something: with another field wrong, every problem is a 400.
+  if (!result.error.issues.every(addressed)) throw new InputError(inputProblems(result.error, names));
+  const field = String(result.error.issues[0]!.path[0]);
   // Said by the field's own name, which is also its REST path's placeholder: the same words on every door.
-  const problem = inputProblems(result.error)[index]!;
+  const problem = inputProblems(result.error)[0]!;
   throw new AppError('not_found', `${noResource(op, field, String(values[field]))}: ${problem.message}.`);
 }
 

@@ -373,7 +373,9 @@ describe('roles, accounts and the audit trail', () => {
         assert.equal(body.role, 'publisher', name);
         assert.match(body.message, /needs the publisher role; Ada Lovelace is an editor/, name);
       }
-      assert.equal(refusal(await client.callTool({ name: 'admin_update_editor', arguments: { id: 'Not An Id' } })).code, 'bad_request');
+      // An id no account could have addresses nothing, as PATCH /api/admin/editors/{id} says (404); a wrong type is refused.
+      assert.equal(refusal(await client.callTool({ name: 'admin_update_editor', arguments: { id: 'Not An Id' } })).code, 'not_found');
+      assert.equal(refusal(await client.callTool({ name: 'admin_update_editor', arguments: { id: 7 } })).code, 'bad_request');
       const onDev = await client.callTool({ name: 'admin_write_file', arguments: put('dev', 'ada-mcp-dev') });
       assert.notEqual(onDev.isError, true, JSON.stringify(onDev.content));
       assert.equal(git().git(['log', '-1', '--format=%an <%ae>', 'dev']), 'Ada Lovelace <ada@example.org>');
