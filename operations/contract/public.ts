@@ -264,7 +264,7 @@ export const listLenses = defineOperation({
   agent: { cites: (output) => output.lenses.map((l) => ({ slug: l.id, title: l.title, url: l.url, direct: false })) },
   examples: {
     valid: [{ summary: 'The lenses in Esperanto', input: { locale: 'eo' } }],
-    invalid: [{ summary: 'A locale in the wrong case', input: { locale: 'FR' } }],
+    invalid: [{ summary: 'A locale the site is not published in', input: { locale: 'pt' } }],
   },
 });
 
