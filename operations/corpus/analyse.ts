@@ -401,6 +401,8 @@ const languageWithSign = (_: string, letter: string, sign: string) => `${letter}
  */
 const AMPERSAND_ABBREVIATION = /(?<![\p{Script=Latin}\p{N}_&])(\p{Script=Latin}{1,3})&(\p{Script=Latin}{1,3})(?![\p{Script=Latin}\p{N}_&])/gu;
 const ampersandWord = (_: string, before: string, after: string) => ` ${before}_and_${after} `.toLowerCase();
+/** `text` with each abbreviation joined by an ampersand as the one word it is analysed as ("P&L" → "p_and_l"). */
+export const joinedAmpersands = (text: string) => text.replace(AMPERSAND_ABBREVIATION, ampersandWord);
 
 /**
  * Characters the word segmenter is given at once. V8's Intl.Segmenter costs, for each word it yields, time in

@@ -3,7 +3,18 @@
 // query being typed also as a prefix, the related words each brings), and how much each word weighs in a record's
 // confidence. A plan is made once per query; search.ts ranks with it.
 import type { Locale } from '../contract/shared.ts';
-import { analyse, analyseQueryWords, HAN_JOINERS, isKeptApart, isStopWord, isTraditional, scriptOf, stopWords, wordSegments } from './analyse.ts';
+import {
+  analyse,
+  analyseQueryWords,
+  HAN_JOINERS,
+  joinedAmpersands,
+  isKeptApart,
+  isStopWord,
+  isTraditional,
+  scriptOf,
+  stopWords,
+  wordSegments,
+} from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
 import { namedTogether, type Bm25Index } from './bm25.ts';
@@ -321,11 +332,7 @@ function formsOf(word: QueryWord, completions: string[], engine: Bm25Index, lexi
   return { forms: family, formWeight: FAMILY_WEIGHT };
 }
 
-/**
- * Whether a word of a question (folded) is one of the subject's name, `name`: "What has Noah built?" asks about Noa, as
- * "What has the candidate built?" does. (a slip of a name of five letters or more; a shorter one only with a letter
- * added at its end: Noah, not Nora nor Goa)
- */
+/** Whether a question's word (folded) is of her `name`, or a slip of it of 5+ letters, or one letter added: Noah, not Nora nor Goa. */
 function nameMatcher(name: string): (typed: string) => boolean {
   const nameWords = name
     .split(/[\s\p{P}]+/u)
@@ -475,10 +482,10 @@ const foldWord = (word: string) =>
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '');
-/** The words of a Latin-script query, lowercased and without accents (segmented in windows: linear in a long query). */
+/** The words of a Latin-script query, lowercased and without accents (segmented in windows; P&L one word, not French's "l"). */
 function latinWords(query: string): string[] {
   const out: string[] = [];
-  for (const { segment, isWordLike } of wordSegments(query, 'en')) if (isWordLike) out.push(foldWord(segment));
+  for (const { segment, isWordLike } of wordSegments(joinedAmpersands(query), 'en')) if (isWordLike) out.push(foldWord(segment));
   return out;
 }
 

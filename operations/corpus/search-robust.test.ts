@@ -440,6 +440,10 @@ describe('an abbreviation joined by an ampersand (P&L, R&D) is a word', () => {
       assert.ok(slugs(query, locale, 3).includes('capabilities'), `${query}: ${slugs(query, locale).join(', ')}`);
     assert.deepEqual(slugs('Has she led R&D?', 'en'), []);
   });
+  it('without a locale, "P&L" is English, not French for its "l"', () => {
+    const hits = build.search.search('P&L', 3);
+    assert.ok(hits.length && hits.every((h) => !/\/(fr|es|eo)\//.test(h.url)), hits.map((h) => h.url).join(', '));
+  });
 });
 
 describe('a frame or person word with its elision is still one', () => {
