@@ -134,7 +134,8 @@ export function createEdge(endpoints: readonly Endpoint[], options: { trustProxy
       if (method === 'OPTIONS') return preflight(res, pathname, cors);
       if (!match) {
         if (allowed.size) {
-          const list = [...allowed];
+          // (a GET route answers HEAD too, as RFC 9110 has it: Allow says so)
+          const list = allowed.has('GET') && !allowed.has('HEAD') ? [...allowed, 'HEAD'] : [...allowed];
           throw new AppError('method_not_allowed', `${pathname} does not accept ${method}; use ${list.join(' or ')}.`, { headers: { Allow: list.join(', ') } });
         }
         throw new AppError('not_found', `No route ${method} ${pathname}. The routes are listed in /openapi.json.`);

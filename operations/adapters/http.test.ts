@@ -287,7 +287,8 @@ describe('HTTP behaviour', () => {
     await expectError('/api/v2/entries', 404, 'not_found');
     const res = await service.get('/api/v1/entries', { method: 'DELETE' });
     assert.equal(res.status, 405);
-    assert.equal(res.headers.get('allow'), 'GET');
+    assert.equal(res.headers.get('allow'), 'GET, HEAD');
+    assert.equal((await service.get('/api/v1/entries', { method: 'HEAD' })).status, 200, 'HEAD is answered, as Allow says');
   });
 
   it('sends CORS headers on GET and answers the preflight', async () => {
