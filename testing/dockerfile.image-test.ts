@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './server-process.ts';
+import { freePorts } from './server-process.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -181,13 +181,14 @@ test('the Dockerfile builds and starts: install, build, prune, then CMD answers 
 
   const dataDir = join(work, 'data');
   mkdirSync(dataDir);
+  const [port, previewPort] = await freePorts(2);
   const runtimeEnv: Env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     ...env,
     HOST: '127.0.0.1', // the image listens on every interface; the test keeps to loopback
-    PORT: String(await freePort()),
-    PREVIEW_PORT: String(await freePort()),
+    PORT: String(port),
+    PREVIEW_PORT: String(previewPort),
     DATA_DIR: dataDir,
   };
   const resolve = (argv: string[]) => (argv[0] === 'node' ? [process.execPath, ...argv.slice(1)] : argv);

@@ -3,7 +3,7 @@
 // given DATA_DIR, so it can be killed the hard way (SIGKILL to the whole group, git children included) and
 // restarted over the same data.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,15 +30,30 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * `n` ports free at the time of asking, all different: each listener stays open until all are found, since a port
+ * closed is the first the kernel hands out again (two calls one after the other can get the same one).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const server = createServer();
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
+    }
+    return servers.map((server) => (server.address() as { port: number }).port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+  const [port] = await freePorts(1);
+  return port!;
 }
 
 /** How many times a start is tried again when a port picked free was taken before the server could listen on it. */
@@ -64,8 +79,7 @@ export async function startServerProcess(
 class PortTaken extends Error {}
 
 async function launch(dataDir: string, env: Record<string, string>, timeoutMs: number, { bundle = false }: { bundle?: boolean }): Promise<ServerProcess> {
-  const port = await freePort();
-  const previewPort = await freePort();
+  const [port, previewPort] = (await freePorts(2)) as [number, number];
   const child = spawn(process.execPath, bundle ? serveArgs() : ['--import', 'tsx', 'server.ts'], {
     cwd: projectRoot,
     // No model unless the caller asks for one: an API key in the developer's shell must not make tests call it.
