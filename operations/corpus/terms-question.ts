@@ -15,35 +15,47 @@ type Latin = 'en' | 'fr' | 'es' | 'eo';
 /**
  * Per language, on the question lowercased without its accents (Esperanto's ĝ as g): `alone`, words and phrases that
  * ask about terms on their own (notice period, her salary, a salary expected: not "salary bands"); `about`, those that
- * do in a question about her (her name, a word for the person, she or her: "Is she available?", not "Is the API
- * available?"); `not`, what makes the word another thing (high availability, a room's availability).
+ * do in a question about her (her name, a word for the person, she or her: "When could she start?", "Is she available
+ * to start?"); `not`, what makes the word another thing (high availability, a room's availability). A word for her
+ * availability alone (`available`) is hers when she is its subject (`subjectSkips`, below): "Is she available?", "her
+ * availability", not "Are her projects available on GitHub?".
  */
-const LATIN: Record<Latin, { alone: RegExp; about: RegExp; her: RegExp; not?: RegExp }> = {
+const LATIN: Record<Latin, { alone: RegExp; about: RegExp; available: RegExp; her: RegExp; skip: Set<string>; not?: RegExp }> = {
   en: {
     alone:
       /\b(?:notice period|start(?:ing)? date|(?:day|daily|hourly) rate|(?:salary|pay|compensation) (?:expectations?|requirements?|range)|expected (?:salary|pay|compensation)|her (?:salary|pay|compensation|remuneration))\b|\b(?:salary|pay|compensation)\b.*\bexpect|\bexpect.*\b(?:salary|pay|compensation)\b/,
-    about: /\bwhen (?:can|could|would|will|might)\b.*\b(?:start|begin|join|commence)\b|\bavailab(?:le|ility)\b/,
+    about:
+      /\bwhen (?:can|could|would|will|might)\b.*\b(?:start|begin|join|commence)\b|\bavailable (?:to (?:start|join|begin)|from|immediately|for (?:a |an )?(?:new )?(?:role|job|position|hire|interviews?))\b/,
+    available: /^availab(?:le|ility)$/,
     her: /\b(?:she|her|hers)\b/,
+    skip: new Set(['is', 'be', 'being', 'currently', 'still', 'now', 'already', 'actually', 'really']),
     not: /\bhigh(?:ly)?[ -]availab|\b(?:room|rooms|system|systems|service|data|seat|stock|inventory|api|product) availab|\bavailab(?:le|ility) (?:zones?|sets?|of (?:rooms|the|its|their)|rooms)\b/,
   },
   fr: {
     alone:
       /\b(?:preavis|pretentions salariales|date de (?:debut|prise de (?:poste|fonctions))|tarif journalier|tjm|(?:sa|son) (?:salaire|remuneration)|(?:salaire|remuneration) (?:souhaite|attendu|demande)e?)\b|\b(?:salaire|remuneration)\b.*\b(?:attend|souhait)|\b(?:attend|souhait)\w*\b.*\b(?:salaire|remuneration)\b/,
-    about: /\bquand\b.*\b(?:commencer|demarrer|debuter|prendre (?:son|ses) (?:poste|fonctions)|rejoindre|integrer)\b|\bdisponib(?:le|les|ilite)\b/,
+    about:
+      /\bquand\b.*\b(?:commencer|demarrer|debuter|prendre (?:son|ses) (?:poste|fonctions)|rejoindre|integrer)\b|\bdisponible (?:immediatement|a partir|des)\b/,
+    available: /^disponib(?:le|ilite)$/,
     her: /\b(?:elle|sa|son|ses)\b/,
+    skip: new Set(['est', 'serait', 'sera', 'etre', 'actuellement', 'toujours', 'deja', 'vraiment', 't']),
     not: /\bhaute disponibilite\b|\bdisponibilite (?:des|du|de la|d)\b/,
   },
   es: {
     alone:
       /\b(?:preaviso|pretensiones salariales|fecha de (?:inicio|incorporacion)|incorporarse|incorporacion inmediata|su (?:salario|sueldo|remuneracion)|(?:salario|sueldo) (?:deseado|esperado|pretendido))\b|\b(?:salario|sueldo|remuneracion)\b.*\b(?:espera|desea)|\b(?:espera|desea)\w*\b.*\b(?:salario|sueldo|remuneracion)\b/,
-    about: /\bcuando\b.*\b(?:empezar|comenzar|incorporarse|arrancar|unirse)\b|\bdisponib(?:le|les|ilidad)\b/,
+    about: /\bcuando\b.*\b(?:empezar|comenzar|incorporarse|arrancar|unirse)\b|\bdisponible (?:de inmediato|inmediatamente|a partir|desde|para incorporarse)\b/,
+    available: /^disponib(?:le|ilidad)$/,
     her: /\b(?:ella|su|sus)\b/,
+    skip: new Set(['esta', 'estaria', 'estara', 'es', 'seria', 'estar', 'ser', 'actualmente', 'ya', 'todavia', 'realmente']),
     not: /\balta disponibilidad\b|\bdisponibilidad (?:de (?:las|los|la|el)|del)\b/,
   },
   eo: {
     alone: /\b(?:antauaviz\w*|komencdat\w*|sia salajro\w*)\b|\bsalajr\w*\b.*\batend|\batend\w*\b.*\bsalajr/,
-    about: /\bkiam\b.*\b(?:komenci|eklabori|aligi)\b|\bdisponebl\w*\b/,
+    about: /\bkiam\b.*\b(?:komenci|eklabori|aligi)\b|\bdisponebla (?:tuj|ekde)\b/,
+    available: /^disponebl(?:a|as|os|us|eco|econ)$/,
     her: /\b(?:si|sia|sian|siaj)\b/,
+    skip: new Set(['estas', 'estus', 'estos', 'esti', 'nun', 'jam', 'ankorau', 'vere', 'cu']),
     not: /\balta disponebl\w*\b/,
   },
 };
@@ -89,10 +101,21 @@ export function asksHerTerms(query: string, isName: (folded: string) => boolean)
   const text = latinText(query);
   const words = text.split(' ');
   return (Object.keys(LATIN) as Latin[]).some((language) => {
-    const { alone, about, her, not } = LATIN[language];
+    const { alone, about, available, her, skip, not } = LATIN[language];
     if (not?.test(text)) return false;
     if (alone.test(text)) return true;
-    return about.test(text) && (her.test(text) || words.some((w) => PERSON_WORDS[language].has(w) || isName(w)));
+    const hers = (word: string) => her.test(word) || PERSON_WORDS[language].has(word) || isName(word.replace(/'s$/, ''));
+    const aboutHer = words.some(hers);
+    if (about.test(text) && aboutHer) return true;
+    // "Is she (currently) available?", "her availability", "Est-elle disponible ?": the word just before the
+    // availability word, past copulas and adverbs, is her; a question that names nothing before it ("¿Está
+    // disponible?") is hers when it is about her at all. "Are her projects available?" is the projects'.
+    return words.some((word, i) => {
+      if (!available.test(word)) return false;
+      let j = i - 1;
+      while (j >= 0 && skip.has(words[j]!)) j--;
+      return j < 0 ? aboutHer : hers(words[j]!);
+    });
   });
 }
 
