@@ -348,8 +348,17 @@ export function holds(postings: Int32Array | undefined, docs: readonly number[])
   return false;
 }
 
+/**
+ * `tokens` as one word of a question (a place, an ongoing job, her terms of hire), where some document holds them all;
+ * undefined where none does (or there is no index), so the question is read by its own words.
+ */
+export function heldTogether(tokens: readonly string[], engine: Bm25Index | undefined): { tokens: string[] } | undefined {
+  const unique = [...new Set(tokens)];
+  return engine && unique.length && namedTogether(unique, engine) ? { tokens: unique } : undefined;
+}
+
 /** Whether some document of `engine` holds every one of `tokens`. */
-export function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
+function namedTogether(tokens: readonly string[], engine: Bm25Index): boolean {
   const [first, ...rest] = tokens.map((t) => engine.postings(t)?.docs);
   if (!first || rest.some((docs) => !docs)) return false;
   for (const doc of first) if (rest.every((docs) => holds(docs, [doc]))) return true;

@@ -17,7 +17,7 @@ import {
 } from './analyse.ts';
 import { isLightWord, lightSpellings } from './light-words.ts';
 import { editDistance, Lexicon, oneSlipFrom } from './lexicon.ts';
-import { namedTogether, type Bm25Index } from './bm25.ts';
+import { heldTogether, type Bm25Index } from './bm25.ts';
 import { relatedGroups, standIn, type RelatedTerms } from './related.ts';
 import { isLanguageOrCountry } from './names.ts';
 import { asksWhatSheDoesNow, asksWhereSheIs, isPlaceWord } from './place-question.ts';
@@ -151,10 +151,12 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
     const place =
       words.location && asksWhereSheIs(query, isName)
         ? (l: Locale): QueryWord | undefined => {
-            const engine = indexes.get(l)?.engine;
             for (const name of localityNames(words.location, words.places ?? {}, l)) {
-              const tokens = analyseQueryWords(name, l).flatMap((w) => w.tokens);
-              if (engine && tokens.length && namedTogether(tokens, engine)) return { tokens };
+              const named = heldTogether(
+                analyseQueryWords(name, l).flatMap((w) => w.tokens),
+                indexes.get(l)?.engine,
+              );
+              if (named) return named;
             }
             return undefined;
           }
@@ -313,13 +315,10 @@ export function createQueryPlanner(indexes: ReadonlyMap<Locale, LocaleIndex>, wo
 
 /**
  * A job that has not ended, as one word of a question: the words such a job is found by (places.ts's CURRENT_WORDS and
- * CURRENT_JOB_WORDS), held together where some passage holds them all; undefined when none does (no job of hers is
- * ongoing: the question is read by its own words, light or everywhere as they are).
+ * CURRENT_JOB_WORDS), held together; undefined when no job of hers is ongoing (the question is read by its own words).
  */
-function currentJob(engine: Bm25Index | undefined, locale: Locale): QueryWord | undefined {
-  const tokens = [...new Set(analyse(`${CURRENT_WORDS[locale]} ${CURRENT_JOB_WORDS[locale]}`, locale))];
-  return engine && tokens.length && namedTogether(tokens, engine) ? { tokens } : undefined;
-}
+const currentJob = (engine: Bm25Index | undefined, locale: Locale): QueryWord | undefined =>
+  heldTogether(analyse(`${CURRENT_WORDS[locale]} ${CURRENT_JOB_WORDS[locale]}`, locale), engine);
 
 /**
  * The other forms a query word stands for, and their weight in the ranking: the words it begins (`completions`, the last

@@ -6,7 +6,7 @@
 // found by (TERMS_WORDS), which a passage stating them holds (corpus.ts): a profile that states none has nothing to show.
 import type { Locale } from '../contract/shared.ts';
 import { analyse, fold as withoutAccents, scriptOf, wordSegments } from './analyse.ts';
-import { namedTogether, type Bm25Index } from './bm25.ts';
+import { heldTogether, type Bm25Index } from './bm25.ts';
 import { oneSlipFrom } from './lexicon.ts';
 import { PERSON_WORDS } from './question-words.ts';
 
@@ -156,6 +156,6 @@ export const TERMS_WORDS: Record<Locale, string> = {
  * terms, and the question has nothing to match: its own words, which mean other things in the content, only rank).
  */
 export function termsStated(engine: Bm25Index | undefined, locale: Locale): Array<{ tokens: string[] }> {
-  const tokens = [...new Set(analyse(TERMS_WORDS[locale], locale))];
-  return engine && tokens.length && namedTogether(tokens, engine) ? [{ tokens }] : [];
+  const stated = heldTogether(analyse(TERMS_WORDS[locale], locale), engine);
+  return stated ? [stated] : [];
 }
