@@ -11,6 +11,7 @@ import {
   foldChinese,
   foldHan,
   isTraditional,
+  latinLanguageOf,
   scriptOf,
   SEGMENT_WINDOW,
   segmentation,
@@ -372,5 +373,18 @@ describe('word segmentation in windows: linear in the text, the same words', () 
       compared++;
     }
     assert.ok(compared > 1000, `${compared} texts compared`);
+  });
+});
+
+describe('latinLanguageOf', () => {
+  it('tells a description’s language by the stop words of one language only, and leaves a line or another script untold', () => {
+    assert.equal(latinLanguageOf('We are looking for a Head of AI who will own the platform and the team.'), 'en');
+    assert.equal(latinLanguageOf('Nous recherchons un Head of AI. Vous avez cinq ans d’expérience et vous parlez anglais.'), 'fr');
+    assert.equal(latinLanguageOf('Buscamos una persona con experiencia en IA y en la gestión de los equipos.'), 'es');
+    assert.equal(latinLanguageOf('Ni serĉas estron de AI kun sperto pri maŝinlernado kaj la gvidado de teamoj.'), 'eo');
+    // ("de", "la", "en" are French, Spanish and Esperanto alike: no language stands out)
+    assert.equal(latinLanguageOf('Kubernetes operations expertise'), undefined);
+    assert.equal(latinLanguageOf('de la en'), undefined);
+    assert.equal(latinLanguageOf('AIプロダクトの責任者を募集しています。'), undefined);
   });
 });

@@ -271,6 +271,26 @@ export function analyseQueryWords(text: string, locale: Locale): Array<{ tokens:
   });
 }
 
+/**
+ * The language of a Latin-script text of some length (a job description): the one whose stop words it uses most, by a
+ * clear margin; undefined when none stands out or the text is in another script. One line of it cannot always be told
+ * ("Kubernetes operations expertise" is English and French alike); the text it came from can.
+ */
+export function latinLanguageOf(text: string): LatinLanguage | undefined {
+  if (scriptOf(text) !== 'latin') return undefined;
+  const languages = Object.keys(stopWords) as LatinLanguage[];
+  const counts = new Map(languages.map((language) => [language, 0]));
+  for (const { segment, isWordLike } of wordSegments(text, 'en')) {
+    if (!isWordLike) continue;
+    const lower = segment.toLowerCase();
+    // (a stop word of one language only: "de", "la", "en" are French, Spanish and Esperanto alike)
+    const of = languages.filter((language) => stopWords[language].has(fold(elide(language === 'eo' ? esperantoX(lower) : lower, language))));
+    if (of.length === 1) counts.set(of[0]!, counts.get(of[0]!)! + 1);
+  }
+  const [first, second] = [...counts].sort((a, b) => b[1] - a[1]);
+  return first![1] >= 2 && first![1] >= 2 * second![1] ? first![0] : undefined;
+}
+
 /** Whether a Latin word (folded) is a stop word of the locale's language. */
 export function isStopWord(word: string, locale: Locale): boolean {
   return stopWords[latinOf[locale]].has(word);

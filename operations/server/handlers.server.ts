@@ -54,7 +54,7 @@ export function implementOperations(
         corpus,
         agent,
         hasModel: () => models !== undefined,
-        search: async (query, ctx) => ((await runTool(searchOp, { query, limit: 3 }, ctx)) as OutputOf<typeof searchOp>).results,
+        search: async (query, ctx, locale) => ((await runTool(searchOp, { query, limit: 3, locale }, ctx)) as OutputOf<typeof searchOp>).results,
       }),
       ...adminHandlers({ corpus, repo, pipeline, urls, uiMessages }),
       ...mediaHandlers({ repo, pipeline }),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Build } from '../corpus/corpus.ts';
 import { DURATION } from '../corpus/question-words.ts';
+import { latinLanguageOf } from '../corpus/analyse.ts';
 import { markdownToText } from '../content/markdown.ts';
 import { AppError, clipped } from '../contract/errors.ts';
 import { localeFacts } from '../contract/locales.ts';
@@ -32,8 +33,8 @@ export interface MatchDeps {
   agent: Agent;
   /** Whether a model is configured (the agent can run). */
   hasModel: () => boolean;
-  /** search_subject, through `invoke` as the visitor. */
-  search(query: string, ctx: CallContext): Promise<Found[]>;
+  /** search_subject, through `invoke` as the visitor (`locale`: the language the query is written in, when known). */
+  search(query: string, ctx: CallContext, locale?: Locale): Promise<Found[]>;
 }
 
 /** The agent's steps for a description: each step may look several requirements up at once. */
@@ -81,10 +82,13 @@ async function bySearch(deps: MatchDeps, build: Build, input: Input, ctx: Handle
       errors: [{ pointer: '/jobDescription', message: 'no requirement found' }],
     });
   progress({ type: 'stage', stage: 'searching' });
+  // Each requirement is searched in the description's language: one line alone can read as another ("Kubernetes
+  // operations expertise" is French too, and found the French pages, in an English description).
+  const language = latinLanguageOf(input.jobDescription);
   const requirements: RequirementOut[] = [];
   for (const requirement of read) {
     ctx.signal?.throwIfAborted();
-    const found = await deps.search(cutAtWord(withoutAside(requirement.text), SEARCH_QUERY_MAX), ctx);
+    const found = await deps.search(cutAtWord(withoutAside(requirement.text), SEARCH_QUERY_MAX), ctx, language);
     const out = searched(build, input.locale, requirement, found);
     progress({ type: 'requirement', index: requirements.length, requirement: out });
     requirements.push(out);

@@ -50,12 +50,12 @@ async function lines(res: Response): Promise<any[]> {
 const strings = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
 
-/** Every quote of an answer occurs in the text of the record it cites (in some locale), as the API serves it. */
-async function assertQuotesHold(service: TestService, answer: any): Promise<void> {
+/** Every quote of an answer occurs in the text of the record it cites (in one of `locales`), as the API serves it. */
+async function assertQuotesHold(service: TestService, answer: any, locales = ['en', 'fr', 'es', 'eo', 'ja', 'zh', 'zh-hant']): Promise<void> {
   for (const requirement of answer.requirements) {
     for (const evidence of requirement.evidence) {
       const texts: string[] = [];
-      for (const locale of ['en', 'fr', 'es', 'eo', 'ja', 'zh', 'zh-hant']) {
+      for (const locale of locales) {
         const entry = await service.get(`/api/v1/entries/${evidence.slug}?locale=${locale}`);
         const record = entry.ok
           ? await entry.json()
@@ -118,6 +118,17 @@ describe('match_role without a model: the search-only form', () => {
     }
     const stated = answer.requirements.filter((r: any) => r.status === 'gap' && /\b(not|never)\b/.test(r.honestGap ?? ''));
     assert.ok(stated.length >= 1, JSON.stringify(answer.requirements, null, 1));
+  });
+
+  it('searches each requirement in the description’s language: an English line that reads as French quotes the English record', async () => {
+    // "Kubernetes operations expertise" alone is French as much as English; the description around it is English.
+    const jobDescription =
+      'We are looking for a Head of AI who will own the platform and the team.\n\n- Kubernetes operations expertise\n- Experience with the evaluation of LLM products';
+    const answer = await (await post(service, { jobDescription })).json();
+    const kubernetes = answer.requirements.find((r: any) => r.text.startsWith('Kubernetes'));
+    assert.ok(kubernetes, JSON.stringify(answer.requirements));
+    assert.notEqual(kubernetes.status, 'met', 'she knows Kubernetes as a user, not as an operator');
+    await assertQuotesHold(service, answer, ['en']);
   });
 
   it('meets a requirement only where the profile holds all of it, and reads "is a plus" as a wish, not a word to find', async () => {
