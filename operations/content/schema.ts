@@ -96,10 +96,18 @@ export const SiteFile = z.strictObject({
   fictional: z.boolean().default(false),
   notice: z.string().max(limits.notice).optional(),
   description: Text.max(limits.description),
+  descriptionTranslations: z
+    .partialRecord(z.enum(translationLocales).meta(from('locales')), Text.max(translatedMax(limits.description)))
+    .optional()
+    .describe('The description in other locales (the English description where one is missing)'),
   defaultLocale: z.enum(locales).default('en').meta(from('locales')),
   subject: z.strictObject({
     name: Text.max(limits.name),
     headline: Text.max(limits.headline),
+    headlineTranslations: z
+      .partialRecord(z.enum(translationLocales).meta(from('locales')), Text.max(translatedMax(limits.headline)))
+      .optional()
+      .describe('The headline in other locales (the English headline where one is missing)'),
     location: Text.max(limits.location).optional(),
     email: z.email().max(limits.email).optional(),
     portrait: ImageRef.extend({

@@ -326,13 +326,13 @@ export const SiteInfo = z
     name: PlainText(limits.name).describe('Name of the site'),
     shortName: Slug.describe('Short name; also the MCP server name'),
     url: Url.describe('Address of the site (BASE_URL; DEV_URL for the dev preview), without a trailing slash'),
-    description: PlainText(limits.description),
+    description: PlainText(translatedMax(limits.description)).describe('What the site is, in the requested locale'),
     fictional: z.boolean().describe('The subject is made up (a demonstration)'),
     notice: PlainText(limits.notice).optional().describe('Shown on every page when the subject is fictional'),
     subject: z
       .object({
         name: PlainText(limits.name),
-        headline: PlainText(limits.headline),
+        headline: PlainText(translatedMax(limits.headline)).describe('What the subject does, in the requested locale'),
         location: PlainText(limits.location).optional().describe('As written in the content, e.g. "Lisbon, Portugal"'),
         place: PlainText(limits.location)
           .optional()

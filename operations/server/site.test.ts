@@ -38,7 +38,7 @@ describe('get_site', () => {
     assert.match(portrait.alt, /^Portrait illustré de Noa Castellan/, 'the alt text in the requested locale');
     assert.deepEqual(subject, {
       name: 'Noa Castellan',
-      headline: info.subject.headline,
+      headline: 'Directrice de l’IA chez Orbitale Travel : des produits LLM appliqués à l’hôtellerie, de la réception d’hôtel à la stratégie IA',
       location: 'Lisbon, Portugal',
       place: 'Lisbonne, Portugal',
       locality: 'Lisbon',
@@ -46,6 +46,9 @@ describe('get_site', () => {
       email: 'noa.castellan@example.com',
     });
     assert.deepEqual(info.contact, { email: 'noa.castellan@example.com', url: 'http://vitae.test/fr' });
+    assert.match(info.description, /^Profil professionnel de Noa Castellan/, 'the description in the requested locale');
+    // (in English, the English text; a locale the content gives none for falls back to it, as a link's label does)
+    assert.match((await site('en')).subject.headline, /^Head of AI at Orbitale Travel/);
     assert.ok(info.links.length > 0);
     // a link's label in the locale asked for, where the content gives one (the English label elsewhere)
     assert.ok(
