@@ -209,6 +209,21 @@ describe('MCP completions', () => {
     const all = await client.complete({ ref: { type: 'ref/resource', uri: 'vitae://brief{?locale}' }, argument: { name: 'locale', value: '' } });
     assert.deepEqual(all.completion.values, [...locales]);
   });
+
+  it("completes an entry's slug from the entries of this branch, for the entry template and explain_entry alike", async () => {
+    const bySlug = await client.complete({
+      ref: { type: 'ref/resource', uri: 'vitae://entries/{slug}{?locale}' },
+      argument: { name: 'slug', value: 'concierge' },
+    });
+    assert.deepEqual(bySlug.completion.values, ['concierge-copilot']);
+    const every = await client.complete({ ref: { type: 'ref/resource', uri: 'vitae://entries/{slug}{?locale}' }, argument: { name: 'slug', value: '' } });
+    const { entries } = (await client.callTool({ name: 'list_experience', arguments: {} })).structuredContent as { entries: Array<{ slug: string }> };
+    assert.deepEqual([...every.completion.values].sort(), entries.map((e) => e.slug).sort());
+    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_entry' }, argument: { name: 'slug', value: 'rag-' } });
+    assert.deepEqual(prompt.completion.values, ['rag-evaluation-harness']);
+    const none = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_entry' }, argument: { name: 'slug', value: 'zzz' } });
+    assert.deepEqual(none.completion, { values: [], total: 0, hasMore: false });
+  });
 });
 
 describe('cached MCP answers', () => {

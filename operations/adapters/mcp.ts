@@ -249,15 +249,20 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   if (resources.length || prompts.length) {
-    // Completion of the fixed vocabularies (locales, lens ids, document names) for prompt arguments and URI template variables.
-    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    // Completion of prompt arguments and URI template variables: a fixed vocabulary (locales, lens ids, document names)
+    // from its schema or template, else the values its template's resources have on this branch (entries' slugs).
+    server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
       const { ref, argument } = request.params;
       let values: readonly string[] = [];
       if (ref.type === 'ref/prompt') {
-        const schema = byPromptName(prompts, ref.name)?.arguments.shape[argument.name] as z.ZodType | undefined;
-        values = schema ? enumValues(schema) : [];
+        const prompt = byPromptName(prompts, ref.name);
+        const schema = prompt?.arguments.shape[argument.name] as z.ZodType | undefined;
+        const listed = prompt?.listedBy?.[argument.name];
+        values = listed ? await listedValues(listed.resource, listed.variable, readFor(extra, invalidParams)) : schema ? enumValues(schema) : [];
       } else if (ref.type === 'ref/resource') {
-        values = resources.find((def) => def.uriTemplate === ref.uri)?.values?.[argument.name] ?? [];
+        const def = resources.find((d) => d.uriTemplate === ref.uri);
+        const fixed = def?.values?.[argument.name];
+        values = fixed ?? (def ? await listedValues(def, argument.name, readFor(extra, invalidParams)) : []);
       }
       const matching = values.filter((value) => value.startsWith(argument.value));
       return { completion: { values: matching.slice(0, 100), total: matching.length, hasMore: matching.length > 100 } };
@@ -273,6 +278,12 @@ const asInvalidParams = (error: unknown) =>
   error instanceof InputError ? invalidParams(error.message, { code: 'bad_request', errors: error.problems }) : error;
 
 const byPromptName = (prompts: readonly PromptDef[], name: string) => prompts.find((p) => p.name === name);
+
+/** The values `variable` takes in the resources `def` lists (each entry's slug), in their order, once each. */
+async function listedValues(def: ResourceDef, variable: string, read: ReadOperation): Promise<string[]> {
+  const listed = await def.list(read);
+  return [...new Set(listed.map((r) => matchUri(def.uriTemplate, r.uri)?.[variable]).filter((v): v is string => v !== undefined && v !== ''))];
+}
 
 /** The options of a string enum, also through optional/default wrappers; none for other schemas. */
 function enumValues(schema: z.ZodType): readonly string[] {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { localeFacts } from './locales.ts';
 import { JobDescription } from './match.ts';
 import { getBrief, getEntry, listExperience, listLenses, searchSubject } from './public.ts';
-import { briefResource, entryMarkdown, entryResource, expandUri, lensMarkdown, lensResource, type ReadOperation } from './resources.ts';
+import { briefResource, entryMarkdown, entryResource, expandUri, lensMarkdown, lensResource, type ReadOperation, type ResourceDef } from './resources.ts';
 import { LensId, Locale, Slug } from './shared.ts';
 import type { Locale as LocaleCode } from './vocabulary.ts';
 
@@ -22,6 +22,8 @@ export interface PromptDef<A extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Prompt arguments arrive as strings; the schema checks them (every field a string or a string enum). */
   arguments: A;
+  /** Arguments whose values are a resource template's variable (an entry's slug): completed from that template's resources. */
+  listedBy?: Partial<Record<keyof z.output<A> & string, { resource: ResourceDef; variable: string }>>;
   render(args: z.output<A>, read: ReadOperation): Promise<PromptMessage[]>;
 }
 
@@ -92,6 +94,7 @@ export const explainEntry = definePrompt({
   title: 'Explain an entry to a hiring manager',
   description: 'What one entry (experience, project, community role or education) shows about the subject, in five bullets.',
   arguments: z.object({ slug: Slug.describe('Entry slug, as listed by resources/list or list_experience'), locale: PromptLocale }),
+  listedBy: { slug: { resource: entryResource, variable: 'slug' } },
   async render({ slug, locale }, read) {
     const entry = await read(getEntry, { slug, ...(locale ? { locale } : {}) });
     return [
