@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { markdownDescription } from './tree.server.ts';
+import { linkSitePaths, markdownDescription, markdownTree } from './tree.server.ts';
 
 describe('markdownDescription', () => {
   it('describes a page by its text, without the headings that name its sections', () => {
@@ -9,5 +9,34 @@ describe('markdownDescription', () => {
       'Noa Castellan dirige des produits d’IA. Hôtellerie, puis intégration.',
     );
     assert.equal(markdownDescription('#hashtag is text, not a heading', 200), '#hashtag is text, not a heading');
+  });
+});
+
+describe('linkSitePaths', () => {
+  const links = (markdown: string, locale: Parameters<typeof linkSitePaths>[1]) => {
+    const out: Array<[string, string]> = [];
+    const visit = (node: any) => {
+      if (node.type === 'link') out.push([node.url, node.children.map((c: any) => c.value ?? c.children?.[0]?.value).join('')]);
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(linkSitePaths(markdownTree(markdown), locale));
+    return out;
+  };
+
+  it('links a path of the site written alone in bold or as code, in the reader’s language for a page', () => {
+    const brief = [
+      '- **/entries**: every role.',
+      '- **/lenses/head-of-ai**: one lens.',
+      '- `/api/v1`: the same content as JSON.',
+      '- **/mcp**: a Model Context Protocol server.',
+      '- **Important** and **/entries and more** stay text; [a link](/documents) stays itself.',
+    ].join('\n');
+    assert.deepEqual(links(brief, 'fr'), [
+      ['/fr/entries', '/entries'],
+      ['/fr/lenses/head-of-ai', '/lenses/head-of-ai'],
+      ['/api/v1', '/api/v1'],
+      ['/documents', 'a link'],
+    ]);
+    assert.deepEqual(links('**/documents**', 'en'), [['/documents', '/documents']]);
   });
 });

@@ -6,7 +6,7 @@ import { pageLocale, readBrief, readEntries, readLenses } from '../utils/data.se
 import { siteIdentity } from '../utils/operations.server.ts';
 import { mdText, twinParts, type MarkdownTwin } from '../utils/discovery.server.ts';
 import { pageMeta, personJsonLd, profilePageJsonLd, rootData, rootTranslator } from '../utils/seo.ts';
-import { markdownDescription, markdownTree } from '../markdown/tree.server.ts';
+import { linkSitePaths, markdownDescription, markdownTree } from '../markdown/tree.server.ts';
 import { EntryList, recordLang } from '../components/Content.tsx';
 import { BriefSection } from '../components/pages/BriefSection.tsx';
 import { useHref, useRoot, useT } from '../components/root-data.ts';
@@ -21,7 +21,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const [brief, list, lenses] = await Promise.all([readBrief(context, locale), readEntries(context, locale), readLenses(context, locale)]);
   const current = list.entries.find((e) => e.kind === 'experience' && e.period.end === null);
   return {
-    brief: { markdown: brief.markdown, translated: brief.translated, tree: markdownTree(brief.markdown) },
+    brief: { markdown: brief.markdown, translated: brief.translated, tree: linkSitePaths(markdownTree(brief.markdown), locale) },
     // The site's description is written in English; other languages describe the page with the brief's opening, without its notice.
     description: locale === 'en' ? (await siteIdentity(context)).site.description : markdownDescription(brief.markdown.replace(/^>.*$/m, ''), 200),
     current: current ? { title: current.title, organisation: current.organisation, url: current.url } : undefined,
