@@ -75,7 +75,7 @@ export function useChat({ locale, siteUrl, configured, restored, open }: ChatOpt
       const body = (await res.json()) as { results: Array<{ title: string; passage: string; url: string }> };
       const passages: Passage[] = body.results.map((r) => ({
         title: r.title,
-        passage: excerpt(markdownToText(r.passage), PASSAGE_MAX),
+        passage: excerpt(markdownToText(r.passage, { tables: 'pairs' }), PASSAGE_MAX),
         href: sitePath(r.url, siteUrl),
       }));
       dispatch({ type: 'passages', id, passages });

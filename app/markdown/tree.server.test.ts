@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkSitePaths, markdownDescription, markdownTree } from './tree.server.ts';
+import { linkSitePaths, markdownDescription, markdownExcerpt, markdownTree } from './tree.server.ts';
 
 describe('markdownDescription', () => {
   it('describes a page by its text, without the headings that name its sections', () => {
@@ -38,5 +38,16 @@ describe('linkSitePaths', () => {
       ['/documents', 'a link'],
     ]);
     assert.deepEqual(links('**/documents**', 'en'), [['/documents', '/documents']]);
+  });
+});
+
+describe('markdownExcerpt', () => {
+  it('reads a table row by row, each cell beside its header, not as one run of cells', () => {
+    const md =
+      '## Languages\n\n| Language | Level | Where |\n|---|---|---|\n| French | Native | Lyon. |\n| English | Fluent (C2) | At work |\n| Esperanto | | |\n';
+    assert.equal(
+      markdownExcerpt(md, 300),
+      'Languages Language: French, Level: Native, Where: Lyon. Language: English, Level: Fluent (C2), Where: At work. Language: Esperanto.',
+    );
   });
 });

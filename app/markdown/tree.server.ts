@@ -6,9 +6,9 @@ import { localizePath, type Locale } from '../i18n/locales.ts';
 export { markdownTree, type MarkdownTree };
 export { sectionTree } from '../../operations/content/sections.ts';
 
-/** Readable text of Markdown cut to `max` characters at a word boundary (descriptions, previews). */
+/** Readable text of Markdown cut to `max` characters at a word boundary (descriptions, previews; a table's row as "header: cell" pairs). */
 export function markdownExcerpt(source: string, max: number): string {
-  return excerpt(markdownToText(source), max);
+  return excerpt(markdownToText(source, { tables: 'pairs' }), max);
 }
 
 /**

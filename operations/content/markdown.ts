@@ -6,7 +6,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
-import type { BlockContent, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Text } from 'mdast';
+import type { BlockContent, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, Text } from 'mdast';
 
 export type { Root as MarkdownTree } from 'mdast';
 
@@ -122,17 +122,30 @@ export function plainText(nodes: Nodes | readonly Nodes[]): string {
 }
 
 /** The readable text of some Markdown, for descriptions and previews (no markers, single spaces). */
-export function markdownToText(source: string): string {
+export function markdownToText(source: string, { tables = 'cells' }: { tables?: 'cells' | 'pairs' } = {}): string {
   const parts: string[] = [];
   const walk = (nodes: readonly RootContent[]) => {
     for (const node of nodes) {
       if (node.type === 'heading' || node.type === 'paragraph' || node.type === 'code') parts.push(plainText(node));
       else if (node.type === 'blockquote' || node.type === 'list' || node.type === 'listItem') walk(node.children);
+      else if (node.type === 'table' && tables === 'pairs') parts.push(...tablePairs(node));
       else if (node.type === 'table') for (const row of node.children) parts.push(row.children.map((cell) => plainText(cell)).join(' '));
     }
   };
   walk(parseMarkdown(source).children);
   return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** A table's rows as sentences of "header: cell" pairs ("Language: French, Level: Native."): how a reader takes a row in. */
+function tablePairs(table: Table): string[] {
+  const [head, ...rows] = table.children.map((row) => row.children.map((cell) => plainText(cell).replace(/\s+/g, ' ').trim()));
+  return rows.map((cells) => {
+    const row = cells
+      .map((cell, i) => (head?.[i] && cell ? `${head[i]}: ${cell}` : cell))
+      .filter(Boolean)
+      .join(', ');
+    return /[.!?。！？]$/u.test(row) ? row : `${row}.`;
+  });
 }
 
 /** At most `max` characters of text, cut at a word boundary with an ellipsis. */
