@@ -62,6 +62,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const facts = localeFacts[data?.locale ?? 'en'];
   const inConsole = useIsConsole();
+  // The root boundary is showing an error page (404 and all): there is no page here, so no Markdown twin of it.
+  // (null, not undefined, when there is no error: the error context's default)
+  const errorPage = useRouteError() != null;
   return (
     <html lang={facts.htmlLang} dir={facts.dir}>
       <head>
@@ -82,7 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <main id="main" tabIndex={-1}>
               {children}
             </main>
-            {data ? <SiteFooter /> : null}
+            {data ? <SiteFooter markdownTwin={!errorPage} /> : null}
             {data ? <ChatWidget /> : null}
             <RouteAnnouncer />
           </RootDataProvider>

@@ -150,6 +150,24 @@ test.describe('machine-readable documents', () => {
     expect(entries.match(/^- \[/gm)).toHaveLength(3);
   });
 
+  test('a page that does not exist offers no Markdown version of itself; one that does links a twin that answers', async ({ page, request }) => {
+    for (const path of ['/entries/nope', '/fr/documents/nope', '/nothing-here']) {
+      expect((await page.goto(path))?.status(), path).toBe(404);
+      await expect(page.locator('button.chat-launcher'), path).toBeVisible(); // interactive: the hydrated page agrees
+      await expect(page.locator('link[rel="alternate"][type="text/markdown"]'), path).toHaveCount(0);
+      await expect(page.locator('a[type="text/markdown"]'), path).toHaveCount(0);
+      await expect(page.locator('.machine-links a[href="/llms.txt"]'), path).toBeVisible(); // the rest of the footer stays
+    }
+    for (const path of ['/entries/concierge-copilot', '/fr/documents/profile']) {
+      await page.goto(path);
+      for (const twin of [page.locator('link[rel="alternate"][type="text/markdown"]'), page.locator('a[type="text/markdown"]')]) {
+        const href = (await twin.getAttribute('href'))!;
+        expect(href, path).toBe(`${path}.md`);
+        expect((await request.get(href)).status(), href).toBe(200);
+      }
+    }
+  });
+
   test('/resume.json is valid JSON Resume and carries the career', async ({ request }) => {
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);

@@ -54,7 +54,8 @@ export function SiteHeader() {
   );
 }
 
-export function SiteFooter() {
+/** `markdownTwin` is false on an error page: an address with no page has no Markdown version either. */
+export function SiteFooter({ markdownTwin }: { markdownTwin: boolean }) {
   const { site, locale } = useRoot();
   const t = useT();
   const location = useLocation();
@@ -66,12 +67,14 @@ export function SiteFooter() {
         <nav aria-label={t('footerMachine')}>
           <h2 className="footer-heading">{t('footerMachine')}</h2>
           <ul className="machine-links">
-            <li>
-              <a href={markdownTwinPath(location.pathname, location.search)} type="text/markdown">
-                <Icon name="doc" size={16} />
-                {t('footerMarkdown')}
-              </a>
-            </li>
+            {markdownTwin ? (
+              <li>
+                <a href={markdownTwinPath(location.pathname, location.search)} type="text/markdown">
+                  <Icon name="doc" size={16} />
+                  {t('footerMarkdown')}
+                </a>
+              </li>
+            ) : null}
             <li>
               <a href="/llms.txt">llms.txt</a>
             </li>
