@@ -381,3 +381,33 @@ test.describe('without a model', () => {
     await expect(page.getByRole('button', { name: 'Ask by voice' })).toHaveCount(0);
   });
 });
+
+test.describe('the way into the chat', () => {
+  test.use({ baseURL: site });
+  const ask = (page: import('@playwright/test').Page) => page.locator('a, button').filter({ hasText: /^Ask about Noa$/, visible: true });
+
+  test('a phone shows one "Ask about Noa" on the home page, and it opens the chat; a desktop keeps the hero button too', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await expect(page.locator('button.chat-launcher')).toBeVisible(); // interactive
+    await expect(ask(page)).toHaveCount(1);
+    await ask(page).click();
+    await expect(page.getByRole('dialog', { name: 'Ask about Noa' })).toBeVisible();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    await expect(page.locator('button.chat-launcher')).toBeVisible();
+    await expect(page.locator('.hero').getByRole('link', { name: 'Ask about Noa' })).toBeVisible();
+    await page.locator('.hero').getByRole('link', { name: 'Ask about Noa' }).click();
+    await expect(page.getByRole('dialog', { name: 'Ask about Noa' })).toBeVisible();
+  });
+
+  test('without JavaScript a phone shows one too, leading to search', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${site}/`);
+    await expect(ask(page)).toHaveCount(1);
+    await expect(ask(page)).toHaveAttribute('href', '/search');
+    await context.close();
+  });
+});
