@@ -29,3 +29,10 @@ test.describe('a very long query wraps in the heading and the empty result inste
     test('1280 px wide', ({ page }) => expectWrapped(page, 1280));
   });
 });
+
+test('a passage from a table reads row by row, each cell beside its header', async ({ page }) => {
+  await page.goto('/search?q=' + encodeURIComponent('Which languages does she speak natively?'));
+  const credentials = page.locator('.results li', { has: page.locator('a[href*="/documents/credentials"]') }).first();
+  await expect(credentials.locator('.passage')).toContainText('Language: French, Level: Native');
+  await expect(credentials.locator('.passage')).not.toContainText('|');
+});
