@@ -83,6 +83,8 @@ describe('exit codes', () => {
     // The same words as the REST API's 404 for the same mistake.
     const rest = (await (await service.get('/api/v1/documents/diary')).json()) as { code: string; message: string };
     assert.deepEqual(JSON.parse((await vitae(['doc', 'diary', '--json'], offline)).stdout), rest);
+    const lens = (await (await service.get('/api/v1/lenses/astronaut')).json()) as { code: string; message: string };
+    assert.deepEqual(JSON.parse((await vitae(['lens', 'astronaut', '--json'], offline)).stdout), lens);
     // A malformed option is still a usage error.
     assertOneCleanFailure(await vitae(['doc', 'profile', '--locale', 'de'], offline), 2, /--locale must be one of/);
   });

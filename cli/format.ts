@@ -1,7 +1,7 @@
 // The human formatters, one per output shape (the output schema's id). They are the only hand-written part
 // of the commands; `--json` bypasses them and prints the API body as it came.
 import type { z } from 'zod';
-import type { EntryList, EntryLongOut, LensListOut, SearchResultsOut, DocumentOut, SiteOut } from './shapes.ts';
+import type { EntryList, EntryLongOut, LensListOut, LensOut, SearchResultsOut, DocumentOut, SiteOut } from './shapes.ts';
 import type {
   AiEditProposalOut,
   AnswerOut,
@@ -23,7 +23,7 @@ import type {
 } from './shapes.ts';
 import { createTwoFilesPatch } from 'diff';
 import { UNTRANSLATED } from '../operations/contract/vocabulary.ts';
-import { entryBody } from '../operations/contract/resources.ts';
+import { entryBody, lensBody } from '../operations/contract/resources.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -91,7 +91,15 @@ export const formatters: Record<string, Formatter> = {
       ],
       view,
     ),
-    note: `${body.lenses.length} lenses · vitae list --lens <lens> for the entries behind one`,
+    note: `${body.lenses.length} lenses · vitae lens <id> for one in full · vitae list --lens <id> for the entries behind one`,
+  }),
+
+  // The lens as its MCP resource gives it, then its address and the command listing its evidence.
+  Lens: (l: LensOut, view) => ({
+    out: markdown(`${lensBody(l)}\n${l.url}\n`, view),
+    note:
+      (fellBack(l, view) ? view.colours.dim(`(no current ${l.locale} translation of ${l.id}; shown in English)`) + ' · ' : '') +
+      `vitae list --lens ${l.id}${l.locale === 'en' ? '' : ` --locale ${l.locale}`} for the entries behind it`,
   }),
 
   SearchResults: (body: SearchResultsOut, view) => ({

@@ -34,6 +34,11 @@ const cases: Record<string, { args: string[]; rest: string; human: RegExp[] }> =
     human: [/^# Concierge Copilot/m, /^## Descripción$/m, /^## Logros$/m, /^- /m, /^http:\/\/vitae\.test\/(es\/)?entries\/concierge-copilot$/m],
   },
   list_lenses: { args: ['lenses'], rest: '/api/v1/lenses', human: [/^LENS\s+TITLE\s+EVIDENCE\s+GAPS\s+PITCH$/m, /^head-of-ai\s+Head of AI\s+\d+\s+\d+/m] },
+  get_lens: {
+    args: ['lens', 'head-of-ai', '--locale', 'ja'],
+    rest: '/api/v1/lenses/head-of-ai?locale=ja',
+    human: [/^# \S/m, /^- /m, /^http:\/\/vitae\.test\/(ja\/)?lenses\/head-of-ai$/m],
+  },
   search_subject: {
     args: ['search', 'hotel guests', '--limit', '3'],
     rest: '/api/v1/search?q=hotel+guests&limit=3',

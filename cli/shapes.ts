@@ -21,7 +21,8 @@ import type { Problem } from '../operations/contract/errors.ts';
 
 export type EntryList = { entries: z.output<typeof EntryShort>[]; total: number; next?: string | null };
 export type EntryLongOut = z.output<typeof EntryLong>;
-export type LensListOut = { lenses: z.output<typeof Lens>[] };
+export type LensOut = z.output<typeof Lens>;
+export type LensListOut = { lenses: LensOut[] };
 export type SearchResultsOut = { query: string; results: z.output<typeof SearchResult>[] };
 export type DocumentOut = z.output<typeof Document>;
 export type SiteOut = z.output<typeof SiteInfo>;

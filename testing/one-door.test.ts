@@ -96,7 +96,7 @@ describe('one door', () => {
     assert.deepEqual(calls, ['rest get_entry']);
   });
 
-  it('MCP: a public tool (then kept), a resource read through its operation, an admin tool', async () => {
+  it('MCP: a public tool (then kept), resources read through their operations, an admin tool', async () => {
     const client = await mcpClient('/mcp');
     try {
       const call = () => client.callTool({ name: 'list_lenses', arguments: {} });
@@ -105,6 +105,8 @@ describe('one door', () => {
       assert.deepEqual(await callsOf(call), ['mcp tools/call (kept)']);
       const resource = await callsOf(() => client.readResource({ uri: 'vitae://brief?locale=fr' }));
       assert.ok(resource.includes('mcp get_brief'), resource.join(', '));
+      const lens = await callsOf(() => client.readResource({ uri: 'vitae://lenses/head-of-ai?locale=fr' }));
+      assert.ok(lens.includes('mcp get_lens'), lens.join(', '));
     } finally {
       await client.close();
     }

@@ -1,7 +1,7 @@
 // The public REST API through real HTTP on a random port, over a real git repository built from content/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { getBrief, getDocument, getEntry, listExperience, listLenses, searchSubject } from '../contract/public.ts';
+import { getBrief, getDocument, getEntry, getLens, listExperience, listLenses, searchSubject } from '../contract/public.ts';
 import { documentNames, kinds, lensIds, locales, tags } from '../contract/shared.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { ErrorBodySchema } from '../contract/shared.ts';
@@ -176,6 +176,28 @@ describe('list_lenses GET /api/v1/lenses', () => {
           `lenses are translated into ${locale}`,
         );
     }
+  });
+});
+
+describe('get_lens GET /api/v1/lenses/{id}', () => {
+  it('answers each lens in every locale exactly as list_lenses has it', async () => {
+    for (const locale of ['en', 'ja', 'zh-hant']) {
+      const { lenses } = listLenses.output.parse((await json(`/api/v1/lenses?locale=${locale}`)).body);
+      for (const id of lensIds) {
+        const { res, body } = await json(`/api/v1/lenses/${id}?locale=${locale}`);
+        assert.equal(res.status, 200, `${id} ${locale}`);
+        assert.deepEqual(
+          getLens.output.parse(body),
+          lenses.find((l) => l.id === id),
+        );
+      }
+    }
+  });
+
+  it('answers 404 for an id that is no lens, in the words every door uses, and 400 for a bad locale', async () => {
+    const body = await expectError('/api/v1/lenses/astronaut', 404, 'not_found');
+    assert.equal(body.message, `No lens with id "astronaut": id must be one of: ${lensIds.join(', ')}.`);
+    await expectError('/api/v1/lenses/head-of-ai?locale=klingon', 400, 'bad_request');
   });
 });
 

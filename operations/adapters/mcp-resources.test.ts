@@ -89,7 +89,7 @@ describe('MCP resources', () => {
     assert.match(entryText, /^## Vue d’ensemble$/m, 'its headings in the locale asked for');
     assert.doesNotMatch(entryText, /^## Overview$/m);
 
-    const lens = (await rest('/api/v1/lenses?locale=es')).lenses.find((l: { id: string }) => l.id === 'head-of-ai');
+    const lens = await rest('/api/v1/lenses/head-of-ai?locale=es');
     const lensText = await textOf('vitae://lenses/head-of-ai?locale=es');
     for (const part of [lens.title, lens.pitch.trim(), ...lens.honestGaps]) assert.ok(lensText.includes(part), `the lens resource holds "${part}"`);
 
@@ -115,6 +115,9 @@ describe('MCP resources', () => {
       assert.match(e.message, /`list_\w+` tool|resources\/list/);
       return true;
     });
+    // A lens that is none is get_lens's not_found: the words of its tool and its REST route's 404.
+    const rest404 = (await (await service.get('/api/v1/lenses/astronaut')).json()) as { message: string };
+    await assert.rejects(client.readResource({ uri: 'vitae://lenses/astronaut' }), (e: any) => e.code === -32002 && e.message.includes(rest404.message));
     await assert.rejects(
       client.readResource({ uri: 'vitae://brief?locale=de' }),
       (e: any) => e.code === -32602 && /locale/.test(e.message) && !/MCP error -?\d+: MCP error/.test(e.message),

@@ -30,6 +30,7 @@ const validArguments: Record<string, Record<string, unknown>> = {
   list_experience: { tag: 'ai', locale: 'ja' },
   get_entry: { slug: 'concierge-copilot', locale: 'es' },
   list_lenses: {},
+  get_lens: { id: 'head-of-ai', locale: 'fr' },
   search_subject: { query: 'hotel guests', limit: 3 },
   get_document: { name: 'thinking', locale: 'zh' },
   ask_subject: { question: 'Where is Noa based?', locale: 'en' },
@@ -39,6 +40,7 @@ const invalidArguments: Record<string, Record<string, unknown>> = {
   list_experience: { tag: 'cooking' },
   get_entry: {},
   list_lenses: { locale: 42 },
+  get_lens: { id: 'head-of-ai', locale: 'xx' },
   search_subject: { query: '' },
   get_document: { name: 42 },
   ask_subject: { question: '' },
@@ -117,6 +119,7 @@ describe('public MCP server /mcp', () => {
     const client = await connect();
     for (const [name, args, route] of [
       ['get_document', { name: 'diary' }, '/api/v1/documents/diary'],
+      ['get_lens', { id: 'astronaut' }, '/api/v1/lenses/astronaut'],
       ['get_entry', { slug: 'BAD SLUG' }, '/api/v1/entries/BAD%20SLUG'],
       ['get_entry', { slug: 'CONCIERGE-COPILOT' }, '/api/v1/entries/CONCIERGE-COPILOT'],
     ] as const) {

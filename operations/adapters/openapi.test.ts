@@ -141,6 +141,10 @@ describe('live responses match the documented schemas', () => {
         { input: { locale: 'eo' }, status: 200 },
         { input: { locale: 'xx' }, status: 400 },
       ],
+      get_lens: [
+        { input: { id: 'hospitality', locale: 'es' }, status: 200 },
+        { input: { id: 'astronaut' }, status: 404 },
+      ],
       search_subject: [
         { input: { query: 'ホテル', limit: 5 }, status: 200 },
         { input: { limit: 5 }, status: 400 },

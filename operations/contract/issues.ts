@@ -98,10 +98,10 @@ export function parseOperationInput(op: ParsedOperation, raw: unknown, names?: F
   throw new AppError('not_found', `${noResource(op, field, String(values[field]))}: ${problem.message}.`);
 }
 
-/** "No entry with slug "x"", the resource named from the REST path's segment before the field (`/entries/{slug}`). */
+/** "No entry with slug "x"", the resource named from the REST path's segment before the field (`/entries/{slug}`, `/lenses/{id}`). */
 function noResource(op: ParsedOperation, field: string, value: string): string {
   const collection = new RegExp(`/([a-z-]+)/\\{${field}\\}`).exec(op.rest.path)?.[1];
-  const noun = !collection ? 'resource' : collection.endsWith('ies') ? `${collection.slice(0, -3)}y` : collection.replace(/s$/, '');
+  const noun = !collection ? 'resource' : collection.endsWith('ies') ? `${collection.slice(0, -3)}y` : collection.replace(/(?<=s)es$|s$/, '');
   // A value too long to be anything is not repeated whole.
   return `No ${noun} with ${field} "${clipped(value, 60)}"`;
 }

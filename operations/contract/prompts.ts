@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { localeFacts } from './locales.ts';
 import { JobDescription } from './match.ts';
-import { getBrief, getEntry, listExperience, listLenses, searchSubject } from './public.ts';
+import { getBrief, getEntry, getLens, listExperience, searchSubject } from './public.ts';
 import { briefResource, entryMarkdown, entryResource, expandUri, lensMarkdown, lensResource, type ReadOperation, type ResourceDef } from './resources.ts';
 import { LensId, Locale, Slug } from './shared.ts';
 import type { Locale as LocaleCode } from './vocabulary.ts';
@@ -44,8 +44,7 @@ export const pitchForRole = definePrompt({
   arguments: z.object({ lens: LensId.describe('Role lens id, e.g. head-of-ai'), locale: PromptLocale }),
   async render({ lens, locale }, read) {
     const vars = { id: lens, locale };
-    const { lenses } = await read(listLenses, locale ? { locale } : {});
-    const found = lenses.find((l) => l.id === lens)!; // the argument schema admits only existing lens ids
+    const found = await read(getLens, { id: lens, ...(locale ? { locale } : {}) });
     const { entries } = await read(listExperience, { lens, ...(locale ? { locale } : {}) });
     const evidence = entries
       .slice(0, 8)

@@ -268,6 +268,25 @@ export const listLenses = defineOperation({
   },
 });
 
+export const getLens = defineOperation({
+  name: 'get_lens',
+  summary: 'One role lens: its pitch, honest gaps and evidence counts',
+  description:
+    'The case for one role (Head of AI, solution architect …) in the locale asked for, the gaps the subject names honestly, ' +
+    'and how many entries of each kind are evidence for it. The entries themselves: list_experience with `lens`.',
+  rest: { method: 'GET', path: '/api/v1/lenses/{id}' },
+  cli: 'lens <id>',
+  input: z.object({ id: LensId.describe('Role lens id, as returned by list_lenses'), locale: Locale.default('en') }),
+  output: Lens,
+  auth: 'public',
+  errors: ['bad_request', 'not_found'],
+  pure: true,
+  examples: {
+    valid: [{ summary: 'The Head of AI lens in Japanese', input: { id: 'head-of-ai', locale: 'ja' } }],
+    invalid: [{ summary: 'An unknown locale', input: { id: 'head-of-ai', locale: 'klingon' } }],
+  },
+});
+
 export const searchSubject = defineOperation({
   name: 'search_subject',
   summary: 'Search every entry and document, in every language',
@@ -396,4 +415,4 @@ export const getSite = defineOperation({
   },
 });
 
-export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, searchSubject, getDocument, getSite] as const;
+export const publicReadOperations = [getBrief, listExperience, getEntry, listLenses, getLens, searchSubject, getDocument, getSite] as const;

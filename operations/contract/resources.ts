@@ -4,7 +4,7 @@
 // so a resource says exactly what the tool and the REST route of the same record say.
 import type { z } from 'zod';
 import type { AnyOperation } from './define.ts';
-import { getBrief, getDocument, getEntry, listExperience, listLenses } from './public.ts';
+import { getBrief, getDocument, getEntry, getLens, listExperience, listLenses } from './public.ts';
 import { documentNames, lensIds, locales } from './vocabulary.ts';
 import { entrySections } from './entry-sections.ts';
 
@@ -89,7 +89,7 @@ const sourceLine = (url: string, translated: boolean) =>
   `\n---\nSource: ${url}${translated ? '' : '\n(No current translation for this locale: shown in English.)'}\n`;
 
 type EntryLong = z.output<typeof getEntry.output>;
-type LensOut = z.output<typeof listLenses.output>['lenses'][number];
+type LensOut = z.output<typeof getLens.output>;
 
 /** An entry in long form as one Markdown document, its headings in the entry's locale (the MCP resources and prompts). */
 export function entryMarkdown(entry: EntryLong): string {
@@ -115,6 +115,11 @@ export function entryBody(entry: EntryLong): string {
 
 /** A role lens as one Markdown document: the pitch, the honest gaps and the evidence counts. */
 export function lensMarkdown(lens: LensOut): string {
+  return lensBody(lens) + sourceLine(lens.url, lens.translated);
+}
+
+/** The lens's title, pitch, gaps and evidence, without the line naming its source (`vitae lens` ends it its own way). */
+export function lensBody(lens: LensOut): string {
   const { entries, ...byKind } = lens.evidence;
   const counts = Object.entries(byKind)
     .filter(([, n]) => n > 0)
@@ -124,7 +129,6 @@ export function lensMarkdown(lens: LensOut): string {
     `# ${lens.title}\n\n${lens.pitch.trim()}\n`,
     section('Honest gaps', bullets(lens.honestGaps)),
     section('Evidence', `${entries} entries${counts ? ` (${counts})` : ''}.`),
-    sourceLine(lens.url, lens.translated),
   ].join('');
 }
 
@@ -169,12 +173,8 @@ export const lensResource: ResourceDef = {
     const { lenses } = await read(listLenses, {});
     return lenses.map((lens) => ({ uri: expandUri(lensResource.uriTemplate, { id: lens.id }), name: lens.id, title: lens.title }));
   },
-  async read(vars, read) {
-    const { lenses } = await read(listLenses, locale(vars));
-    const lens = lenses.find((l) => l.id === vars.id);
-    if (!lens) throw new ResourceNotFound(`No lens "${vars.id}"; the lenses are ${lensIds.join(', ')}.`);
-    return lensMarkdown(lens);
-  },
+  // An id that is no lens is get_lens's not_found, in the words of its tool and REST route.
+  read: async (vars, read) => lensMarkdown(await read(getLens, { id: vars.id, ...locale(vars) })),
 };
 
 export const documentResource: ResourceDef = {

@@ -21,6 +21,7 @@ const rest: Omit<Handlers<typeof publicReadOperations>, 'get_brief'> = {
   list_experience: () => ({ entries: [], total: 0 }),
   get_entry: (input, { refuse }) => { throw refuse('not_found', \`No entry \${input.slug}\`); },
   list_lenses: () => ({ lenses: [] }),
+  get_lens: (input, { refuse }) => { throw refuse('not_found', \`No lens \${input.id}\`); },
   search_subject: (input) => ({ query: input.query, results: [] }),
   get_document: () => { throw new Error('none'); },
   get_site: () => { throw new Error('none'); },

@@ -101,6 +101,13 @@ export function publicHandlers({ corpus }: { corpus: Corpus }): Handlers<typeof 
       return { lenses: corpus.build(branch).locales[input.locale].lenses };
     },
 
+    get_lens(input, { branch, refuse }) {
+      // Every id the input admits is a lens of the content model; one missing from a build is still not found, not a 500.
+      const lens = corpus.build(branch).locales[input.locale].lenses.find((l) => l.id === input.id);
+      if (!lens) throw refuse('not_found', `No lens with id "${input.id}". List the lenses with GET /api/v1/lenses.`);
+      return lens;
+    },
+
     async search_subject(input, { branch, signal }) {
       const build = corpus.build(branch);
       const options = { locale: input.locale };
