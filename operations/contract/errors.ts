@@ -130,6 +130,16 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof Error && typeof e?.code === 'string' && e.code in errorTable && typeof e.status === 'number' && typeof e.toBody === 'function';
 }
 
+/**
+ * A 429, the one shape every refusal for too many requests has (a spent budget of ask, chat or match_role, a client
+ * over its share of the work queue, a throttled credential): `Retry-After` and the body's `retryAfter` say the same
+ * whole seconds, and a budget adds its `RateLimit` and `RateLimit-Policy` headers (the IETF draft's, never X-RateLimit-*).
+ */
+export function rateLimited(message: string, retryAfterSeconds: number, budgetHeaders: Record<string, string> = {}): AppError {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError('rate_limited', message, { headers: { ...budgetHeaders, 'Retry-After': String(retryAfter) }, details: { retryAfter } });
+}
+
 export const notFound = (message: string): never => {
   throw new AppError('not_found', message);
 };

@@ -1,7 +1,7 @@
 // Admin authentication: the bearer token (compared as digests in constant time), and the answers to a
 // credential that is missing, wrong, or sent once its failure budget is spent (credential-throttle.server.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../contract/errors.ts';
+import { AppError, rateLimited } from '../contract/errors.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -21,9 +21,8 @@ export function unauthorized(message = 'Send the admin token as "Authorization: 
 
 /** 429 for a credential checked from an address (or with a secret) whose failure budget is spent. */
 export function throttled(retryAfterSeconds: number): AppError {
-  return new AppError(
-    'rate_limited',
+  return rateLimited(
     `Too many failed sign-ins or admin tokens from this address, or with this credential; try again in ${retryAfterSeconds} seconds.`,
-    { headers: { 'Retry-After': String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } },
+    retryAfterSeconds,
   );
 }

@@ -3,7 +3,7 @@
 // unreachable the in-memory insurance limiter keeps limiting rather than letting everything through.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
-import { AppError } from '../contract/errors.ts';
+import { rateLimited } from '../contract/errors.ts';
 import type { RateLimitSpec } from '../contract/define.ts';
 import { addressGroup } from './address-group.server.ts';
 import { countThrottled } from './metrics.server.ts';
@@ -60,10 +60,11 @@ export function createRateLimits(store: string): RateLimits {
         countThrottled(spec.bucket);
         const retry = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         const per = account === undefined ? 'client' : 'account and per client address';
-        throw new AppError('rate_limited', `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per ${per}. Try again in ${retry} seconds.`, {
-          headers: { ...headersOf(spec, error), 'Retry-After': String(retry) },
-          details: { retryAfter: retry },
-        });
+        throw rateLimited(
+          `Too many requests: ${spec.points} per ${spec.windowSeconds} seconds per ${per}. Try again in ${retry} seconds.`,
+          retry,
+          headersOf(spec, error),
+        );
       }
     },
     async close() {

@@ -86,6 +86,52 @@ describe('client IP', () => {
   });
 });
 
+describe('a spent budget', () => {
+  it('is refused in one shape by ask, chat and match_role, JSON lines or not: Retry-After and retryAfter agree, RateLimit says none remain', async () => {
+    const service = await startTestService({ OPENAI_BASE_URL: model.url, TRUST_PROXY: '1' });
+    const job = 'Must have: five years of Python in production.\nNice to have: Kubernetes.';
+    const calls: Array<[string, string, unknown, Record<string, string>]> = [
+      ['ask', '/api/v1/ask', { question: 'Where is Noa based?' }, {}],
+      ['chat', '/api/chat', { messages: [{ role: 'user', content: 'Where is Noa based?' }] }, {}],
+      ['match_role', '/api/v1/match', { jobDescription: job }, {}],
+      ['match_role as JSON lines', '/api/v1/match', { jobDescription: job }, { Accept: 'application/x-ndjson' }],
+    ];
+    try {
+      const shapes = [];
+      for (const [i, [name, path, body, headers]] of calls.entries()) {
+        const post = () =>
+          service.get(path, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `198.51.100.${i + 1}`, ...headers },
+            body: JSON.stringify(body),
+          });
+        let res = await post();
+        for (let n = 0; n < 25 && res.status !== 429; n++) {
+          await res.text();
+          res = await post();
+        }
+        assert.equal(res.status, 429, name);
+        const refusal = await res.json();
+        assert.deepEqual(Object.keys(refusal).sort(), ['code', 'message', 'retryAfter'], name);
+        assert.equal(refusal.code, 'rate_limited', name);
+        assert.equal(res.headers.get('retry-after'), String(refusal.retryAfter), `${name}: the header and the body say one wait`);
+        assert.match(res.headers.get('ratelimit') ?? '', /^limit=\d+, remaining=0, reset=\d+$/, name);
+        assert.match(res.headers.get('ratelimit-policy') ?? '', /^\d+;w=60$/, name);
+        assert.ok(![...res.headers.keys()].some((header) => header.startsWith('x-ratelimit')), `${name}: no X-RateLimit-* beside RateLimit`);
+        shapes.push({
+          headers: [...res.headers.keys()].filter((header) => /rate|retry|content-type|expose|cache/.test(header)).sort(),
+          type: res.headers.get('content-type'),
+          exposed: res.headers.get('access-control-expose-headers'),
+          message: refusal.message.replace(/\d+/g, 'N'),
+        });
+      }
+      for (const [i, shape] of shapes.entries()) assert.deepEqual(shape, shapes[0], `${calls[i]![0]} is refused as ask is`);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
 describe('RATE_LIMIT_STORE=redis://', () => {
   let redis: ChildProcess;
   let port: number;

@@ -6,7 +6,7 @@
 // client address (an IPv6 client by its /64) may hold only a few places, running or waiting: past them it is told
 // 429, so a flood from one client cannot fill the queue that every other visitor's first page waits in (and a
 // client's burst on a quiet site, a crawler's or a benchmark's, is never refused).
-import { AppError } from '../contract/errors.ts';
+import { AppError, rateLimited } from '../contract/errors.ts';
 import { addressGroup } from './address-group.server.ts';
 import { countThrottled } from './metrics.server.ts';
 
@@ -40,9 +40,7 @@ export function createWorkQueue({ concurrency = 1, waiting = 256, perAddress = 8
       const holding = held.get(client) ?? 0;
       if (holding >= perAddress && queue.length >= waiting / 2) {
         countThrottled('work');
-        throw new AppError('rate_limited', 'Too many requests from this address at once; wait for the answers, then ask again.', {
-          headers: { 'Retry-After': '1' },
-        });
+        throw rateLimited('Too many requests from this address at once; wait for the answers, then ask again.', 1);
       }
       held.set(client, holding + 1);
     }

@@ -3,6 +3,7 @@
 // back with the site's own page (in the page's language) or the JSON error body, and a kept page never waits.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { AppError } from '../contract/errors.ts';
 import { createWorkQueue } from './work-queue.server.ts';
 import { startTestService, type TestService } from '../../testing/service.ts';
 
@@ -45,8 +46,9 @@ describe('the work queue', () => {
     const releases: Array<() => void> = [];
     const job = (address: string) => queue.run(() => new Promise<string>((resolve) => releases.push(() => resolve(address))), address);
     const held = [job('2001:db8:1:2::1'), job('2001:db8:1:2::ffff')];
-    await assert.rejects(job('2001:db8:1:2:abcd::9'), (error: { code?: string; status?: number; headers?: Record<string, string> }) => {
+    await assert.rejects(job('2001:db8:1:2:abcd::9'), (error: AppError) => {
       assert.deepEqual([error.code, error.status, error.headers?.['Retry-After']], ['rate_limited', 429, '1']);
+      assert.equal(error.toBody().retryAfter, 1, 'the body says the wait too, as every 429 does');
       return true;
     });
     const other = job('2001:db8:1:3::1'); // the next /64: another client
