@@ -32,6 +32,7 @@ import { observePipeline } from './operations/server/metrics.server.ts';
 import { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './operations/server/work-queue.server.ts';
 // The site's English words for the fixed vocabularies (tags, kinds), which admin_schema labels its values with.
 import englishMessages from './app/i18n/messages/en.json' with { type: 'json' };
+import { labels } from './operations/contract/labels.ts';
 import { servedBuilds, type ServedBuilds } from './operations/server/build-cache.server.ts';
 
 // Tests and the production entry start the service with the web app of the adapters floor.
@@ -87,7 +88,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const layer = implementOperations(
     { ...services, editors, audit },
     {
-      uiMessages: englishMessages,
+      uiMessages: { ...englishMessages, ...labels.en },
       admit: work.run,
       checkOutputs: process.env.NODE_ENV !== 'production',
       logError: (message, error) => logger.error({ err: error }, message.replace(/^\[vitae\] /, '')),

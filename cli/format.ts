@@ -24,6 +24,7 @@ import type {
 import { createTwoFilesPatch } from 'diff';
 import { UNTRANSLATED } from '../operations/contract/vocabulary.ts';
 import { entryBody, lensBody } from '../operations/contract/resources.ts';
+import { labels } from '../operations/contract/labels.ts';
 import type { Problem } from '../operations/contract/errors.ts';
 import type { Colours } from './colour.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -60,7 +61,7 @@ export const formatters: Record<string, Formatter> = {
           body.entries,
           [
             { header: 'SLUG', value: (e) => e.slug, style: (t) => view.colours.cyan(t) },
-            { header: 'KIND', value: (e) => e.kind },
+            { header: 'KIND', value: (e) => labels[e.locale][`kind.${e.kind}`] },
             { header: 'PERIOD', value: (e) => e.period.label },
             { header: 'TITLE', value: (e) => `${e.title}${e.title.includes(e.organisation) ? '' : ` — ${e.organisation}`}`, flex: true },
           ],
@@ -275,7 +276,15 @@ export const formatters: Record<string, Formatter> = {
 
   RoleMatch: (body: RoleMatchOut, view) => {
     const c = view.colours;
-    const mark = { met: c.green('✓ met'), partial: c.yellow('~ partial'), gap: c.red('✗ gap') };
+    // The site's words for the groups and verdicts, in the locale of the answer.
+    const label = labels[body.locale];
+    const verdict = (status: 'met' | 'partial' | 'gap') => label[`matchStatus.${status}`];
+    const width = Math.max(...(['met', 'partial', 'gap'] as const).map((status) => verdict(status).length));
+    const mark = {
+      met: c.green(`✓ ${verdict('met').padEnd(width)}`),
+      partial: c.yellow(`~ ${verdict('partial').padEnd(width)}`),
+      gap: c.red(`✗ ${verdict('gap').padEnd(width)}`),
+    };
     const group = (kind: 'must' | 'nice', heading: string) => {
       const rows = body.requirements.filter((r) => r.kind === kind);
       if (!rows.length) return '';
@@ -296,7 +305,7 @@ export const formatters: Record<string, Formatter> = {
     };
     const lens = body.lens ? `${c.bold('Closest lens')}  ${body.lens.title}  ${c.dim(body.lens.url)}\n` : '';
     return {
-      out: group('must', 'Must have') + group('nice', 'Nice to have') + lens + '\n' + markdown(body.summary, view),
+      out: group('must', label.matchMust) + group('nice', label.matchNice) + lens + '\n' + markdown(body.summary, view),
       note:
         [
           body.mode === 'search' ? 'Matched by search: no model is configured on this site.' : '',

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { operations } from '../operations/contract/index.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { runVitaeInProcess } from './run-vitae.ts';
+import { runVitae, runVitaeInProcess } from './run-vitae.ts';
 
 let service: TestService;
 before(async () => {
@@ -25,7 +25,7 @@ const cases: Record<string, { args: string[]; rest: string; human: RegExp[] }> =
   list_experience: {
     args: ['list', '--tag', 'ai', '--kind', 'project', '--locale', 'ja'],
     rest: '/api/v1/entries?tag=ai&kind=project&locale=ja',
-    human: [/^SLUG\s+KIND\s+PERIOD\s+TITLE$/m, /^concierge-copilot\s+project\s+2025年3月/m],
+    human: [/^SLUG\s+KIND\s+PERIOD\s+TITLE$/m, /^concierge-copilot\s+プロジェクト\s+2025年3月/m],
   },
   get_entry: {
     args: ['get', 'concierge-copilot', '--locale', 'es'],
@@ -75,6 +75,22 @@ describe('public commands', () => {
       });
     });
   }
+
+  it('names kinds and a lens’s sections in the locale asked for, in the site’s words (a process, in French)', async () => {
+    const env = { env: { SITE_URL: service.url } };
+    const list = await runVitae(['list', '--kind', 'project', '--locale', 'fr'], env);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^concierge-copilot\s+Projet\s/m);
+    const entry = await runVitae(['get', 'concierge-copilot', '--locale', 'fr'], env);
+    assert.match(entry.stdout, / · Projet$/m);
+    const lens = await runVitae(['lens', 'head-of-ai', '--locale', 'fr'], env);
+    assert.match(lens.stdout, /^## Lacunes avouées$/m);
+    assert.match(lens.stdout, /^## Preuves$/m);
+    assert.match(lens.stdout, /^- Projets: \d+$/m);
+    assert.doesNotMatch(list.stdout, /^\S+\s+project\s/m);
+    assert.doesNotMatch(entry.stdout, / · project$/m);
+    assert.doesNotMatch(lens.stdout, /^## (Honest gaps|Evidence)$/m);
+  });
 
   it('accepts the global options before the command too, and --url over SITE_URL', async () => {
     const run = await runVitaeInProcess(['--url', service.url, '--json', 'get', 'concierge-copilot'], { env: { SITE_URL: 'http://127.0.0.1:9' } });

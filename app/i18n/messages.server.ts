@@ -10,11 +10,12 @@ import fr from './messages/fr.json';
 import es from './messages/es.json';
 import eo from './messages/eo.json';
 import { entrySections } from '../../operations/contract/entry-sections.ts';
+import { labels } from '../../operations/contract/labels.ts';
 
 const own = { en, zh, 'zh-hant': zhHant, ja, fr, es, eo };
-/** Each locale's messages, with the headings of an entry's sections the contract keeps for every door. */
+/** Each locale's messages, with the headings of an entry's sections and the labels the contract keeps for every door. */
 export const messageTables: Readonly<Record<Locale, Messages>> = Object.fromEntries(
-  Object.entries(own).map(([locale, table]) => [locale, { ...table, ...entrySections[locale as Locale] }]),
+  Object.entries(own).map(([locale, table]) => [locale, { ...table, ...entrySections[locale as Locale], ...labels[locale as Locale] }]),
 ) as Record<Locale, Messages>;
 
 export function messagesFor(locale: Locale): Messages {

@@ -4,11 +4,12 @@
 import { IntlMessageFormat, type Formatters } from 'intl-messageformat';
 import type english from './messages/en.json';
 import type { EntrySections } from '../../operations/contract/entry-sections.ts';
+import type { Labels } from '../../operations/contract/labels.ts';
 import { EsperantoNumberFormat, esperantoDay } from './esperanto.ts';
 import { localeFacts, type Locale } from './locales.ts';
 
-/** The keys of ./messages/, and the headings of an entry's sections, which the contract keeps for every door (entry-sections.ts). */
-export type MessageKey = keyof typeof english | keyof EntrySections;
+/** The keys of ./messages/, and the headings of an entry's sections and the labels the contract keeps for every door (entry-sections.ts, labels.ts). */
+export type MessageKey = keyof typeof english | keyof EntrySections | keyof Labels;
 export type Messages = Record<MessageKey, string>;
 export type MessageValues = Record<string, string | number>;
 /** `t("entryCount", { n: 3 })` → "3 entries". */

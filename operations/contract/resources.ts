@@ -5,8 +5,9 @@
 import type { z } from 'zod';
 import type { AnyOperation } from './define.ts';
 import { getBrief, getDocument, getEntry, getLens, listExperience, listLenses } from './public.ts';
-import { documentNames, lensIds, locales } from './vocabulary.ts';
+import { documentNames, kinds, lensIds, locales, type Kind } from './vocabulary.ts';
 import { entrySections } from './entry-sections.ts';
+import { labels } from './labels.ts';
 
 /** Runs a public operation with raw input (validated on the way) and gives its output. */
 export type ReadOperation = <Op extends AnyOperation>(op: Op, input: Record<string, unknown>) => Promise<z.output<Op['output']>>;
@@ -91,6 +92,14 @@ const sourceLine = (url: string, translated: boolean) =>
 type EntryLong = z.output<typeof getEntry.output>;
 type LensOut = z.output<typeof getLens.output>;
 
+/** The field of a lens's evidence that counts each kind. */
+const evidenceOf: Record<Kind, Exclude<keyof LensOut['evidence'], 'entries'>> = {
+  experience: 'experience',
+  project: 'projects',
+  community: 'community',
+  education: 'education',
+};
+
 /** An entry in long form as one Markdown document, its headings in the entry's locale (the MCP resources and prompts). */
 export function entryMarkdown(entry: EntryLong): string {
   return entryBody(entry) + sourceLine(entry.url, entry.translated);
@@ -99,7 +108,7 @@ export function entryMarkdown(entry: EntryLong): string {
 /** The entry's title, facts and sections, without the line naming its source (`vitae get` ends it its own way). */
 export function entryBody(entry: EntryLong): string {
   const heading = entrySections[entry.locale];
-  const facts = [entry.organisation, entry.period.label, entry.kind].filter(Boolean).join(' · ');
+  const facts = [entry.organisation, entry.period.label, labels[entry.locale][`kind.${entry.kind}`]].filter(Boolean).join(' · ');
   return [
     `# ${entry.title}\n\n${facts}\n\n${entry.summary}\n`,
     entry.keyResult ? `\n**${heading.keyResult}:** ${entry.keyResult}\n` : '',
@@ -120,16 +129,12 @@ export function lensMarkdown(lens: LensOut): string {
 
 /** The lens's title, pitch, gaps and evidence, without the line naming its source (`vitae lens` ends it its own way). */
 export function lensBody(lens: LensOut): string {
-  const { entries, ...byKind } = lens.evidence;
-  const counts = Object.entries(byKind)
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${kind} ${n}`)
-    .join(', ');
-  return [
-    `# ${lens.title}\n\n${lens.pitch.trim()}\n`,
-    section('Honest gaps', bullets(lens.honestGaps)),
-    section('Evidence', `${entries} entries${counts ? ` (${counts})` : ''}.`),
-  ].join('');
+  const label = labels[lens.locale];
+  // The evidence per kind, as the lens's page counts it (its `kindPlural` words).
+  const counts = kinds
+    .filter((kind) => lens.evidence[evidenceOf[kind]] > 0)
+    .map((kind) => `${label[`kindPlural.${kind}`]}: ${lens.evidence[evidenceOf[kind]]}`);
+  return [`# ${lens.title}\n\n${lens.pitch.trim()}\n`, section(label.honestGaps, bullets(lens.honestGaps)), section(label.evidence, bullets(counts))].join('');
 }
 
 export const briefResource: ResourceDef = {

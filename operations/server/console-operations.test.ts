@@ -11,6 +11,7 @@ import { adminCompare, adminHistory, adminListFiles, adminPreview, adminReadFile
 import { startTestService, type TestService } from '../../testing/service.ts';
 import { contentGit, projectFile, skillFile, type ContentGit } from '../../testing/content-git.ts';
 import { adminHttp, assertError, assertOk } from '../../testing/admin-http.ts';
+import { labels } from '../contract/labels.ts';
 
 const TOKEN = 'history-suite-token-4c2e9a7b1d3f';
 let service: TestService;
@@ -250,7 +251,10 @@ describe('admin_schema GET /api/admin/schema, as a form is generated from it', (
     assert.equal(vocabularyOf('entry', 'title'), undefined);
     assert.deepEqual(Object.keys(vocabulary).sort(), [...vocabularyNames].sort());
     // Tags and kinds in the site's own English words.
-    const messages = JSON.parse(readFileSync(new URL('../../app/i18n/messages/en.json', import.meta.url), 'utf8')) as Record<string, string>;
+    const messages = { ...JSON.parse(readFileSync(new URL('../../app/i18n/messages/en.json', import.meta.url), 'utf8')), ...labels.en } as Record<
+      string,
+      string
+    >;
     assert.deepEqual(
       vocabulary.tags,
       (await schema()).tags.map((tag) => ({ value: tag, label: messages[`tag.${tag}`] })),

@@ -229,13 +229,22 @@ describe('match_role without a model: the search-only form', () => {
   it('answers `vitae match -` (the description on stdin) as a readable table, and as JSON with --json', async () => {
     const run = await runVitae(['match', '-'], { env: { SITE_URL: service.url }, input: DESCRIPTION });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /Must have\n {2}\S+ \S+ {2}Shipped LLM products/);
-    assert.match(run.stdout, /Nice to have\n/);
+    assert.match(run.stdout, /Must-haves\n {2}\S+ \S+ +Shipped LLM products/);
+    assert.match(run.stdout, /Nice-to-haves\n/);
     assert.match(run.stdout, /concierge-copilot {2}“/);
     assert.match(run.stderr, /Matched by search/);
     const json = await runVitae(['match', '-', '--json', '--locale', 'es'], { env: { SITE_URL: service.url }, input: DESCRIPTION });
     assert.equal(json.code, 0, json.stderr);
     assert.equal(JSON.parse(json.stdout).locale, 'es');
+  });
+
+  it('labels the groups and verdicts of `vitae match --locale ja` in the site’s Japanese words, not English', async () => {
+    const run = await runVitae(['match', '-', '--locale', 'ja'], { env: { SITE_URL: service.url }, input: DESCRIPTION });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^必須要件$/m);
+    assert.match(run.stdout, /^歓迎要件$/m);
+    assert.match(run.stdout, /^ {2}[✓~✗] (合致|一部合致|不足) /m);
+    assert.doesNotMatch(run.stdout, /Must|Nice to|\b(met|partial|gap)\b/);
   });
 });
 
@@ -416,8 +425,8 @@ describe('match_role with a model (the scripted OpenAI-compatible server)', () =
     model.script({ text: scriptedAnswer() });
     const run = await runVitae(['match', '-'], { env: { SITE_URL: service.url }, input: DESCRIPTION });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /✓ met {2}Shipped LLM products to hotel guests\n {6}concierge-copilot/);
-    assert.match(run.stdout, /✗ gap {2}Led a large research team/);
+    assert.match(run.stdout, /✓ Met +Shipped LLM products to hotel guests\n {6}concierge-copilot/);
+    assert.match(run.stdout, /✗ Gap +Led a large research team/);
     assert.match(run.stderr, /2 pieces of evidence the model gave could not be found/);
     assert.ok(!run.stdout.includes('Fortune 500'));
   });
