@@ -295,7 +295,7 @@ export const formatters: Record<string, Formatter> = {
           .map((r) => {
             const lines = [`  ${mark[r.status]}  ${r.text}`];
             for (const e of r.evidence) lines.push(`      ${c.cyan(e.slug)}  “${e.quote}”`);
-            if (r.honestGap) lines.push(c.dim(`      In the subject’s words: ${r.honestGap}`));
+            if (r.honestGap) lines.push(c.dim(`      ${label.matchHonestGapLabel}: ${r.honestGap}`));
             if (r.note) lines.push(c.dim(`      ${r.note}`));
             return lines.join('\n');
           })
@@ -303,7 +303,7 @@ export const formatters: Record<string, Formatter> = {
         '\n\n'
       );
     };
-    const lens = body.lens ? `${c.bold('Closest lens')}  ${body.lens.title}  ${c.dim(body.lens.url)}\n` : '';
+    const lens = body.lens ? `${c.bold(label.matchLens)}  ${body.lens.title}  ${c.dim(body.lens.url)}\n` : '';
     return {
       out: group('must', label.matchMust) + group('nice', label.matchNice) + lens + '\n' + markdown(body.summary, view),
       note:

@@ -6,7 +6,18 @@ import type { Kind, Locale } from './vocabulary.ts';
 type MatchStatus = 'met' | 'partial' | 'gap';
 
 export type Labels = Readonly<
-  Record<`kind.${Kind}` | `kindPlural.${Kind}` | 'honestGaps' | 'evidence' | 'matchMust' | 'matchNice' | `matchStatus.${MatchStatus}`, string>
+  Record<
+    | `kind.${Kind}`
+    | `kindPlural.${Kind}`
+    | 'honestGaps'
+    | 'evidence'
+    | 'matchMust'
+    | 'matchNice'
+    | 'matchLens'
+    | 'matchHonestGapLabel'
+    | `matchStatus.${MatchStatus}`,
+    string
+  >
 >;
 
 export const labels: Readonly<Record<Locale, Labels>> = {
@@ -26,6 +37,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': 'Met',
     'matchStatus.partial': 'Partly met',
     'matchStatus.gap': 'Gap',
+    matchLens: 'Closest role lens',
+    matchHonestGapLabel: 'Stated gap',
   },
   zh: {
     'kind.experience': '工作经历',
@@ -43,6 +56,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': '符合',
     'matchStatus.partial': '部分符合',
     'matchStatus.gap': '不足',
+    matchLens: '最接近的角色视角',
+    matchHonestGapLabel: '自述的不足',
   },
   'zh-hant': {
     'kind.experience': '工作經歷',
@@ -60,6 +75,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': '符合',
     'matchStatus.partial': '部分符合',
     'matchStatus.gap': '不足',
+    matchLens: '最接近的角色視角',
+    matchHonestGapLabel: '自述的不足',
   },
   ja: {
     'kind.experience': '職歴',
@@ -77,6 +94,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': '合致',
     'matchStatus.partial': '一部合致',
     'matchStatus.gap': '不足',
+    matchLens: '最も近いロール別の視点',
+    matchHonestGapLabel: '明記されている不足',
   },
   fr: {
     'kind.experience': 'Expérience',
@@ -94,6 +113,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': 'Rempli',
     'matchStatus.partial': 'En partie',
     'matchStatus.gap': 'Lacune',
+    matchLens: 'Regard métier le plus proche',
+    matchHonestGapLabel: 'Lacune avouée',
   },
   es: {
     'kind.experience': 'Experiencia',
@@ -111,6 +132,8 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': 'Cumplido',
     'matchStatus.partial': 'En parte',
     'matchStatus.gap': 'Carencia',
+    matchLens: 'Perfil de rol más cercano',
+    matchHonestGapLabel: 'Carencia reconocida',
   },
   eo: {
     'kind.experience': 'Sperto',
@@ -128,5 +151,7 @@ export const labels: Readonly<Record<Locale, Labels>> = {
     'matchStatus.met': 'Plenumita',
     'matchStatus.partial': 'Parte',
     'matchStatus.gap': 'Manko',
+    matchLens: 'Plej proksima rola vidpunkto',
+    matchHonestGapLabel: 'Konfesita manko',
   },
 };

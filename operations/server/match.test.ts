@@ -244,7 +244,8 @@ describe('match_role without a model: the search-only form', () => {
     assert.match(run.stdout, /^必須要件$/m);
     assert.match(run.stdout, /^歓迎要件$/m);
     assert.match(run.stdout, /^ {2}[✓~✗] (合致|一部合致|不足) /m);
-    assert.doesNotMatch(run.stdout, /Must|Nice to|\b(met|partial|gap)\b/);
+    assert.match(run.stdout, /^最も近いロール別の視点 {2}/m);
+    assert.doesNotMatch(run.stdout, /Must|Nice to|\b(met|partial|gap)\b|Closest|subject’s words/);
   });
 });
 
