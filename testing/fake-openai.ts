@@ -8,7 +8,8 @@ export type ScriptedReply =
   | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> }
   | { text: string; chunks?: number; delayMs?: number }
   | { json: unknown }
-  | { status: number; error: string }
+  /** An error answer; `headers` beside it (a provider's Retry-After on its 429). */
+  | { status: number; error: string; headers?: Record<string, string> }
   /** Streams some text, then drops the connection (a provider failure mid-stream). */
   | { textThenFail: string }
   /** Streams text slowly forever, until the client goes away. */
@@ -120,7 +121,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const base = { id, object: 'chat.completion.chunk', created, model };
 
     if ('status' in reply) {
-      res.writeHead(reply.status, { 'Content-Type': 'application/json' });
+      res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
       res.end(JSON.stringify({ error: { message: reply.error, type: 'server_error' } }));
       return;
     }

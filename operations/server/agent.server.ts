@@ -10,7 +10,7 @@ import { SEARCH_QUERY_MAX } from '../contract/public.ts';
 import type { Locale } from '../contract/shared.ts';
 import { describeTool } from '../contract/tools.ts';
 import type { CallContext } from './implement.server.ts';
-import { describeProviderError, type Models } from './models.server.ts';
+import { providerFailure, type Models } from './models.server.ts';
 import type { Corpus } from './services.server.ts';
 
 export const AGENT_MAX_STEPS = 6;
@@ -179,7 +179,7 @@ export function createAgent({ models, corpus, operations, runTool }: AgentDeps):
       }
       guard.end();
       if (ctx.signal?.aborted) throw new AppError('unavailable', 'The request was cancelled.');
-      if (failure) throw new AppError('unavailable', `The model provider failed: ${describeProviderError(failure)}`);
+      if (failure) throw new AppError('unavailable', ...providerFailure(failure));
 
       const mentioned = (slug: string, title: string) => text.includes(slug) || (title.length > 3 && text.includes(title));
       const sources = [...seen].filter(([slug, s]) => s.direct || mentioned(slug, s.title)).map(([slug, s]) => ({ slug, title: s.title, url: s.url }));

@@ -279,6 +279,22 @@ describe('ask_subject', () => {
     assert.match(res.headers.get('ratelimit')!, /^limit=20, remaining=19, reset=\d+$/);
   });
 
+  it('passes on the provider’s own Retry-After when the provider refuses for too many requests (503, not a 429 of ours)', async () => {
+    // Over a minute, so the SDK does not wait it out between its attempts; what it asked is what the client is told.
+    const limited = { status: 429, error: 'Rate limit reached for requests', headers: { 'Retry-After': '120' } };
+    model.script(limited, limited);
+    const res = await service.get('/api/v1/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': freshIp() },
+      body: JSON.stringify({ question: 'What open source does Noa maintain?' }),
+    });
+    const body = await res.json();
+    assert.equal(res.status, 503, JSON.stringify(body));
+    assert.equal(body.code, 'unavailable');
+    assert.match(body.message, /^The model provider failed: .*HTTP 429/);
+    assert.equal(res.headers.get('retry-after'), '120');
+  });
+
   it('rejects a question over 2000 characters and history over 16 messages', async () => {
     for (const body of [
       { question: 'x'.repeat(2001) },

@@ -7,7 +7,7 @@ import type { adminOperations } from '../contract/admin.ts';
 import { fileKinds } from '../content/schema.ts';
 import { locate } from '../content/tree.ts';
 import type { ContentRepo } from '../repo/content-repo.server.ts';
-import { describeProviderError, type Models } from './models.server.ts';
+import { providerFailure, type Models } from './models.server.ts';
 import type { Handlers } from './implement.server.ts';
 import { fileOf, needModels } from './admin.server.ts';
 import type { Corpus } from './services.server.ts';
@@ -71,7 +71,7 @@ export function aiEditHandlers({
           maxRetries: 1,
         }));
       } catch (error) {
-        throw refuse('unavailable', `The model provider failed: ${describeProviderError(error)}`);
+        throw refuse('unavailable', ...providerFailure(error));
       }
       const proposed = unwrapFence(text);
       if (proposed.length > limits.contentFile)

@@ -8,7 +8,7 @@ import { AUDIO_MAX_BYTES, STREAMED_TEXT_MAX, type chat, type ChatEvent, type tra
 import { localeFacts, localeOfSpokenLanguage } from '../contract/locales.ts';
 import type { Agent, AgentRun } from './agent.server.ts';
 import type { Handlers, Refuse } from './implement.server.ts';
-import { describeProviderError, type Models } from './models.server.ts';
+import { providerFailure, type Models } from './models.server.ts';
 
 /** What to set for a feature that needs a model, by the error an operation declares for its absence. */
 const notConfigured = {
@@ -60,7 +60,7 @@ export function chatHandlers({ agent, models }: ChatDeps): Handlers<readonly [ty
       } catch (error) {
         // A provider that drops the answer half-way is the provider's failure, said as such, not a bug of ours.
         if (error instanceof AppError || !(await import('ai')).AISDKError.isInstance(error)) throw error;
-        throw ctx.refuse('unavailable', `The model provider failed: ${describeProviderError(error)}`, { cause: error });
+        throw ctx.refuse('unavailable', ...providerFailure(error));
       }
       return { answer: clipped(answer.text, STREAMED_TEXT_MAX), locale: input.locale, sources: answer.sources };
     },
@@ -78,7 +78,7 @@ export function chatHandlers({ agent, models }: ChatDeps): Handlers<readonly [ty
           ...(input.locale ? { providerOptions: { openai: { language: localeFacts[input.locale].speech.code } } } : {}),
         });
       } catch (error) {
-        throw refuse('unavailable', `Transcription failed: ${describeProviderError(error)}`);
+        throw refuse('unavailable', ...providerFailure(error, 'Transcription failed'));
       }
       const locale = (result.language ? localeOfSpokenLanguage(result.language) : undefined) ?? input.locale;
       return { text: clipped(result.text.trim(), STREAMED_TEXT_MAX), ...(locale ? { locale } : {}) };
