@@ -54,7 +54,7 @@ describe('the translate stage', () => {
     assert.equal(translate.status, 'partial');
     const [summary, ...lines] = translate.note!.split('\n');
     assert.match(summary!, /^translated \d+ of \d+ files; 2 failed:$/);
-    assert.deepEqual(lines, [`${i18n('fr', path)}, ${i18n('ja', path)}: Failed after 2 attempts. Last error: the translator is down`]);
+    assert.deepEqual(lines, [`${i18n('fr', path)}, ${i18n('ja', path)}: Failed after 2 attempts. Last error: the translator is down (HTTP 500)`]);
     assert.deepEqual(
       run.stages.map((s) => s.status),
       ['partial', 'success', 'success'],
