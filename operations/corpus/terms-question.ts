@@ -17,7 +17,7 @@ type Latin = 'en' | 'fr' | 'es' | 'eo';
  * ask about terms on their own (notice period, her salary, a salary expected: not "salary bands"); `about`, those that
  * do in a question about her (her name, a word for the person, she or her: "When could she start?", "Is she available
  * to start?"); `not`, what makes the word another thing (high availability, a room's availability). A word for her
- * availability alone (`available`) is hers when she is its subject (`subjectSkips`, below): "Is she available?", "her
+ * availability alone (`available`) is hers when she is its subject (the word before it, past those in `skip`): "Is she available?", "her
  * availability", not "Are her projects available on GitHub?".
  */
 const LATIN: Record<Latin, { alone: RegExp; about: RegExp; available: RegExp; her: RegExp; skip: Set<string>; not?: RegExp }> = {
